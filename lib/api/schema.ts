@@ -1,0 +1,178 @@
+// The Swap Routing Service contract (shared/spec/swap-routing-service.md) as zod schemas.
+// Single source of truth: imported by the extension (to parse responses) and by the
+// reference service in service/ (to parse requests and to shape its responses).
+import { z } from 'zod';
+
+/** `0x` + 40 hex digits, any letter case. Compare with `sameAddress`, display with viem's getAddress. */
+export const AddressSchema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'expected an address: 0x followed by 40 hex digits');
+export type Address = `0x${string}`;
+
+/** The address that stands for a chain's native coin (DESIGN.md section 3). */
+export const NATIVE_TOKEN_ADDRESS = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' as const;
+
+export function sameAddress(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+export function isNativeToken(address: string): boolean {
+  return sameAddress(address, NATIVE_TOKEN_ADDRESS);
+}
+
+/** Smallest-unit amount as a decimal integer string: digits only, no sign, point, exponent or `+`. */
+export const AmountStringSchema = z
+  .string()
+  .regex(/^(0|[1-9][0-9]*)$/, 'expected a decimal integer string (digits only, no leading zeros)')
+  .max(78, 'amount does not fit in 256 bits'); // 2^256 has 78 digits
+
+export const ChainIdSchema = z
+  .number()
+  .int('chainId must be an integer')
+  .positive('chainId must be positive')
+  .max(Number.MAX_SAFE_INTEGER, 'chainId must be a safe integer');
+
+export const DecimalsSchema = z.number().int().min(0).max(255);
+
+/** Slippage in percent (1 means 1%). Bounds are server policy; the contract only asks for a finite number >= 0. */
+export const SlippageSchema = z.number().finite().min(0, 'slippage cannot be negative');
+
+export const BlockNumberSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+export const IsoTimestampSchema = z.iso.datetime({ offset: true });
+
+export const TokenExtensionsSchema = z.looseObject({
+  opListId: z.string(),
+  opTokenId: z.string(),
+});
+
+export const TokenSchema = z.object({
+  chainId: ChainIdSchema,
+  address: AddressSchema,
+  name: z.string(),
+  symbol: z.string(),
+  decimals: DecimalsSchema,
+  logoURI: z.string(),
+  extensions: TokenExtensionsSchema.optional(),
+});
+export type Token = z.infer<typeof TokenSchema>;
+
+/** GET /v1/tokens/{chain_name}/full */
+export const TokenListResponseSchema = z.array(TokenSchema);
+/** GET /v1/tokens/{chain_name}/search/{token_address}: entries carry `extensions`. */
+export const TokenSearchResponseSchema = z.array(TokenSchema.extend({ extensions: TokenExtensionsSchema }));
+
+export const QuoteRequestSchema = z.object({
+  chainId: ChainIdSchema,
+  inToken: AddressSchema,
+  outToken: AddressSchema,
+  inAmount: AmountStringSchema,
+  slippage: SlippageSchema,
+  refCode: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+});
+export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
+
+/**
+ * A swap entry: the seed does not show its shape, so any JSON object is accepted and kept
+ * intact (loose), because /build must receive the quote exactly as it was received.
+ * The reference service's entries are documented by `ReferenceSwapSchema`.
+ */
+export const SwapEntrySchema = z.looseObject({});
+
+export const RouteShareSchema = z.looseObject({
+  percent: z
+    .number()
+    .finite()
+    .gt(0, 'a route share must carry more than 0 percent')
+    .max(100, 'a route share cannot carry more than 100 percent'),
+  swaps: z.array(SwapEntrySchema).min(1, 'a route share needs at least one swap'),
+});
+export type RouteShare = z.infer<typeof RouteShareSchema>;
+
+// Shares are compared after rounding to 1e-9 so 33.3 + 33.3 + 33.4 passes despite float error.
+const sumsToHundred = (shares: { percent: number }[]) =>
+  Math.abs(shares.reduce((sum, share) => sum + share.percent, 0) - 100) < 1e-9;
+
+export const BestRouteSchema = z
+  .array(RouteShareSchema)
+  .min(1, 'bestRoute needs at least one share')
+  .refine(sumsToHundred, 'bestRoute shares must sum to 100 percent');
+
+/** Loose: fields this client does not know are kept, so the quote reaches /build unchanged. */
+export const QuoteSchema = z.looseObject({
+  chainId: ChainIdSchema,
+  inToken: AddressSchema,
+  inDecimals: DecimalsSchema,
+  inAmount: AmountStringSchema,
+  outToken: AddressSchema,
+  outDecimals: DecimalsSchema,
+  outAmount: AmountStringSchema,
+  slippage: SlippageSchema,
+  minReceived: AmountStringSchema,
+  bestRoute: BestRouteSchema,
+  contractAddress: AddressSchema,
+  contractMethod: z.string().min(1),
+  blockNumber: BlockNumberSchema,
+});
+export type Quote = z.infer<typeof QuoteSchema>;
+
+export const QuoteResponseSchema = z.object({
+  success: z.literal(true),
+  data: QuoteSchema,
+  timestamp: IsoTimestampSchema,
+});
+export type QuoteResponse = z.infer<typeof QuoteResponseSchema>;
+
+export const HexDataSchema = z.string().regex(/^0x([0-9a-fA-F]{2})*$/, 'expected 0x-prefixed hex bytes');
+
+export const BuildResultSchema = z.object({
+  to: AddressSchema,
+  transaction: HexDataSchema,
+  value: AmountStringSchema,
+});
+export type BuildResult = z.infer<typeof BuildResultSchema>;
+
+export const BuildResponseSchema = z.object({
+  success: z.literal(true),
+  data: BuildResultSchema,
+  timestamp: IsoTimestampSchema,
+});
+export type BuildResponse = z.infer<typeof BuildResponseSchema>;
+
+/** Error body (DESIGN.md section 3). Clients must still cope with any other body, or none. */
+export const ErrorCodeSchema = z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'error codes are UPPER_SNAKE');
+export const ErrorBodySchema = z.object({
+  success: z.literal(false),
+  error: z.object({ code: ErrorCodeSchema, message: z.string() }),
+  timestamp: IsoTimestampSchema,
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** The error codes the reference service sends; other services may send other codes. */
+export const ERROR_CODES = {
+  badRequest: 'BAD_REQUEST',
+  notFound: 'NOT_FOUND',
+  unsupportedChain: 'UNSUPPORTED_CHAIN',
+  unsupportedTokens: 'UNSUPPORTED_TOKENS',
+  tokenNotFound: 'TOKEN_NOT_FOUND',
+  noRoute: 'NO_ROUTE',
+  slippageOutOfRange: 'SLIPPAGE_OUT_OF_RANGE',
+  quoteOutdated: 'QUOTE_OUTDATED',
+  invalidQuote: 'INVALID_QUOTE',
+  rpcUnavailable: 'RPC_UNAVAILABLE',
+  serviceUnavailable: 'SERVICE_UNAVAILABLE',
+} as const;
+
+/**
+ * The reference service's swap entry (the seed leaves the shape open; README "API notes").
+ * Amounts are the exact V2 amounts at the quoted block.
+ */
+export const ReferenceSwapSchema = z.object({
+  dex: z.string().min(1),
+  pool: AddressSchema,
+  tokenIn: AddressSchema,
+  tokenOut: AddressSchema,
+  amountIn: AmountStringSchema,
+  amountOut: AmountStringSchema,
+});
+export type ReferenceSwap = z.infer<typeof ReferenceSwapSchema>;

@@ -1,0 +1,15 @@
+import { defineConfig } from '@playwright/test';
+
+// The built extension (.output/chrome-mv3) in Debian Chromium; see tests/e2e/fixtures.ts.
+export default defineConfig({
+  testDir: 'tests/e2e',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: true,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  outputDir: 'test-results',
+  use: { trace: 'retain-on-failure', screenshot: 'only-on-failure' },
+});

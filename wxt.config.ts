@@ -1,0 +1,25 @@
+import preact from '@preact/preset-vite';
+import { defineConfig } from 'wxt';
+
+// The devnet preset (npm run demo) points the extension at the embedded default;
+// it is read at build time so a normal build carries no localhost defaults beyond the registry's.
+export default defineConfig({
+  modules: ['@wxt-dev/webextension-polyfill'],
+  srcDir: '.',
+  entrypointsDir: 'entrypoints',
+  publicDir: 'public',
+  manifest: ({ browser }) => ({
+    name: 'Swaplane',
+    description: 'Swap tokens from your toolbar and from block-explorer pages.',
+    permissions: ['storage', 'alarms', 'notifications', 'unlimitedStorage'],
+    host_permissions: ['http://127.0.0.1/*', 'http://localhost/*'],
+    optional_host_permissions: ['https://*/*', 'http://*/*'],
+    action: { default_title: 'Swaplane' },
+    ...(browser === 'firefox'
+      ? { browser_specific_settings: { gecko: { id: 'swaplane@swaplane.dev', strict_min_version: '128.0' } } }
+      : {}),
+  }),
+  vite: () => ({
+    plugins: [preact()],
+  }),
+});
