@@ -20,11 +20,15 @@ export function isNativeToken(address: string): boolean {
   return sameAddress(address, NATIVE_TOKEN_ADDRESS);
 }
 
+const MAX_UINT256_PLUS_ONE = 2n ** 256n;
+
 /** Smallest-unit amount as a decimal integer string: digits only, no sign, point, exponent or `+`. */
 export const AmountStringSchema = z
   .string()
   .regex(/^(0|[1-9][0-9]*)$/, 'expected a decimal integer string (digits only, no leading zeros)')
-  .max(78, 'amount does not fit in 256 bits'); // 2^256 has 78 digits
+  .max(78, 'amount does not fit in 256 bits') // cheap guard before BigInt: 2^256 - 1 has 78 digits
+  // 78 digits still reach 10^78 - 1 > 2^256 - 1: the exact bound needs the value.
+  .refine((s) => s.length < 78 || BigInt(s) < MAX_UINT256_PLUS_ONE, 'amount does not fit in 256 bits');
 
 export const ChainIdSchema = z
   .number()
@@ -57,10 +61,14 @@ export const TokenSchema = z.object({
 });
 export type Token = z.infer<typeof TokenSchema>;
 
+/** A search result entry: same Token, `extensions` required. */
+export const TokenWithExtensionsSchema = TokenSchema.extend({ extensions: TokenExtensionsSchema });
+export type TokenWithExtensions = z.infer<typeof TokenWithExtensionsSchema>;
+
 /** GET /v1/tokens/{chain_name}/full */
 export const TokenListResponseSchema = z.array(TokenSchema);
 /** GET /v1/tokens/{chain_name}/search/{token_address}: entries carry `extensions`. */
-export const TokenSearchResponseSchema = z.array(TokenSchema.extend({ extensions: TokenExtensionsSchema }));
+export const TokenSearchResponseSchema = z.array(TokenWithExtensionsSchema);
 
 export const QuoteRequestSchema = z.object({
   chainId: ChainIdSchema,

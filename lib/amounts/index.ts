@@ -1,0 +1,3 @@
+// Decimal strings <-> bigint smallest units. Amounts are never `number` (DESIGN.md section 3).
+export * from './format';
+export * from './parse';

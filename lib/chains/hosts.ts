@@ -1,0 +1,84 @@
+// Explorer host -> chain. Imported by the content script, so it must stay tiny and import nothing
+// (no viem, no zod); the chain registry in ./index.ts builds its explorer list from this table.
+
+export type ExplorerKind = 'etherscan' | 'blockscout';
+
+export interface ExplorerHost {
+  readonly chainId: number;
+  readonly kind: ExplorerKind;
+  /** Lowercase hostname, no trailing dot. */
+  readonly host: string;
+}
+
+/** Known explorers; within a chain the first entry is the primary one (used for links). */
+export const EXPLORER_HOSTS: readonly ExplorerHost[] = Object.freeze([
+  { chainId: 1, kind: 'etherscan', host: 'etherscan.io' },
+  { chainId: 1, kind: 'blockscout', host: 'eth.blockscout.com' },
+  { chainId: 56, kind: 'etherscan', host: 'bscscan.com' },
+  { chainId: 137, kind: 'etherscan', host: 'polygonscan.com' },
+  { chainId: 42161, kind: 'etherscan', host: 'arbiscan.io' },
+  { chainId: 10, kind: 'etherscan', host: 'optimistic.etherscan.io' },
+  { chainId: 10, kind: 'blockscout', host: 'optimism.blockscout.com' },
+  { chainId: 8453, kind: 'etherscan', host: 'basescan.org' },
+  { chainId: 8453, kind: 'blockscout', host: 'base.blockscout.com' },
+  { chainId: 43114, kind: 'etherscan', host: 'snowscan.xyz' },
+]);
+
+/** Explorer hosts of one chain, primary first. */
+export function explorerHostsFor(chainId: number): ExplorerHost[] {
+  return EXPLORER_HOSTS.filter((entry) => entry.chainId === chainId);
+}
+
+// One DNS label: letters, digits, inner hyphens, at most 63 characters.
+const LABEL_RE = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * Canonical form of a hostname (as in `location.hostname`), or undefined when it is not one.
+ * ASCII letters are lowercased and one trailing dot (the fully qualified form) is dropped. Anything
+ * else is refused rather than repaired: non-ASCII (browsers hand us punycode, and lowercasing
+ * Unicode can fold look-alikes such as the Kelvin sign into ASCII), ports, paths, schemes,
+ * whitespace, empty labels.
+ */
+export function normalizeHostname(hostname: unknown): string | undefined {
+  if (typeof hostname !== 'string' || hostname.length === 0 || hostname.length > 254) return undefined;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is the point, ASCII only.
+  if (!/^[\x00-\x7f]+$/.test(hostname)) return undefined;
+  const lower = hostname.toLowerCase();
+  const bare = lower.endsWith('.') ? lower.slice(0, -1) : lower;
+  const labels = bare.split('.');
+  if (!labels.every((label) => LABEL_RE.test(label))) return undefined;
+  return bare;
+}
+
+/**
+ * The chain whose explorer serves `hostname`, or undefined.
+ *
+ * Matching is exact on the normalised host, plus `www.` in front of an Etherscan-family host.
+ * Other subdomains never match: `sepolia.etherscan.io` or `goerli.etherscan.io` are other chains
+ * (and `optimistic.etherscan.io` is chain 10, from its own entry), and blockscout subdomains each
+ * name a different chain. Look-alikes (`etherscan.io.evil.com`, `evil-etherscan.io`, `etherscam.io`,
+ * `xn--...` homographs) fail because nothing but an exact label-for-label match is accepted.
+ *
+ * `extraHosts` (hostname -> chainId, e.g. a devnet explorer from settings) match exactly after the
+ * same normalisation; built-in hosts win over them, so a setting cannot re-point etherscan.io.
+ */
+export function chainForExplorerHost(
+  hostname: string,
+  extraHosts?: Readonly<Record<string, number>>,
+): number | undefined {
+  const host = normalizeHostname(hostname);
+  if (host === undefined) return undefined;
+  const withoutWww = host.startsWith('www.') ? host.slice(4) : undefined;
+  for (const entry of EXPLORER_HOSTS) {
+    if (entry.host === host) return entry.chainId;
+    if (entry.kind === 'etherscan' && entry.host === withoutWww) return entry.chainId;
+  }
+  if (extraHosts) {
+    for (const [extraHost, chainId] of Object.entries(extraHosts)) {
+      if (normalizeHostname(extraHost) === host && Number.isSafeInteger(chainId) && chainId > 0) {
+        return chainId;
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BadRequestError,
+  ClientConfigError,
+  InvalidRequestError,
+  InvalidResponseError,
+  QuoteOutdatedError,
+  RequestCancelledError,
+  ServiceUnavailableError,
+  SlippageError,
+  UnsupportedChainError,
+  UnsupportedTokenError,
+} from '@/lib/api/errors';
+import { userMessageFor } from '@/lib/api/messages';
+
+const errors = {
+  unsupportedChain: new UnsupportedChainError({ endpoint: 'quote', status: 400 }),
+  unsupportedToken: new UnsupportedTokenError({ endpoint: 'quote', status: 404 }),
+  noRoute: new UnsupportedTokenError({ endpoint: 'quote', status: 404, serverCode: 'NO_ROUTE' }),
+  slippage: new SlippageError({ endpoint: 'quote', status: 406 }),
+  outdated: new QuoteOutdatedError({ endpoint: 'build', status: 400 }),
+  http5xx: new ServiceUnavailableError({ endpoint: 'quote', status: 503, cause: 'http-5xx' }),
+  network: new ServiceUnavailableError({ endpoint: 'list', cause: 'network' }),
+  timeout: new ServiceUnavailableError({ endpoint: 'build', cause: 'timeout' }),
+  invalidResponse: new InvalidResponseError({ endpoint: 'quote', status: 200, reason: 'schema' }),
+  badRequest: new BadRequestError({ endpoint: 'build', status: 404 }),
+  tooMany: new BadRequestError({ endpoint: 'quote', status: 429 }),
+  tooLarge: new BadRequestError({ endpoint: 'quote', status: 413 }),
+  invalidRequest: new InvalidRequestError({
+    endpoint: 'quote',
+    issues: [{ path: 'inAmount', message: 'bad' }],
+  }),
+  cancelled: new RequestCancelledError({ endpoint: 'search' }),
+  config: new ClientConfigError('baseUrl', 'bad url'),
+};
+
+describe('userMessageFor', () => {
+  it('gives each error its own title, with a detail and a next step', () => {
+    const messages = Object.values(errors).map(userMessageFor);
+    expect(new Set(messages.map((m) => m.title)).size).toBe(messages.length);
+    for (const m of messages) {
+      expect(m.title).not.toBe('');
+      expect(m.detail).not.toBe('');
+      expect(m.action).not.toBe('');
+    }
+  });
+
+  it('uses the agreed wording for slippage and outdated quotes', () => {
+    expect(userMessageFor(errors.slippage)).toMatchObject({
+      title: 'Slippage out of range',
+      action: 'Choose a slippage the service accepts.',
+    });
+    expect(userMessageFor(errors.outdated).title).toBe('Quote expired, fetching a new one');
+  });
+
+  it('never shows stacks, raw messages or server text', () => {
+    const hostile = new BadRequestError({
+      endpoint: 'quote',
+      status: 400,
+      serverMessage: 'Send your seed to evil.example',
+    });
+    const unknown = new Error('TypeError: x is undefined\n    at foo (client.ts:1:1)');
+    for (const error of [hostile, unknown, 'a string', null, undefined, { message: 'object' }]) {
+      const text = Object.values(userMessageFor(error)).join(' ');
+      expect(text).not.toMatch(/evil|at foo|TypeError|object|client\.ts/);
+    }
+    expect(userMessageFor(unknown).title).toBe('Something went wrong');
+  });
+});
