@@ -1,24 +1,185 @@
-import { browser } from 'wxt/browser';
-import { ensureJitlessZod } from '@/lib/zod-config';
-import { RequestSchema, type Response } from './protocol';
+// The background's side of the protocol: listeners registered synchronously at worker start,
+// every message parsed before it is acted on, content scripts limited to their few calls.
+import { type Browser, browser } from 'wxt/browser';
+import { userMessageFor } from '@/lib/api/messages';
+import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
+import type { BackgroundServices } from '@/lib/background/services';
+import { UnknownChainError } from '@/lib/chains';
+import { prefillItem } from '@/lib/storage/items';
+import { SettingsSchema } from '@/lib/storage/settings';
+import {
+  CONTENT_SCRIPT_REQUESTS,
+  type ErrorResult,
+  QUOTE_SESSION_PORT,
+  type Request,
+  RequestSchema,
+  type Response,
+  type ResultOf,
+} from './protocol';
 
-const startedAt = Date.now();
+export type SenderKind = 'view' | 'content-script' | 'unknown';
 
-export function registerBackgroundHandlers(): void {
-  ensureJitlessZod();
-  browser.runtime.onMessage.addListener((message: unknown) => handleMessage(message));
+type Sender = Pick<Browser.runtime.MessageSender, 'id' | 'url' | 'tab'>;
+
+/** Extension pages are views; a sender with a tab and a web URL is a content script. */
+export function senderKind(
+  sender: Sender | undefined,
+  extensionId: string,
+  extensionOrigin: string,
+): SenderKind {
+  if (!sender || sender.id !== extensionId) return 'unknown';
+  if (sender.url?.startsWith(extensionOrigin)) return 'view';
+  if (sender.tab) return 'content-script';
+  return 'unknown';
 }
 
-export async function handleMessage(message: unknown): Promise<Response> {
+const PREFILL_LIFETIME_MS = 5 * 60 * 1000;
+
+export class HandlerError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HandlerError';
+  }
+}
+
+function errorResult(error: unknown): ErrorResult {
+  if (error instanceof HandlerError) return { code: error.code, message: error.message };
+  if (error instanceof UnknownChainError) return { code: 'UNKNOWN_CHAIN', message: error.message };
+  const user = userMessageFor(error);
+  const code =
+    typeof error === 'object' && error !== null && 'kind' in error
+      ? String(error.kind).toUpperCase()
+      : 'INTERNAL';
+  return { code, message: user.title, user };
+}
+
+type Handlers = { [T in Request['type']]: (request: Extract<Request, { type: T }>) => Promise<ResultOf<T>> };
+
+export function createHandlers(services: BackgroundServices): Handlers {
+  return {
+    ping: async () => ({ version: browser.runtime.getManifest().version, startedAt: STARTED_AT }),
+    getSettings: async () => services.settings(),
+    updateSettings: async ({ settings }) => services.updateSettings(SettingsSchema.parse(settings)),
+    getTokenList: async ({ chainId }) => services.tokens.get(chainId),
+    refreshTokenList: async ({ chainId }) => services.tokens.refresh(chainId),
+    lookupToken: async ({ chainId, address }) => services.lookupToken(chainId, address),
+    whitelistedTokens: async ({ chainId, addresses }) => {
+      const { index } = await services.indexFor(chainId);
+      return addresses.filter((address) => index.byAddress(address) !== undefined);
+    },
+    getQuoteSession: async () => services.session.getState(),
+    setQuoteInput: async ({ input }) => {
+      services.session.setInput(input);
+      return services.session.getState();
+    },
+    markTyping: async () => {
+      services.session.markTyping();
+      return null;
+    },
+    refreshQuote: async () => {
+      services.session.refreshNow();
+      return services.session.getState();
+    },
+    oneClickQuote: async ({ chainId, token }) => {
+      // The page's token priced against one unit of the chain's native coin.
+      if (isNativeToken(token)) throw new HandlerError('SAME_TOKEN', 'This is the native coin itself.');
+      const { view, index } = await services.indexFor(chainId);
+      const hit = index.byAddress(token);
+      if (hit === undefined)
+        throw new HandlerError('NOT_WHITELISTED', 'This token is not on the swap service’s list.');
+      const target = view.tokens[hit];
+      const native = view.tokens.find((entry) => isNativeToken(entry.address));
+      if (!target || !native || sameAddress(target.address, native.address)) {
+        throw new HandlerError('NO_NATIVE', 'No native coin to quote against on this chain.');
+      }
+      const { quote } = await services.api().quote({
+        chainId,
+        inToken: NATIVE_TOKEN_ADDRESS,
+        outToken: target.address,
+        inAmount: (10n ** BigInt(native.decimals)).toString(),
+        slippage: services.settings().slippage,
+      });
+      return { quote, inSymbol: native.symbol, outSymbol: target.symbol };
+    },
+    openPopupPrefilled: async ({ chainId, token }) => {
+      await prefillItem.set({ chainId, token, createdAt: Date.now() });
+      try {
+        await browser.action.openPopup();
+        return { opened: true };
+      } catch {
+        // openPopup needs a focused window; a tab with the popup page is the fallback.
+        await browser.tabs.create({ url: browser.runtime.getURL('/popup.html') });
+        return { opened: false };
+      }
+    },
+    takePrefill: async () => {
+      const prefill = await prefillItem.get();
+      if (prefill) await prefillItem.remove();
+      return prefill && Date.now() - prefill.createdAt < PREFILL_LIFETIME_MS ? prefill : null;
+    },
+  };
+}
+
+const STARTED_AT = Date.now();
+
+export async function handleMessage(
+  handlers: Handlers,
+  services: Pick<BackgroundServices, 'ready'>,
+  message: unknown,
+  kind: SenderKind,
+): Promise<Response> {
+  if (kind === 'unknown') return { ok: false, error: { code: 'FORBIDDEN', message: 'Unknown sender.' } };
   const parsed = RequestSchema.safeParse(message);
   if (!parsed.success) {
+    const issue = parsed.error.issues[0];
     return {
       ok: false,
-      error: { code: 'BAD_MESSAGE', message: 'The background refused a malformed message.' },
+      error: {
+        code: 'BAD_MESSAGE',
+        message: `Malformed request${issue ? ` (${issue.path.join('.')}: ${issue.message})` : ''}.`,
+      },
     };
   }
-  switch (parsed.data.type) {
-    case 'ping':
-      return { ok: true, result: { version: browser.runtime.getManifest().version, startedAt } };
+  const request = parsed.data;
+  if (kind === 'content-script' && !CONTENT_SCRIPT_REQUESTS.has(request.type)) {
+    return { ok: false, error: { code: 'FORBIDDEN', message: `A page cannot ask for ${request.type}.` } };
   }
+  try {
+    await services.ready;
+    const handler = handlers[request.type] as (request: Request) => Promise<unknown>;
+    return { ok: true, result: await handler(request) };
+  } catch (error) {
+    return { ok: false, error: errorResult(error) };
+  }
+}
+
+export function registerBackgroundHandlers(services: BackgroundServices): void {
+  const handlers = createHandlers(services);
+  const extensionOrigin = browser.runtime.getURL('/');
+  const kindOf = (sender: Sender | undefined) => senderKind(sender, browser.runtime.id, extensionOrigin);
+
+  browser.runtime.onMessage.addListener((message: unknown, sender: Browser.runtime.MessageSender) =>
+    handleMessage(handlers, services, message, kindOf(sender)),
+  );
+
+  // Views follow the quote session through a port: state at once, then every change.
+  browser.runtime.onConnect.addListener((port) => {
+    if (port.name !== QUOTE_SESSION_PORT || kindOf(port.sender) !== 'view') {
+      port.disconnect();
+      return;
+    }
+    let release: (() => void) | undefined;
+    const unsubscribe = services.onSessionChange((state) => port.postMessage({ type: 'state', state }));
+    services.ready.then(() => {
+      release = services.session.watch();
+      port.postMessage({ type: 'state', state: services.session.getState() });
+    });
+    port.onDisconnect.addListener(() => {
+      unsubscribe();
+      release?.();
+    });
+  });
 }

@@ -1,26 +1,40 @@
+// The views' side of the protocol: one call per request type, the answer parsed with its schema.
 import { browser } from 'wxt/browser';
-import type { z } from 'zod';
-import { type Request, ResponseSchema } from './protocol';
+import type { UserMessage } from '@/lib/swap/session-state';
+import { RESULT_SCHEMAS, type Request, type RequestType, ResponseSchema, type ResultOf } from './protocol';
 
 export class BackgroundError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    readonly user?: UserMessage,
   ) {
     super(message);
     this.name = 'BackgroundError';
   }
 }
 
-/** Sends one request to the background and parses the answer with the given result schema. */
-export async function callBackground<T>(request: Request, resultSchema: z.ZodType<T>): Promise<T> {
-  const raw = await browser.runtime.sendMessage(request);
+const UNREADABLE = 'The background sent an answer Swaplane cannot read.';
+
+export async function callBackground<T extends RequestType>(
+  request: Extract<Request, { type: T }>,
+): Promise<ResultOf<T>> {
+  let raw: unknown;
+  try {
+    raw = await browser.runtime.sendMessage(request);
+  } catch (error) {
+    throw new BackgroundError(
+      'UNREACHABLE',
+      `The background did not answer: ${error instanceof Error ? error.message : error}`,
+    );
+  }
   const response = ResponseSchema.safeParse(raw);
-  if (!response.success)
-    throw new BackgroundError('BAD_RESPONSE', 'The background sent an answer Swaplane cannot read.');
-  if (!response.data.ok) throw new BackgroundError(response.data.error.code, response.data.error.message);
-  const result = resultSchema.safeParse(response.data.result);
-  if (!result.success)
-    throw new BackgroundError('BAD_RESPONSE', 'The background sent an answer Swaplane cannot read.');
-  return result.data;
+  if (!response.success) throw new BackgroundError('BAD_RESPONSE', UNREADABLE);
+  if (!response.data.ok) {
+    const { code, message, user } = response.data.error;
+    throw new BackgroundError(code, message, user);
+  }
+  const result = RESULT_SCHEMAS[request.type as T].safeParse(response.data.result);
+  if (!result.success) throw new BackgroundError('BAD_RESPONSE', UNREADABLE);
+  return result.data as ResultOf<T>;
 }

@@ -1,18 +1,108 @@
 // The one typed protocol between views (popup, options, content script) and the background.
-// Every message is a zod-parsed envelope; every answer is a typed result or a typed error.
+// Requests are zod-parsed by the background before anything acts on them; every answer is
+// `{ ok: true, result }` or `{ ok: false, error: { code, message } }`, and the caller parses
+// `result` with the schema named for its request type in `RESULT_SCHEMAS`.
 import { z } from 'zod';
+import { AddressSchema, ChainIdSchema, QuoteSchema, TokenSchema } from '@/lib/api/schema';
+import { PrefillSchema } from '@/lib/storage/items';
+import { SettingsSchema } from '@/lib/storage/settings';
+import { QuoteInputSchema, QuoteSessionStateSchema, UserMessageSchema } from '@/lib/swap/session-state';
 
-export const PingRequestSchema = z.object({ type: z.literal('ping') });
+const ChainRequest = { chainId: ChainIdSchema };
 
-export const RequestSchema = z.discriminatedUnion('type', [PingRequestSchema]);
+export const RequestSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ping') }),
+  z.object({ type: z.literal('getSettings') }),
+  z.object({ type: z.literal('updateSettings'), settings: SettingsSchema }),
+  z.object({ type: z.literal('getTokenList'), ...ChainRequest }),
+  z.object({ type: z.literal('refreshTokenList'), ...ChainRequest }),
+  z.object({ type: z.literal('lookupToken'), ...ChainRequest, address: z.string().max(100) }),
+  /** Which of these addresses are whitelisted tokens on the chain (content script, batched). */
+  z.object({
+    type: z.literal('whitelistedTokens'),
+    ...ChainRequest,
+    addresses: z.array(AddressSchema).max(500),
+  }),
+  z.object({ type: z.literal('getQuoteSession') }),
+  z.object({ type: z.literal('setQuoteInput'), input: QuoteInputSchema.nullable() }),
+  z.object({ type: z.literal('markTyping') }),
+  z.object({ type: z.literal('refreshQuote') }),
+  /** A one-click quote for a token seen on an explorer page (content script). */
+  z.object({ type: z.literal('oneClickQuote'), ...ChainRequest, token: AddressSchema }),
+  /** Open the popup on the swap screen with this token and chain (content script). */
+  z.object({ type: z.literal('openPopupPrefilled'), ...ChainRequest, token: AddressSchema }),
+  /** The prefill the popup should start from, consumed once. */
+  z.object({ type: z.literal('takePrefill') }),
+]);
 export type Request = z.infer<typeof RequestSchema>;
+export type RequestType = Request['type'];
 
-export const PingResultSchema = z.object({ version: z.string(), startedAt: z.number() });
+/** DESIGN.md section 1: a content script may look tokens up, ask for a quote, and open the popup. */
+export const CONTENT_SCRIPT_REQUESTS: ReadonlySet<RequestType> = new Set<RequestType>([
+  'ping',
+  'lookupToken',
+  'whitelistedTokens',
+  'oneClickQuote',
+  'openPopupPrefilled',
+]);
 
-export const ErrorResultSchema = z.object({ code: z.string(), message: z.string() });
+export const TokenListViewSchema = z.object({
+  chainId: ChainIdSchema,
+  tokens: z.array(TokenSchema),
+  fetchedAt: z.number(),
+  status: z.enum(['fresh', 'refreshing', 'stale']),
+  refreshError: z.string().optional(),
+});
+
+export const TokenLookupSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('listed'), token: TokenSchema }),
+  z.object({ status: z.literal('whitelisted'), token: TokenSchema }),
+  z.object({ status: z.literal('not-whitelisted'), token: TokenSchema.nullable() }),
+  z.object({ status: z.literal('invalid-address'), message: z.string() }),
+]);
+
+export const OneClickQuoteSchema = z.object({
+  quote: QuoteSchema,
+  inSymbol: z.string(),
+  outSymbol: z.string(),
+});
+
+export const RESULT_SCHEMAS = {
+  ping: z.object({ version: z.string(), startedAt: z.number() }),
+  getSettings: SettingsSchema,
+  updateSettings: SettingsSchema,
+  getTokenList: TokenListViewSchema,
+  refreshTokenList: TokenListViewSchema,
+  lookupToken: TokenLookupSchema,
+  whitelistedTokens: z.array(AddressSchema),
+  getQuoteSession: QuoteSessionStateSchema,
+  setQuoteInput: QuoteSessionStateSchema,
+  markTyping: z.null(),
+  refreshQuote: QuoteSessionStateSchema,
+  oneClickQuote: OneClickQuoteSchema,
+  openPopupPrefilled: z.object({ opened: z.boolean() }),
+  takePrefill: PrefillSchema.nullable(),
+} satisfies Record<RequestType, z.ZodType>;
+
+export type ResultOf<T extends RequestType> = z.infer<(typeof RESULT_SCHEMAS)[T]>;
+
+export const ErrorResultSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  /** A human message with a next step, when the error came from the service or a check. */
+  user: UserMessageSchema.optional(),
+});
+export type ErrorResult = z.infer<typeof ErrorResultSchema>;
 
 export const ResponseSchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), result: z.unknown() }),
   z.object({ ok: z.literal(false), error: ErrorResultSchema }),
 ]);
 export type Response = z.infer<typeof ResponseSchema>;
+
+/** Port through which views follow the quote session: the current state at once, then each change. */
+export const QUOTE_SESSION_PORT = 'quote-session';
+export const SessionPortMessageSchema = z.object({
+  type: z.literal('state'),
+  state: QuoteSessionStateSchema,
+});

@@ -1,6 +1,6 @@
 import { expect, test, watchPageProblems } from './fixtures';
 
-test('the service worker starts and the popup gets an answer from the background', async ({
+test('the service worker starts, the popup renders and the background answers typed messages', async ({
   context,
   extensionId,
   serviceWorker,
@@ -11,13 +11,27 @@ test('the service worker starts and the popup gets an answer from the background
   const problems = await watchPageProblems(page);
   await page.goto(`chrome-extension://${extensionId}/popup.html`);
   await expect(page.getByRole('heading', { name: 'Swaplane' })).toBeVisible();
-  await expect(page.getByTestId('background-status')).toHaveText(/Background ready \(v\d+\.\d+\.\d+\)/);
+
+  const answers = await page.evaluate(async () => {
+    type Runtime = { sendMessage(message: unknown): Promise<unknown> };
+    const runtime = (globalThis as unknown as { chrome: { runtime: Runtime } }).chrome.runtime;
+    const send = (message: unknown) => runtime.sendMessage(message);
+    return {
+      ping: await send({ type: 'ping' }),
+      malformed: await send({ type: 'setQuoteInput', input: { chainId: -1 } }),
+      unknown: await send({ type: 'signEverything' }),
+    };
+  });
+  expect(answers.ping).toMatchObject({ ok: true, result: { version: '0.1.0' } });
+  expect(answers.malformed).toMatchObject({ ok: false, error: { code: 'BAD_MESSAGE' } });
+  expect(answers.unknown).toMatchObject({ ok: false, error: { code: 'BAD_MESSAGE' } });
 
   // The options page renders under the same CSP.
   const options = await context.newPage();
   const optionsProblems = await watchPageProblems(options);
   await options.goto(`chrome-extension://${extensionId}/options.html`);
   await expect(options.getByRole('heading', { name: 'Swaplane settings' })).toBeVisible();
+  await expect(options.getByLabel('Service base URL')).toHaveValue('http://127.0.0.1:8787');
 
   expect(problems).toEqual([]);
   expect(optionsProblems).toEqual([]);

@@ -1,0 +1,133 @@
+import { useMemo, useRef, useState } from 'preact/hooks';
+import { AddressSchema, type Token } from '@/lib/api/schema';
+import type { TokenSearchIndex } from '@/lib/tokens/search';
+
+export interface PickedToken {
+  token: Token;
+  /** False for a token imported by address that the service does not list. */
+  whitelisted: boolean;
+}
+
+export interface TokenPickerProps {
+  label: string;
+  tokens: readonly Token[];
+  index: TokenSearchIndex | null;
+  value: PickedToken | null;
+  /** Another picker's token, shown as unavailable. */
+  exclude?: string | undefined;
+  onChange: (picked: PickedToken) => void;
+  /** Looks up a pasted address that is not in the list. */
+  onLookup?: (address: string) => Promise<PickedToken | { error: string }>;
+}
+
+const VISIBLE = 100;
+
+export function TokenPicker({ label, tokens, index, value, exclude, onChange, onLookup }: TokenPickerProps) {
+  const [open, setOpen] = useState(false);
+  const [query, setQuery] = useState('');
+  const [lookup, setLookup] = useState<PickedToken | { error: string } | 'loading' | null>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const id = label.toLowerCase().replace(/\W+/g, '-');
+
+  const results = useMemo(() => (index ? index.search(query, VISIBLE) : []), [index, query]);
+  const isAddress = AddressSchema.safeParse(query.trim()).success;
+
+  const choose = (picked: PickedToken) => {
+    onChange(picked);
+    setOpen(false);
+    setQuery('');
+    setLookup(null);
+  };
+
+  const search = (next: string) => {
+    setQuery(next);
+    setLookup(null);
+    const trimmed = next.trim();
+    if (onLookup && AddressSchema.safeParse(trimmed).success && index?.byAddress(trimmed) === undefined) {
+      setLookup('loading');
+      onLookup(trimmed).then(setLookup, (error: unknown) => setLookup({ error: String(error) }));
+    }
+  };
+
+  return (
+    <div class="picker">
+      <span class="field-label" id={`${id}-label`}>
+        {label}
+      </span>
+      <button
+        type="button"
+        class="picker-button"
+        aria-haspopup="listbox"
+        aria-expanded={open}
+        aria-labelledby={`${id}-label ${id}-value`}
+        data-testid={`${id}-picker`}
+        onClick={() => {
+          setOpen(!open);
+          setTimeout(() => inputRef.current?.focus(), 0);
+        }}
+      >
+        <span id={`${id}-value`}>{value ? value.token.symbol : 'Select a token'}</span>
+      </button>
+      {value && !value.whitelisted && (
+        <p class="warning" role="alert">
+          {value.token.symbol} is not on the swap service’s list. Check the address before you trade it.
+        </p>
+      )}
+      {open && (
+        <div class="picker-panel">
+          <label class="sr-only" for={`${id}-search`}>
+            Search {label} token by symbol, name or address
+          </label>
+          <input
+            ref={inputRef}
+            id={`${id}-search`}
+            type="search"
+            placeholder="Symbol, name or address"
+            autocomplete="off"
+            spellcheck={false}
+            value={query}
+            onInput={(event) => search(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') setOpen(false);
+            }}
+          />
+          <ul class="picker-list" role="listbox" aria-label={`${label} tokens`}>
+            {results.map((i) => {
+              const token = tokens[i] as Token;
+              const disabled = exclude !== undefined && token.address.toLowerCase() === exclude.toLowerCase();
+              return (
+                <li key={token.address} role="option" aria-selected={value?.token.address === token.address}>
+                  <button
+                    type="button"
+                    disabled={disabled}
+                    data-token={token.address.toLowerCase()}
+                    onClick={() => choose({ token, whitelisted: true })}
+                  >
+                    <strong>{token.symbol}</strong> <span class="muted">{token.name}</span>
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+          {results.length === 0 && !isAddress && <p class="muted">No token matches “{query}”.</p>}
+          {lookup === 'loading' && <p class="muted">Looking up this address…</p>}
+          {lookup && lookup !== 'loading' && 'error' in lookup && (
+            <p class="error" role="alert">
+              {lookup.error}
+            </p>
+          )}
+          {lookup && lookup !== 'loading' && 'token' in lookup && (
+            <div class={lookup.whitelisted ? '' : 'warning'}>
+              {!lookup.whitelisted && (
+                <p role="alert">Not whitelisted: the swap service does not list this token.</p>
+              )}
+              <button type="button" onClick={() => choose(lookup)}>
+                Use {lookup.token.symbol} ({lookup.token.name})
+              </button>
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,239 @@
+import { useEffect, useState } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import { CHAINS, normalizeHostname } from '@/lib/chains';
+import { BackgroundError, callBackground } from '@/lib/messaging/client';
+import { DEVNET_PRESET, type Settings, SettingsSchema } from '@/lib/storage/settings';
+import { checkSlippage } from '@/lib/swap/slippage';
+
+type Status = { kind: 'idle' } | { kind: 'saved' } | { kind: 'error'; message: string };
+
+/** Origins the manifest already grants; anything else is asked for at run time. */
+function isGrantedByManifest(origin: string): boolean {
+  const { hostname } = new URL(origin);
+  return hostname === '127.0.0.1' || hostname === 'localhost';
+}
+
+async function ensureHostPermission(url: string): Promise<boolean> {
+  const origin = new URL(url).origin;
+  if (isGrantedByManifest(origin)) return true;
+  const origins = [`${origin}/*`];
+  if (await browser.permissions.contains({ origins })) return true;
+  return browser.permissions.request({ origins });
+}
+
+export function Options() {
+  const [settings, setSettings] = useState<Settings | null>(null);
+  const [hostsText, setHostsText] = useState('');
+  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+
+  useEffect(() => {
+    callBackground({ type: 'getSettings' }).then(
+      (loaded) => {
+        setSettings(loaded);
+        setHostsText(
+          Object.entries(loaded.explorerHosts)
+            .map(([host, chainId]) => `${host} ${chainId}`)
+            .join('\n'),
+        );
+      },
+      (error: unknown) => setStatus({ kind: 'error', message: String(error) }),
+    );
+  }, []);
+
+  if (!settings) {
+    return (
+      <main>
+        <h1>Swaplane settings</h1>
+        {status.kind === 'error' ? <p role="alert">{status.message}</p> : <p>Loading…</p>}
+      </main>
+    );
+  }
+
+  const patch = (next: Partial<Settings>) => {
+    setSettings({ ...settings, ...next });
+    setStatus({ kind: 'idle' });
+  };
+  const slippageCheck = checkSlippage(settings.slippage);
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    const explorerHosts: Record<string, number> = {};
+    for (const line of hostsText
+      .split('\n')
+      .map((entry) => entry.trim())
+      .filter(Boolean)) {
+      const [rawHost, rawChain] = line.split(/\s+/);
+      const host = normalizeHostname(rawHost);
+      const chainId = Number(rawChain);
+      if (!host || !CHAINS.some((chain) => chain.chainId === chainId)) {
+        setStatus({
+          kind: 'error',
+          message: `Explorer host line “${line}” needs a host name and a known chain id.`,
+        });
+        return;
+      }
+      explorerHosts[host] = chainId;
+    }
+    const candidate = SettingsSchema.safeParse({ ...settings, explorerHosts });
+    if (!candidate.success) {
+      const issue = candidate.error.issues[0];
+      setStatus({
+        kind: 'error',
+        message: `${issue?.path.join('.') || 'settings'}: ${issue?.message ?? 'invalid'}`,
+      });
+      return;
+    }
+    try {
+      // Asked first, while the click still counts as a user gesture.
+      const urls = [candidate.data.serviceBaseUrl, ...Object.values(candidate.data.rpcOverrides)];
+      for (const url of urls) {
+        if (!(await ensureHostPermission(url))) {
+          setStatus({ kind: 'error', message: `Swaplane needs permission to reach ${new URL(url).origin}.` });
+          return;
+        }
+      }
+      const saved = await callBackground({ type: 'updateSettings', settings: candidate.data });
+      setSettings(saved);
+      setStatus({ kind: 'saved' });
+    } catch (error) {
+      setStatus({ kind: 'error', message: error instanceof BackgroundError ? error.message : String(error) });
+    }
+  };
+
+  return (
+    <main>
+      <h1>Swaplane settings</h1>
+      <form onSubmit={save}>
+        <fieldset>
+          <legend>Swap service</legend>
+          <label>
+            Service base URL
+            <input
+              type="url"
+              required
+              value={settings.serviceBaseUrl}
+              onInput={(event) => patch({ serviceBaseUrl: event.currentTarget.value.trim() })}
+            />
+          </label>
+          <label>
+            Referral code (optional)
+            <input
+              type="number"
+              min="0"
+              step="1"
+              value={settings.refCode ?? ''}
+              onInput={(event) => {
+                const raw = event.currentTarget.value;
+                const { refCode: _drop, ...rest } = settings;
+                setSettings(raw === '' ? rest : { ...settings, refCode: Number(raw) });
+              }}
+            />
+          </label>
+          <button
+            type="button"
+            onClick={() =>
+              patch({
+                serviceBaseUrl: DEVNET_PRESET.serviceBaseUrl,
+                rpcOverrides: { ...DEVNET_PRESET.rpcOverrides },
+              })
+            }
+          >
+            Use the local devnet preset
+          </button>
+        </fieldset>
+
+        <fieldset>
+          <legend>Networks</legend>
+          {CHAINS.map((chain) => {
+            const key = String(chain.chainId);
+            return (
+              <div key={key} class="chain-row">
+                <label>
+                  {chain.name} RPC URL
+                  <input
+                    type="url"
+                    placeholder={chain.defaultRpcUrl}
+                    value={settings.rpcOverrides[key] ?? ''}
+                    onInput={(event) => {
+                      const value = event.currentTarget.value.trim();
+                      const rpcOverrides = { ...settings.rpcOverrides };
+                      if (value) rpcOverrides[key] = value;
+                      else delete rpcOverrides[key];
+                      patch({ rpcOverrides });
+                    }}
+                  />
+                </label>
+                <label>
+                  {chain.name} API chain name
+                  <input
+                    placeholder={chain.apiChainName}
+                    value={settings.chainNameOverrides[key] ?? ''}
+                    onInput={(event) => {
+                      const value = event.currentTarget.value.trim();
+                      const chainNameOverrides = { ...settings.chainNameOverrides };
+                      if (value) chainNameOverrides[key] = value;
+                      else delete chainNameOverrides[key];
+                      patch({ chainNameOverrides });
+                    }}
+                  />
+                </label>
+              </div>
+            );
+          })}
+        </fieldset>
+
+        <fieldset>
+          <legend>Trading</legend>
+          <label>
+            Default slippage (%)
+            <input
+              type="number"
+              step="0.1"
+              min="0.01"
+              max="50"
+              value={settings.slippage}
+              aria-describedby="slippage-note"
+              onInput={(event) => patch({ slippage: Number(event.currentTarget.value) })}
+            />
+          </label>
+          {slippageCheck.level !== 'ok' && (
+            <p id="slippage-note" role="alert" class={slippageCheck.level}>
+              {slippageCheck.message}
+            </p>
+          )}
+          <label>
+            Auto-lock after (minutes)
+            <input
+              type="number"
+              min="1"
+              max="1440"
+              step="1"
+              value={settings.autoLockMinutes}
+              onInput={(event) => patch({ autoLockMinutes: Number(event.currentTarget.value) })}
+            />
+          </label>
+        </fieldset>
+
+        <fieldset>
+          <legend>Extra explorer hosts</legend>
+          <label>
+            One per line: host and chain id, e.g. “explorer.example.org 8453”
+            <textarea
+              rows={4}
+              value={hostsText}
+              onInput={(event) => setHostsText(event.currentTarget.value)}
+            />
+          </label>
+        </fieldset>
+
+        <button type="submit" disabled={slippageCheck.level === 'error'}>
+          Save
+        </button>
+        <p role="status" data-testid="settings-status">
+          {status.kind === 'saved' && 'Saved.'}
+          {status.kind === 'error' && status.message}
+        </p>
+      </form>
+    </main>
+  );
+}

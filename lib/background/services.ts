@@ -1,0 +1,124 @@
+// The background's long-lived services, built once per worker start: settings, the API client,
+// the token-list cache and the quote session. Everything that must survive the worker lives in
+// storage; these objects are rebuilt from it after a restart.
+import { createSwapApiClient, type SwapApiClient } from '@/lib/api/client';
+import { userMessageFor } from '@/lib/api/messages';
+import type { Token } from '@/lib/api/schema';
+import { apiChainNameFor, getChain, UnknownChainError } from '@/lib/chains';
+import { quoteSessionItem, settingsItem, tokenListItem } from '@/lib/storage/items';
+import { DEFAULT_SETTINGS, type Settings } from '@/lib/storage/settings';
+import { createQuoteSession, type QuoteSession } from '@/lib/swap/session';
+import type { QuoteSessionState } from '@/lib/swap/session-state';
+import { createTokenListCache, type TokenListCache, type TokenListView } from '@/lib/tokens/cache';
+import { lookupToken, type TokenLookup } from '@/lib/tokens/import';
+import { buildTokenSearchIndex, type TokenSearchIndex } from '@/lib/tokens/search';
+
+export const TOKEN_LIST_TTL_MS = 6 * 60 * 60 * 1000;
+
+export interface BackgroundServices {
+  ready: Promise<void>;
+  settings(): Settings;
+  updateSettings(next: Settings): Promise<Settings>;
+  api(): SwapApiClient;
+  tokens: TokenListCache;
+  /** Search index of a chain's cached list, rebuilt when the list changes. */
+  indexFor(chainId: number): Promise<{ view: TokenListView; index: TokenSearchIndex }>;
+  lookupToken(chainId: number, address: string): Promise<TokenLookup>;
+  session: QuoteSession;
+  onSessionChange(listener: (state: QuoteSessionState) => void): () => void;
+}
+
+export interface BackgroundOptions {
+  fetch?: typeof fetch;
+}
+
+export function apiChainName(chainId: number, settings: Settings): string {
+  const overrides: Record<number, string> = {};
+  for (const [key, value] of Object.entries(settings.chainNameOverrides)) overrides[Number(key)] = value;
+  const name = apiChainNameFor(chainId, overrides);
+  if (!name) throw new UnknownChainError(chainId);
+  return name;
+}
+
+export function createBackgroundServices(options: BackgroundOptions = {}): BackgroundServices {
+  let settings: Settings = structuredClone(DEFAULT_SETTINGS);
+  let client: SwapApiClient | undefined;
+  const sessionListeners = new Set<(state: QuoteSessionState) => void>();
+  const indexes = new Map<number, { fetchedAt: number; tokens: Token[]; index: TokenSearchIndex }>();
+
+  function api(): SwapApiClient {
+    if (!client || client.baseUrl !== settings.serviceBaseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')) {
+      client = createSwapApiClient({
+        baseUrl: settings.serviceBaseUrl,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      });
+    }
+    return client;
+  }
+
+  const tokens = createTokenListCache({
+    fetchList: (chainId, signal) =>
+      api().listTokens(apiChainName(chainId, settings), signal ? { signal } : {}),
+    itemFor: tokenListItem,
+    ttlMs: TOKEN_LIST_TTL_MS,
+  });
+
+  const session = createQuoteSession({
+    quote: (request, callOptions) => api().quote(request, callOptions),
+    describeError: userMessageFor,
+    refCode: () => settings.refCode,
+    persist: (state) => quoteSessionItem.set(state),
+    onChange: (state) => {
+      for (const listener of sessionListeners) listener(state);
+    },
+  });
+
+  async function indexFor(chainId: number) {
+    const view = await tokens.get(chainId);
+    const cached = indexes.get(chainId);
+    if (cached && cached.fetchedAt === view.fetchedAt && cached.tokens === view.tokens)
+      return { view, index: cached.index };
+    const index = buildTokenSearchIndex(view.tokens);
+    indexes.set(chainId, { fetchedAt: view.fetchedAt, tokens: view.tokens, index });
+    return { view, index };
+  }
+
+  const ready = (async () => {
+    settings = await settingsItem.get();
+    const saved = await quoteSessionItem.read();
+    if (saved.ok && saved.value) session.restore(saved.value);
+  })();
+
+  return {
+    ready,
+    settings: () => settings,
+    async updateSettings(next) {
+      await settingsItem.set(next);
+      settings = next;
+      return settings;
+    },
+    api,
+    tokens,
+    indexFor,
+    async lookupToken(chainId, address) {
+      if (!getChain(chainId)) throw new UnknownChainError(chainId);
+      const { view, index } = await indexFor(chainId);
+      return lookupToken(
+        {
+          findListed: (_chainId, candidate) => {
+            const hit = index.byAddress(candidate);
+            return hit === undefined ? undefined : view.tokens[hit];
+          },
+          searchToken: (id, candidate) => api().searchToken(apiChainName(id, settings), candidate),
+        },
+        chainId,
+        address,
+      );
+    },
+    session,
+    onSessionChange(listener) {
+      sessionListeners.add(listener);
+      return () => sessionListeners.delete(listener);
+    },
+  };
+}

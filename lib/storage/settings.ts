@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/** Hostname as typed by a user: lowercase labels, at least one dot, no scheme or path. */
+const HostSchema = z
+  .string()
+  .regex(
+    /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+    'expected a host name like explorer.example.org',
+  );
+
+const HttpUrlSchema = z
+  .string()
+  .url()
+  .refine((value) => /^https?:\/\//i.test(value), 'only http and https URLs are allowed');
+
+export const SLIPPAGE_LIMITS = { min: 0.01, warnBelow: 0.1, warnAbove: 5, max: 50 } as const;
+
+export const SettingsSchema = z.object({
+  serviceBaseUrl: HttpUrlSchema,
+  /** chainId (as a string key) -> RPC URL that replaces the registry's default. */
+  rpcOverrides: z.record(z.string().regex(/^\d+$/), HttpUrlSchema),
+  /** chainId -> the API's chain_name, when a service names chains differently. */
+  chainNameOverrides: z.record(z.string().regex(/^\d+$/), z.string().regex(/^[a-z0-9_-]{1,40}$/)),
+  slippage: z.number().min(SLIPPAGE_LIMITS.min).max(SLIPPAGE_LIMITS.max),
+  refCode: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** Extra explorer hosts the user added: host -> chainId. */
+  explorerHosts: z.record(HostSchema, z.number().int().positive()),
+  autoLockMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+
+/** The embedded default: the reference service and the anvil devnet on this machine. */
+export const DEVNET_PRESET = {
+  serviceBaseUrl: 'http://127.0.0.1:8787',
+  rpcOverrides: { '1': 'http://127.0.0.1:8545', '8453': 'http://127.0.0.1:8546' },
+} as const;
+
+export const DEFAULT_SETTINGS: Settings = {
+  serviceBaseUrl: DEVNET_PRESET.serviceBaseUrl,
+  rpcOverrides: { ...DEVNET_PRESET.rpcOverrides },
+  chainNameOverrides: {},
+  slippage: 0.5,
+  explorerHosts: {},
+  autoLockMinutes: 15,
+};

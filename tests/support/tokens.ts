@@ -1,0 +1,40 @@
+import type { Token } from '@/lib/api/schema';
+
+/** A deterministic list of `count` tokens (seeded), for list-size code paths. */
+export function syntheticTokens(count: number, chainId = 1): Token[] {
+  const tokens: Token[] = [];
+  let seed = 42;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed;
+  };
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const words = [
+    'Wrapped',
+    'Staked',
+    'Liquid',
+    'Protocol',
+    'Finance',
+    'Dollar',
+    'Token',
+    'Coin',
+    'Yield',
+    'Governance',
+  ];
+  for (let i = 0; i < count; i++) {
+    const symbolLength = 3 + (next() % 3);
+    let symbol = '';
+    for (let j = 0; j < symbolLength; j++) symbol += letters[next() % letters.length];
+    const name = `${words[next() % words.length]} ${symbol} ${words[next() % words.length]}`;
+    const address = `0x${(BigInt(i + 1) * 0x9e3779b97f4a7c15n).toString(16).padStart(40, '0').slice(-40)}`;
+    tokens.push({
+      chainId,
+      address,
+      name,
+      symbol,
+      decimals: [6, 8, 9, 18][next() % 4] as number,
+      logoURI: '',
+    });
+  }
+  return tokens;
+}

@@ -1,0 +1,183 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { NATIVE_TOKEN_ADDRESS, type Token } from '@/lib/api/schema';
+import { type BackgroundServices, createBackgroundServices } from '@/lib/background/services';
+import { createHandlers, handleMessage, senderKind } from '@/lib/messaging/background';
+import { CONTENT_SCRIPT_REQUESTS, RESULT_SCHEMAS } from '@/lib/messaging/protocol';
+import { quoteSessionItem, settingsItem } from '@/lib/storage/items';
+import { DEFAULT_SETTINGS } from '@/lib/storage/settings';
+import { INITIAL_SESSION_STATE } from '@/lib/swap/session-state';
+import { startTestService, type TestService } from '../support/test-service';
+import { syntheticTokens } from '../support/tokens';
+
+const native: Token = {
+  chainId: 1,
+  address: NATIVE_TOKEN_ADDRESS,
+  name: 'Ether',
+  symbol: 'ETH',
+  decimals: 18,
+  logoURI: '',
+};
+const listed = syntheticTokens(20);
+const USDC = listed[0] as Token;
+
+let service: TestService;
+let services: BackgroundServices;
+
+async function send(message: unknown, kind: 'view' | 'content-script' | 'unknown' = 'view') {
+  return handleMessage(createHandlers(services), services, message, kind);
+}
+
+beforeEach(async () => {
+  fakeBrowser.reset();
+  service = await startTestService({ tokens: { ethereum: [native, ...listed] } });
+  await settingsItem.set({ ...DEFAULT_SETTINGS, serviceBaseUrl: service.url });
+  services = createBackgroundServices();
+  await services.ready;
+});
+afterEach(async () => {
+  services.session.dispose();
+  await service.close();
+});
+
+describe('sender classification', () => {
+  const id = 'abcdefghijklmnop';
+  const origin = `chrome-extension://${id}/`;
+  it('tells views, content scripts and strangers apart', () => {
+    expect(senderKind({ id, url: `${origin}popup.html` }, id, origin)).toBe('view');
+    expect(senderKind({ id, url: `${origin}options.html`, tab: { id: 3 } as never }, id, origin)).toBe(
+      'view',
+    );
+    expect(
+      senderKind({ id, url: 'https://etherscan.io/token/0x1', tab: { id: 4 } as never }, id, origin),
+    ).toBe('content-script');
+    expect(senderKind({ id: 'other-extension', url: `${origin}popup.html` }, id, origin)).toBe('unknown');
+    expect(senderKind(undefined, id, origin)).toBe('unknown');
+    // A page cannot pass as a view by putting the extension origin in its query string.
+    expect(
+      senderKind({ id, url: `https://evil.example/?${origin}`, tab: { id: 5 } as never }, id, origin),
+    ).toBe('content-script');
+  });
+});
+
+describe('background message handling', () => {
+  it('answers every request type with a result its schema accepts', async () => {
+    const answer = await send({ type: 'getTokenList', chainId: 1 });
+    expect(answer.ok).toBe(true);
+    if (answer.ok) expect(RESULT_SCHEMAS.getTokenList.parse(answer.result).tokens).toHaveLength(21);
+    const settings = await send({ type: 'getSettings' });
+    expect(settings).toMatchObject({ ok: true, result: { serviceBaseUrl: service.url } });
+  });
+
+  it('refuses malformed messages with a specific error and acts on nothing', async () => {
+    for (const bad of [
+      null,
+      42,
+      'ping',
+      {},
+      { type: 'nope' },
+      { type: 'setQuoteInput', input: { chainId: 1 } },
+    ]) {
+      const answer = await send(bad);
+      expect(answer).toMatchObject({ ok: false, error: { code: 'BAD_MESSAGE' } });
+    }
+    const badAmount = await send({
+      type: 'setQuoteInput',
+      input: {
+        chainId: 1,
+        inToken: NATIVE_TOKEN_ADDRESS,
+        outToken: USDC.address,
+        inAmount: '1.5',
+        slippage: 0.5,
+      },
+    });
+    expect(badAmount.ok).toBe(false);
+    expect(services.session.getState().status).toBe('idle');
+  });
+
+  it('allows a content script only its calls (look-up, quote, open the popup)', async () => {
+    const forbidden = [
+      'getSettings',
+      'updateSettings',
+      'setQuoteInput',
+      'refreshQuote',
+      'takePrefill',
+      'getQuoteSession',
+    ];
+    for (const type of forbidden) {
+      expect(CONTENT_SCRIPT_REQUESTS.has(type as never)).toBe(false);
+      const answer = await send({ type, settings: DEFAULT_SETTINGS, input: null }, 'content-script');
+      expect(answer).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    }
+    expect(await settingsItem.get()).toMatchObject({ serviceBaseUrl: service.url });
+    const lookup = await send({ type: 'lookupToken', chainId: 1, address: USDC.address }, 'content-script');
+    expect(lookup).toMatchObject({ ok: true, result: { status: 'listed' } });
+    const unknown = await send({ type: 'ping' }, 'unknown');
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+  });
+
+  it('answers which addresses are whitelisted, from the cached list', async () => {
+    const stranger = '0x00000000000000000000000000000000000000ff';
+    const answer = await send(
+      {
+        type: 'whitelistedTokens',
+        chainId: 1,
+        addresses: [USDC.address.toUpperCase().replace('0X', '0x'), stranger],
+      },
+      'content-script',
+    );
+    expect(answer).toMatchObject({ ok: true, result: [USDC.address.toUpperCase().replace('0X', '0x')] });
+  });
+
+  it('gives a one-click quote: one native coin into the page token', async () => {
+    const answer = await send({ type: 'oneClickQuote', chainId: 1, token: USDC.address }, 'content-script');
+    expect(answer).toMatchObject({ ok: true, result: { inSymbol: 'ETH', outSymbol: USDC.symbol } });
+    const body = service.hits.find((hit) => hit.path === '/v1/quote')?.body;
+    expect(body).toMatchObject({ inToken: NATIVE_TOKEN_ADDRESS, inAmount: (10n ** 18n).toString() });
+    const unlisted = await send(
+      { type: 'oneClickQuote', chainId: 1, token: '0x00000000000000000000000000000000000000ff' },
+      'content-script',
+    );
+    expect(unlisted).toMatchObject({ ok: false, error: { code: 'NOT_WHITELISTED' } });
+  });
+
+  it('turns service failures into user messages and unknown chains into UNKNOWN_CHAIN', async () => {
+    service.behaviour.quoteFailure = { status: 503, times: 10 };
+    const answer = await send({ type: 'oneClickQuote', chainId: 1, token: USDC.address });
+    expect(answer.ok).toBe(false);
+    if (!answer.ok) expect(answer.error.user?.title).toMatch(/unavailable/i);
+    const chain = await send({ type: 'getTokenList', chainId: 999 });
+    expect(chain).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHAIN' } });
+  });
+
+  it('runs the quote session and persists it in storage.session', async () => {
+    const input = {
+      chainId: 1,
+      inToken: NATIVE_TOKEN_ADDRESS,
+      outToken: USDC.address,
+      inAmount: '1000',
+      slippage: 0.5,
+    };
+    const answer = await send({ type: 'setQuoteInput', input });
+    expect(answer).toMatchObject({ ok: true, result: { status: 'debouncing' } });
+    await vi.waitFor(() => expect(services.session.getState().status).toBe('ready'));
+    const stored = await quoteSessionItem.get();
+    expect(stored?.quote?.outAmount).toBe('2000');
+  });
+
+  it('restores a persisted session when a new worker starts', async () => {
+    const input = {
+      chainId: 1,
+      inToken: NATIVE_TOKEN_ADDRESS,
+      outToken: USDC.address,
+      inAmount: '5',
+      slippage: 0.5,
+    };
+    await quoteSessionItem.set({ ...INITIAL_SESSION_STATE, revision: 9, status: 'loading', input });
+    services.session.dispose();
+    services = createBackgroundServices();
+    await services.ready;
+    await vi.waitFor(() => expect(services.session.getState().status).toBe('ready'));
+    expect(services.session.getState()).toMatchObject({ revision: 9, quote: { inAmount: '5' } });
+  });
+});

@@ -1,0 +1,95 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { z } from 'zod';
+import { defineStorageItem } from '@/lib/storage/item';
+import { importedTokensItem, settingsItem, tokenListItem } from '@/lib/storage/items';
+import { DEFAULT_SETTINGS } from '@/lib/storage/settings';
+
+beforeEach(() => fakeBrowser.reset());
+
+describe('storage items', () => {
+  it('answers the fallback when nothing is stored, and round-trips a value with its version', async () => {
+    expect(await settingsItem.read()).toEqual({ ok: true, value: DEFAULT_SETTINGS, found: false });
+    await settingsItem.set({ ...DEFAULT_SETTINGS, slippage: 1 });
+    const raw = await fakeBrowser.storage.local.get('settings');
+    expect(raw.settings).toEqual({ v: 2, data: { ...DEFAULT_SETTINGS, slippage: 1 } });
+    expect((await settingsItem.get()).slippage).toBe(1);
+  });
+
+  it('runs the settings migration from v1 (string slippage, no envelope) and writes the result back', async () => {
+    await fakeBrowser.storage.local.set({
+      settings: { slippage: '0.8', serviceBaseUrl: 'http://127.0.0.1:9999' },
+    });
+    const result = await settingsItem.read();
+    expect(result.ok && result.value.slippage).toBe(0.8);
+    expect(result.ok && result.value.serviceBaseUrl).toBe('http://127.0.0.1:9999');
+    expect(result.ok && result.value.autoLockMinutes).toBe(15);
+    expect((await fakeBrowser.storage.local.get('settings')).settings).toMatchObject({ v: 2 });
+  });
+
+  it('migrates an unparseable v1 slippage to the default instead of failing', async () => {
+    await fakeBrowser.storage.local.set({ settings: { v: 1, data: { slippage: 'lots' } } });
+    const result = await settingsItem.read();
+    expect(result.ok && result.value.slippage).toBe(DEFAULT_SETTINGS.slippage);
+  });
+
+  it('reports invalid stored data without overwriting it, and get() falls back', async () => {
+    const corrupt = { v: 2, data: { serviceBaseUrl: 'javascript:alert(1)' } };
+    await fakeBrowser.storage.local.set({ settings: corrupt });
+    const result = await settingsItem.read();
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.reason).toBe('invalid');
+    expect((await fakeBrowser.storage.local.get('settings')).settings).toEqual(corrupt);
+    expect(await settingsItem.get()).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('refuses a value written by a newer version instead of guessing', async () => {
+    await fakeBrowser.storage.local.set({ settings: { v: 99, data: {} } });
+    const result = await settingsItem.read();
+    expect(!result.ok && result.error.reason).toBe('newer-version');
+  });
+
+  it('runs chained migrations in order and reports a missing step', async () => {
+    const item = defineStorageItem({
+      area: 'session',
+      key: 'chained',
+      version: 3,
+      schema: z.object({ count: z.number(), label: z.string() }),
+      fallback: () => ({ count: 0, label: '' }),
+      migrations: {
+        2: (v1) => ({ count: Number(v1) }),
+        3: (v2) => ({ ...(v2 as object), label: 'migrated' }),
+      },
+    });
+    await fakeBrowser.storage.session.set({ chained: '41' });
+    expect(await item.get()).toEqual({ count: 41, label: 'migrated' });
+
+    const gap = defineStorageItem({
+      area: 'session',
+      key: 'gap',
+      version: 2,
+      schema: z.number(),
+      fallback: () => 0,
+    });
+    await fakeBrowser.storage.session.set({ gap: { v: 1, data: 1 } });
+    const result = await gap.read();
+    expect(!result.ok && result.error.reason).toBe('migration-failed');
+  });
+
+  it('refuses to write a value that breaks its schema', async () => {
+    await expect(settingsItem.set({ ...DEFAULT_SETTINGS, slippage: 80 })).rejects.toThrow();
+    await expect(importedTokensItem.set([{ bogus: true } as never])).rejects.toThrow();
+  });
+
+  it('parses storage change events through the same migration and schema', () => {
+    expect(settingsItem.parseChange({ v: 2, data: DEFAULT_SETTINGS })).toEqual(DEFAULT_SETTINGS);
+    expect(settingsItem.parseChange({ v: 2, data: { nope: 1 } })).toBeUndefined();
+    expect(tokenListItem(1).parseChange(undefined)).toBeUndefined();
+  });
+
+  it('keeps one token-list item per chain', () => {
+    expect(tokenListItem(1)).toBe(tokenListItem(1));
+    expect(tokenListItem(1).key).toBe('tokenList:1');
+    expect(tokenListItem(8453).key).toBe('tokenList:8453');
+  });
+});
