@@ -57,8 +57,8 @@ export function TokenPicker({ label, tokens, index, value, exclude, onChange, on
       <button
         type="button"
         class="picker-button"
-        aria-haspopup="listbox"
         aria-expanded={open}
+        aria-controls={open ? `${id}-list` : undefined}
         aria-labelledby={`${id}-label ${id}-value`}
         data-testid={`${id}-picker`}
         onClick={() => {
@@ -91,16 +91,17 @@ export function TokenPicker({ label, tokens, index, value, exclude, onChange, on
               if (event.key === 'Escape') setOpen(false);
             }}
           />
-          <ul class="picker-list" role="listbox" aria-label={`${label} tokens`}>
+          <ul class="picker-list" id={`${id}-list`} aria-label={`${label} tokens`}>
             {results.map((i) => {
               const token = tokens[i] as Token;
               const disabled = exclude !== undefined && token.address.toLowerCase() === exclude.toLowerCase();
               return (
-                <li key={token.address} role="option" aria-selected={value?.token.address === token.address}>
+                <li key={token.address}>
                   <button
                     type="button"
                     disabled={disabled}
                     data-token={token.address.toLowerCase()}
+                    aria-current={value?.token.address === token.address ? 'true' : undefined}
                     onClick={() => choose({ token, whitelisted: true })}
                   >
                     <strong>{token.symbol}</strong> <span class="muted">{token.name}</span>
