@@ -20,7 +20,8 @@ export interface TokenPickerProps {
   onLookup?: (address: string) => Promise<PickedToken | { error: string }>;
 }
 
-const VISIBLE = 100;
+// The picker asks for this many ranked matches per keystroke (the budget of DESIGN.md section 7 is for this call).
+export const PICKER_RESULTS = 200;
 
 export function TokenPicker({ label, tokens, index, value, exclude, onChange, onLookup }: TokenPickerProps) {
   const [open, setOpen] = useState(false);
@@ -29,7 +30,7 @@ export function TokenPicker({ label, tokens, index, value, exclude, onChange, on
   const inputRef = useRef<HTMLInputElement>(null);
   const id = label.toLowerCase().replace(/\W+/g, '-');
 
-  const results = useMemo(() => (index ? index.search(query, VISIBLE) : []), [index, query]);
+  const results = useMemo(() => (index ? index.search(query, PICKER_RESULTS) : []), [index, query]);
   const isAddress = AddressSchema.safeParse(query.trim()).success;
 
   const choose = (picked: PickedToken) => {

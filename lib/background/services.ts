@@ -60,6 +60,7 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     fetchList: (chainId, signal) =>
       api().listTokens(apiChainName(chainId, settings), signal ? { signal } : {}),
     itemFor: tokenListItem,
+    source: () => `${api().baseUrl} ${JSON.stringify(settings.chainNameOverrides)}`,
     ttlMs: TOKEN_LIST_TTL_MS,
   });
 
@@ -93,8 +94,13 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     ready,
     settings: () => settings,
     async updateSettings(next) {
+      const serviceChanged =
+        next.serviceBaseUrl !== settings.serviceBaseUrl ||
+        JSON.stringify(next.chainNameOverrides) !== JSON.stringify(settings.chainNameOverrides);
       await settingsItem.set(next);
       settings = next;
+      // A quote from the previous service must not stay on screen as if it came from this one.
+      if (serviceChanged) session.refreshNow();
       return settings;
     },
     api,

@@ -28,6 +28,8 @@ export const settingsItem = defineStorageItem({
 
 export const CachedTokenListSchema = z.object({
   chainId: z.number().int().positive(),
+  /** The service (and chain name) the list came from. */
+  source: z.string(),
   fetchedAt: z.number(),
   tokens: z.array(TokenSchema),
   refreshError: z.string().optional(),
@@ -44,7 +46,9 @@ export function tokenListItem(chainId: number): StorageItem<CachedTokenList | nu
     item = defineStorageItem<CachedTokenList | null>({
       area: 'local',
       key: `tokenList:${chainId}`,
-      version: 1,
+      version: 2,
+      // v1 lists did not record their service; '' matches no source, so they are fetched anew.
+      migrations: { 2: (v1) => (v1 === null ? null : { ...(v1 as object), source: '' }) },
       schema: CachedTokenListSchema.nullable(),
       fallback: () => null,
     });

@@ -20,6 +20,11 @@ export interface TokenListView {
 export interface TokenListCacheOptions {
   fetchList: (chainId: number, signal?: AbortSignal) => Promise<Token[]>;
   itemFor: (chainId: number) => StorageItem<CachedTokenList | null>;
+  /**
+   * Which service (and chain naming) lists come from: a whitelist belongs to its service, so an
+   * entry or a request in flight from another source is never answered after settings change.
+   */
+  source: () => string;
   ttlMs: number;
   /** After a failed refresh, wait this long before trying again (default 30 s). */
   retryAfterMs?: number;
@@ -39,13 +44,15 @@ export function createTokenListCache(options: TokenListCacheOptions): TokenListC
   const now = options.now ?? Date.now;
   const retryAfterMs = options.retryAfterMs ?? 30_000;
   const memory = new Map<number, CachedTokenList>();
-  const inFlight = new Map<number, Promise<TokenListView>>();
+  const inFlight = new Map<string, Promise<TokenListView>>();
 
   async function load(chainId: number): Promise<CachedTokenList | null> {
+    const source = options.source();
     const cached = memory.get(chainId);
-    if (cached) return cached;
+    if (cached?.source === source) return cached;
     const stored = await options.itemFor(chainId).get();
-    if (stored) memory.set(chainId, stored);
+    if (stored?.source !== source) return null;
+    memory.set(chainId, stored);
     return stored;
   }
 
@@ -61,12 +68,14 @@ export function createTokenListCache(options: TokenListCacheOptions): TokenListC
   }
 
   function refresh(chainId: number): Promise<TokenListView> {
-    const running = inFlight.get(chainId);
+    const source = options.source();
+    const key = `${source}|${chainId}`;
+    const running = inFlight.get(key);
     if (running) return running;
     const task = (async () => {
       try {
         const tokens = await options.fetchList(chainId);
-        const entry: CachedTokenList = { chainId, fetchedAt: now(), tokens };
+        const entry: CachedTokenList = { chainId, source, fetchedAt: now(), tokens };
         memory.set(chainId, entry);
         await options.itemFor(chainId).set(entry);
         return view(entry, 'fresh');
@@ -82,10 +91,10 @@ export function createTokenListCache(options: TokenListCacheOptions): TokenListC
         await options.itemFor(chainId).set(entry);
         return view(entry, 'stale');
       } finally {
-        inFlight.delete(chainId);
+        inFlight.delete(key);
       }
     })();
-    inFlight.set(chainId, task);
+    inFlight.set(key, task);
     return task;
   }
 

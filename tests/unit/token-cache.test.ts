@@ -13,11 +13,14 @@ let service: TestService;
 let clock: number;
 const HOUR = 3_600_000;
 
-function makeCache(onUpdate?: (view: TokenListView) => void) {
-  const client = createSwapApiClient({ baseUrl: service.url, retry: false });
+function makeCache(onUpdate?: (view: TokenListView) => void, baseUrl = () => service.url) {
   return createTokenListCache({
-    fetchList: (chainId) => client.listTokens(chainId === 1 ? 'ethereum' : 'base'),
+    fetchList: (chainId) =>
+      createSwapApiClient({ baseUrl: baseUrl(), retry: false }).listTokens(
+        chainId === 1 ? 'ethereum' : 'base',
+      ),
     itemFor: tokenListItem,
+    source: baseUrl,
     ttlMs: HOUR,
     retryAfterMs: 60_000,
     now: () => clock,
@@ -87,6 +90,38 @@ describe('token list cache', () => {
   it('fails loudly when nothing is cached and the service is down', async () => {
     service.behaviour.listFailure = { status: 503, times: 1 };
     await expect(makeCache().get(1)).rejects.toThrow(/unavailable/i);
+  });
+
+  it('never answers with a list (cached or in flight) from a previous service', async () => {
+    let url = service.url;
+    const cache = makeCache(undefined, () => url);
+    await cache.get(1);
+    const other = await startTestService({ tokens: { ethereum: syntheticTokens(7) } });
+    try {
+      // A request to the old service is in flight when the settings change.
+      service.behaviour.quoteDelayMs = 0;
+      const old = cache.refresh(1);
+      url = other.url;
+      const fresh = await cache.get(1);
+      expect(fresh.tokens).toHaveLength(7);
+      expect((await old).tokens).toHaveLength(50);
+      expect((await cache.get(1)).tokens).toHaveLength(7);
+      // A restarted worker with the new settings reads the new service's list from storage.
+      expect((await makeCache(undefined, () => url).get(1)).tokens).toHaveLength(7);
+      expect(other.hits.filter((hit) => hit.path.endsWith('/full'))).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('migrates a v1 list (no source) into one that is fetched anew', async () => {
+    await fakeBrowser.storage.local.set({
+      'tokenList:1': { v: 1, data: { chainId: 1, fetchedAt: clock, tokens: [] } },
+    });
+    const stored = await tokenListItem(1).read();
+    expect(stored.ok && stored.value?.source).toBe('');
+    expect((await makeCache().get(1)).tokens).toHaveLength(50);
+    expect(listHits()).toBe(1);
   });
 
   it('stores and searches a 10,000-token list', async () => {

@@ -47,6 +47,17 @@ describe('token search index', () => {
     expect(symbolsOf('stable')).toEqual(['DAI']);
   });
 
+  it('matches several words as a phrase at the start of the name, then inside it', () => {
+    expect(symbolsOf('usd coin')).toEqual(['USDC']);
+    expect(symbolsOf('staked  ether')).toEqual(['STETH']);
+    expect(symbolsOf('ether 2.0')).toEqual(['STETH']);
+  });
+
+  it('cuts at the limit without reordering the ranks', () => {
+    expect(index.search('eth', 2).map((i) => core[i]?.symbol)).toEqual(['ETHX', 'WETH']);
+    expect(index.search('usd', 1).map((i) => core[i]?.symbol)).toEqual(['USDC']);
+  });
+
   it('matches an address prefix', () => {
     expect(symbolsOf('0x1111')).toEqual(['USDCX']);
   });
