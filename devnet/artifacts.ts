@@ -1,0 +1,41 @@
+// Loads the committed contract artifacts and the @uniswap/v2-core builds.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Abi, Hex } from 'viem';
+import { ARTIFACTS_DIR, type Artifact } from './compiler.ts';
+
+export type ContractName = 'Token' | 'TetherToken' | 'WETH9' | 'Multicall3' | 'SwapExecutor' | 'SwapRouter';
+export const CONTRACT_NAMES: readonly ContractName[] = [
+  'Token',
+  'TetherToken',
+  'WETH9',
+  'Multicall3',
+  'SwapExecutor',
+  'SwapRouter',
+];
+
+export function artifactPath(name: string): string {
+  return `${ARTIFACTS_DIR}${name}.json`;
+}
+
+export function loadArtifact(name: ContractName): Artifact {
+  return JSON.parse(readFileSync(artifactPath(name), 'utf8')) as Artifact;
+}
+
+export interface UniswapBuild {
+  abi: Abi;
+  bytecode: Hex;
+}
+
+/** UniswapV2Factory and UniswapV2Pair exactly as published in @uniswap/v2-core. */
+export function loadUniswapV2(): { factory: UniswapBuild; pair: UniswapBuild } {
+  const require = createRequire(import.meta.url);
+  const load = (name: string): UniswapBuild => {
+    const json = require(`@uniswap/v2-core/build/${name}.json`) as { abi: Abi; bytecode: string };
+    return {
+      abi: json.abi,
+      bytecode: (json.bytecode.startsWith('0x') ? json.bytecode : `0x${json.bytecode}`) as Hex,
+    };
+  };
+  return { factory: load('UniswapV2Factory'), pair: load('UniswapV2Pair') };
+}
