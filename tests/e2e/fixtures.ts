@@ -1,51 +1,7 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { type BrowserContext, test as base, chromium, type Page, type Worker } from '@playwright/test';
+import { type BrowserContext, test as base, type Page, type Worker } from '@playwright/test';
+import { extensionIdOf, launchWithExtension, serviceWorkerOf } from './launch';
 
-export const EXTENSION_PATH = path.resolve('.output/chrome-mv3');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** Launches Chromium with the built extension in a throwaway profile. */
-export async function launchWithExtension(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
-  if (!existsSync(path.join(EXTENSION_PATH, 'manifest.json'))) {
-    throw new Error(`No built extension at ${EXTENSION_PATH}: run \`npm run build\` first.`);
-  }
-  const profile = mkdtempSync(path.join(tmpdir(), 'swaplane-e2e-'));
-  const args = [
-    `--disable-extensions-except=${EXTENSION_PATH}`,
-    `--load-extension=${EXTENSION_PATH}`,
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-quic',
-    '--disable-gpu',
-  ];
-  if (process.getuid?.() === 0) args.push('--no-sandbox');
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args,
-  });
-  return {
-    context,
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
-}
-
-export async function serviceWorkerOf(context: BrowserContext): Promise<Worker> {
-  return context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-}
-
-export function extensionIdOf(worker: Worker): string {
-  const id = new URL(worker.url()).host;
-  if (!id) throw new Error(`Cannot read the extension id from ${worker.url()}`);
-  return id;
-}
+export { extensionIdOf, launchWithExtension, serviceWorkerOf };
 
 /** Collects console errors, page errors and CSP violations of a page for a final assertion. */
 export async function watchPageProblems(page: Page): Promise<string[]> {
@@ -83,3 +39,31 @@ export const test = base.extend<Fixtures>({
 });
 
 export const expect = test.expect;
+
+/** Sends one protocol message from an extension page (a view), as the popup would. */
+export async function sendFromView(page: Page, message: unknown): Promise<unknown> {
+  return page.evaluate((payload) => {
+    type Runtime = { sendMessage(message: unknown): Promise<unknown> };
+    return (globalThis as unknown as { chrome: { runtime: Runtime } }).chrome.runtime.sendMessage(payload);
+  }, message);
+}
+
+/** Points the extension at the devnet and service started by global-setup.ts. */
+export async function useEmbeddedDefault(
+  page: Page,
+): Promise<{ serviceUrl: string; rpcUrls: Record<string, string> }> {
+  const serviceUrl = process.env.SWAPLANE_E2E_SERVICE_URL;
+  const rpcUrls = JSON.parse(process.env.SWAPLANE_E2E_RPC_URLS ?? 'null') as Record<string, string> | null;
+  if (!serviceUrl || !rpcUrls) throw new Error('global-setup.ts did not start the embedded default');
+  const current = (await sendFromView(page, { type: 'getSettings' })) as {
+    ok: boolean;
+    result: Record<string, unknown>;
+  };
+  if (!current.ok) throw new Error('could not read settings');
+  const answer = (await sendFromView(page, {
+    type: 'updateSettings',
+    settings: { ...current.result, serviceBaseUrl: serviceUrl, rpcOverrides: rpcUrls },
+  })) as { ok: boolean };
+  if (!answer.ok) throw new Error(`could not update settings: ${JSON.stringify(answer)}`);
+  return { serviceUrl, rpcUrls };
+}

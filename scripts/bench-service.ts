@@ -1,0 +1,172 @@
+// Reference service benchmark: quote latency and throughput against a no-op JSON route of the same
+// server, same run (POST /__noop with the same body: same HTTP stack, body read and JSON reply, no
+// work), sequential and with 8 requests in flight; plus devnet cold and warm start times.
+// `benchService()` is wired into `npm run bench`; `tsx scripts/bench-service.ts` prints it alone.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type ChainStart, startDevnet } from '../devnet/start';
+import { startService } from '../service/server';
+
+export interface LatencyStats {
+  count: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Requests per second. */
+  throughput: number;
+}
+
+export interface ServiceBenchResult {
+  sequential: { noop: LatencyStats; quote: LatencyStats };
+  concurrent8: { noop: LatencyStats; quote: LatencyStats };
+  /** quote / noop: latency ratios (budget: p50 <= 2), throughput ratio noop / quote. */
+  ratios: { sequentialP50: number; sequentialP99: number; concurrentP50: number; throughputSlowdown: number };
+  devnet: { cold: ChainStart[] | null; warm: ChainStart[] };
+}
+
+export interface BenchServiceOptions {
+  /** Time per measured phase; 4 phases of this plus warm-up. Default 2,000 ms (about 10 s in all). */
+  phaseMs?: number;
+  /** Deploy once into a fresh state dir to time a cold start (default true). */
+  coldStart?: boolean;
+  log?: (line: string) => void;
+}
+
+const QUOTE_BODY = JSON.stringify({
+  chainId: 1,
+  inToken: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', // WETH
+  outToken: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', // USDC
+  inAmount: '25000000000000000000',
+  slippage: 0.5,
+});
+
+export async function benchService(options: BenchServiceOptions = {}): Promise<ServiceBenchResult> {
+  const phaseMs = options.phaseMs ?? 2_000;
+  const log = options.log ?? (() => {});
+  const ports = { ethereum: 0, base: 0 };
+
+  let cold: ChainStart[] | null = null;
+  let stateDir: string | undefined;
+  if (options.coldStart ?? true) {
+    stateDir = mkdtempSync(join(tmpdir(), 'swaplane-bench-state-'));
+    const first = await startDevnet({ ports, stateDir });
+    cold = first.starts;
+    await first.stop();
+    log(`devnet cold start: ${describeStarts(cold)}`);
+  }
+  const devnet = await startDevnet({ ports, ...(stateDir ? { stateDir } : {}) });
+  log(`devnet ${stateDir ? 'warm' : 'default'} start: ${describeStarts(devnet.starts)}`);
+  const service = await startService({ manifest: devnet.manifest, port: 0, log });
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  try {
+    const url = new URL(service.url);
+    const hit = (path: string) => () => post(agent, url, path, QUOTE_BODY);
+    const noop = hit('/__noop');
+    const quote = hit('/v1/quote');
+    // Warm-up: JIT, sockets, and the reserves cache for the current block.
+    for (let i = 0; i < 200; i++) {
+      await noop();
+      await quote();
+    }
+    const sequential = await alternate(noop, quote, phaseMs * 2);
+    const concurrentNoop = await concurrently(noop, 8, phaseMs);
+    const concurrentQuote = await concurrently(quote, 8, phaseMs);
+    const result: ServiceBenchResult = {
+      sequential,
+      concurrent8: { noop: concurrentNoop, quote: concurrentQuote },
+      ratios: {
+        sequentialP50: round(sequential.quote.p50Ms / sequential.noop.p50Ms),
+        sequentialP99: round(sequential.quote.p99Ms / sequential.noop.p99Ms),
+        concurrentP50: round(concurrentQuote.p50Ms / concurrentNoop.p50Ms),
+        throughputSlowdown: round(concurrentNoop.throughput / concurrentQuote.throughput),
+      },
+      devnet: { cold, warm: devnet.starts },
+    };
+    log(`service bench: ${JSON.stringify(result.ratios)}`);
+    return result;
+  } finally {
+    agent.destroy();
+    await service.close();
+    await devnet.stop();
+    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+function post(agent: Agent, url: URL, path: string, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode !== 200) reject(new Error(`${path} answered ${res.statusCode}`));
+          else resolve(performance.now() - started);
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Noop and quote requests alternate, so drift (GC, CPU clocks) hits both sides alike. */
+async function alternate(a: () => Promise<number>, b: () => Promise<number>, ms: number) {
+  const times: [number[], number[]] = [[], []];
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    times[0].push(await a());
+    times[1].push(await b());
+  }
+  return { noop: stats(times[0]), quote: stats(times[1]) };
+}
+
+async function concurrently(run: () => Promise<number>, workers: number, ms: number): Promise<LatencyStats> {
+  const times: number[] = [];
+  const started = performance.now();
+  const end = started + ms;
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (performance.now() < end) times.push(await run());
+    }),
+  );
+  return { ...stats(times), throughput: round(times.length / ((performance.now() - started) / 1000)) };
+}
+
+function stats(times: number[]): LatencyStats {
+  const sorted = [...times].sort((x, y) => x - y);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  const total = times.reduce((sum, t) => sum + t, 0);
+  return {
+    count: times.length,
+    p50Ms: round(at(0.5)),
+    p99Ms: round(at(0.99)),
+    throughput: round(total > 0 ? times.length / (total / 1000) : 0),
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+function describeStarts(starts: ChainStart[]): string {
+  return starts.map((start) => `${start.chainName} ${start.mode} ${start.ms} ms`).join(', ');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  benchService({ log: (line) => console.log(line) })
+    .then((result) => console.log(JSON.stringify(result, null, 2)))
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+}

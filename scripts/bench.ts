@@ -1,0 +1,175 @@
+// `npm run bench`: every budget of DESIGN.md section 7 that exists so far, each figure with the
+// baseline it is compared to, measured in the same run. Prints a table and writes
+// bench-results/latest.json. Timings are ratios against a baseline, never absolute pass/fail.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { PICKER_RESULTS } from '../components/TokenPicker.tsx';
+import { buildTokenSearchIndex } from '../lib/tokens/search.ts';
+import { syntheticTokens } from '../tests/support/tokens.ts';
+import { benchQuoteOverhead } from './bench-extension.ts';
+import { benchService } from './bench-service.ts';
+
+interface Row {
+  name: string;
+  figure: string;
+  baseline: string;
+  ratio: number | null;
+  budget: string;
+  withinBudget: boolean | null;
+}
+
+const rows: Row[] = [];
+const OUTPUT = '.output/chrome-mv3';
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+const gzipKb = (path: string) => gzipSync(readFileSync(path), { level: 9 }).length / 1024;
+
+/** Scripts an HTML page of the build loads at start: its module entry and the chunks it preloads. */
+function initialScriptsOf(html: string): string[] {
+  const page = readFileSync(join(OUTPUT, html), 'utf8');
+  return [...page.matchAll(/(?:src|href)="\/?([^"]+\.js)"/g)].map((match) => match[1] as string);
+}
+
+function benchBundles(): void {
+  const popup = initialScriptsOf('popup.html').reduce((sum, file) => sum + gzipKb(join(OUTPUT, file)), 0);
+  const content = gzipKb(join(OUTPUT, 'content-scripts', 'explorer.js'));
+  const background = gzipKb(join(OUTPUT, 'background.js'));
+  for (const [name, kb, budget] of [
+    ['popup initial JS (gzip)', popup, 60],
+    ['content script (gzip)', content, 8],
+    ['background (gzip)', background, 150],
+  ] as const) {
+    rows.push({
+      name,
+      figure: `${kb.toFixed(1)} kB`,
+      baseline: `budget ${budget} kB`,
+      ratio: kb / budget,
+      budget: '<= 1.00 of budget',
+      withinBudget: kb <= budget,
+    });
+  }
+}
+
+function benchTokenSearch(): void {
+  const tokens = syntheticTokens(10_000);
+  const index = buildTokenSearchIndex(tokens);
+  // Keystrokes of real queries, typed one character at a time.
+  const queries = [
+    'u',
+    'us',
+    'usd',
+    'usdc',
+    'w',
+    'we',
+    'wet',
+    'weth',
+    'li',
+    'lin',
+    'link',
+    'staked',
+    '0x9e37',
+    'zzz',
+  ];
+  const symbols = tokens.map((token) => token.symbol.toLowerCase());
+  const time = (fn: () => unknown) => {
+    const start = performance.now();
+    fn();
+    return performance.now() - start;
+  };
+  const search: number[] = [];
+  const baseline: number[] = [];
+  for (let round = 0; round < 200; round++) {
+    for (const query of queries) {
+      search.push(time(() => index.search(query, PICKER_RESULTS)));
+      // Baseline: the least a search can do, one startsWith over every symbol.
+      baseline.push(time(() => symbols.filter((symbol) => symbol.startsWith(query))));
+    }
+  }
+  const p95 = percentile(search, 95);
+  const baseP95 = percentile(baseline, 95);
+  rows.push({
+    name: `token search, 10,000 tokens, per keystroke p95 (top ${PICKER_RESULTS})`,
+    figure: `${p95.toFixed(3)} ms`,
+    baseline: `bare startsWith scan ${baseP95.toFixed(3)} ms`,
+    ratio: p95 / baseP95,
+    budget: '<= 1 ms',
+    withinBudget: p95 <= 1,
+  });
+}
+
+async function main(): Promise<void> {
+  const skipBuild = process.argv.includes('--no-build');
+  if (!skipBuild) execFileSync('npx', ['wxt', 'build'], { stdio: 'ignore' });
+  benchBundles();
+  benchTokenSearch();
+
+  const service = await benchService();
+  rows.push({
+    name: 'reference service: quote p50',
+    figure: `${service.sequential.quote.p50Ms.toFixed(2)} ms`,
+    baseline: `no-op route ${service.sequential.noop.p50Ms.toFixed(2)} ms`,
+    ratio: service.ratios.sequentialP50,
+    budget: '<= 2x no-op',
+    withinBudget: service.ratios.sequentialP50 <= 2,
+  });
+  rows.push({
+    name: 'reference service: quote p99',
+    figure: `${service.sequential.quote.p99Ms.toFixed(2)} ms`,
+    baseline: `no-op route ${service.sequential.noop.p99Ms.toFixed(2)} ms`,
+    ratio: service.ratios.sequentialP99,
+    budget: 'reported',
+    withinBudget: null,
+  });
+  rows.push({
+    name: 'reference service: quote throughput, 8 in flight',
+    figure: `${service.concurrent8.quote.throughput.toFixed(0)} req/s`,
+    baseline: `no-op route ${service.concurrent8.noop.throughput.toFixed(0)} req/s`,
+    ratio: service.ratios.throughputSlowdown,
+    budget: 'reported',
+    withinBudget: null,
+  });
+  const cold = service.devnet.cold?.reduce((max, chain) => Math.max(max, chain.ms), 0);
+  const warm = service.devnet.warm.reduce((max, chain) => Math.max(max, chain.ms), 0);
+  rows.push({
+    name: 'devnet start, warm (saved state)',
+    figure: `${warm.toFixed(0)} ms`,
+    baseline: cold === undefined ? 'cold not measured' : `cold deploy ${cold.toFixed(0)} ms`,
+    ratio: cold ? warm / cold : null,
+    budget: 'reported',
+    withinBudget: null,
+  });
+
+  const overhead = await benchQuoteOverhead();
+  rows.push({
+    name: 'extension overhead on a quote, p50',
+    figure: `${overhead.extensionP50Ms.toFixed(2)} ms (+${overhead.overheadP50Ms.toFixed(2)} ms)`,
+    baseline: `direct fetch ${overhead.directP50Ms.toFixed(2)} ms`,
+    ratio: overhead.extensionP50Ms / overhead.directP50Ms,
+    budget: '<= +3 ms p50',
+    withinBudget: overhead.overheadP50Ms <= 3,
+  });
+
+  const columns: (keyof Row)[] = ['name', 'figure', 'baseline', 'ratio', 'budget', 'withinBudget'];
+  const cell = (row: Row, key: keyof Row) =>
+    key === 'ratio' ? (row.ratio === null ? '-' : row.ratio.toFixed(2)) : String(row[key] ?? '-');
+  console.log(`| ${columns.join(' | ')} |`);
+  console.log(`| ${columns.map(() => '---').join(' | ')} |`);
+  for (const row of rows) console.log(`| ${columns.map((key) => cell(row, key)).join(' | ')} |`);
+  mkdirSync('bench-results', { recursive: true });
+  writeFileSync(
+    join('bench-results', 'latest.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), rows, service, overhead }, null, 2)}\n`,
+  );
+  console.log('\nwrote bench-results/latest.json');
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});

@@ -1,0 +1,52 @@
+// `npm run service`: the devnet (anvil, both chains) and the reference Swap Routing Service over it.
+// Prints one `ready` line once both accept requests; Ctrl-C stops the service, then anvil.
+// Env: PORT (service port, default 8787), HOST (default 127.0.0.1), PUBLIC_BASE_URL (logo URL base).
+import { startDevnet } from '../devnet/start';
+import { DEFAULT_SERVICE_HOST, DEFAULT_SERVICE_PORT, startService } from '../service/server';
+
+function envPort(): number {
+  const raw = process.env.PORT;
+  if (raw === undefined || raw === '') return DEFAULT_SERVICE_PORT;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`PORT must be a port number, got "${raw}"`);
+  return port;
+}
+
+async function main(): Promise<void> {
+  const port = envPort();
+  const devnet = await startDevnet({ log: (line) => console.log(`[devnet] ${line}`) });
+  let service: Awaited<ReturnType<typeof startService>>;
+  try {
+    service = await startService({
+      manifest: devnet.manifest,
+      port,
+      host: process.env.HOST || DEFAULT_SERVICE_HOST,
+      policy: process.env.PUBLIC_BASE_URL ? { publicBaseUrl: process.env.PUBLIC_BASE_URL } : {},
+    });
+  } catch (error) {
+    await devnet.stop();
+    throw error;
+  }
+  const rpcs = devnet.manifest.chains.map((chain) => `${chain.chainName} ${chain.rpcUrl}`).join(', ');
+  console.log(`Swaplane service ready at ${service.url} (RPC: ${rpcs})`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping the service and the devnet`);
+    const results = await Promise.allSettled([service.close()]);
+    results.push(...(await Promise.allSettled([devnet.stop()])));
+    const failed = results.filter((result) => result.status === 'rejected');
+    for (const failure of failed) console.error(failure.reason);
+    process.exit(failed.length > 0 ? 1 : 0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});

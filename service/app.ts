@@ -1,0 +1,253 @@
+// The reference Swap Routing Service as a Hono app (spec: shared/spec/swap-routing-service.md).
+// createServiceApp takes everything it talks to as deps, so tests can run it without listening.
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
+import type { z } from 'zod';
+import { AddressSchema, ERROR_CODES, QuoteRequestSchema, QuoteSchema } from '../lib/api/schema';
+import { build } from './build';
+import { type ChainReader, createRpcChainReaders } from './chain-reader';
+import { buildChainRegistry, type ChainContext, type ChainName } from './chains';
+import { ApiError, errorBody } from './errors';
+import { tokenLogoSvg } from './logos';
+import type { ServiceManifest } from './manifest';
+import { resolvePolicy, type ServicePolicy } from './policy';
+import { quote } from './quote';
+import { searchResultJson, TokenListCache } from './tokens';
+import { requireChainById, whitelisted } from './validate';
+
+export interface ServiceDeps {
+  manifest: ServiceManifest;
+  /** One reader per chain name; when absent, RPC readers on the manifest's rpcUrls. */
+  readers?: Partial<Record<ChainName, ChainReader>>;
+  clock?: () => Date;
+  policy?: Partial<ServicePolicy>;
+  /** Where unexpected errors are reported (default console.error). */
+  log?: (line: string) => void;
+}
+
+/** Extension pages (any id) and local pages; every other origin gets no CORS grant. */
+const ALLOWED_ORIGIN =
+  /^(?:(?:chrome|moz)-extension:\/\/[A-Za-z0-9-]+|https?:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?)$/;
+/** Only plain hosts become logo URL bases; anything odd in a Host header falls back to the default. */
+const SAFE_ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$|^https?:\/\/\[[0-9a-fA-F:]+\](?::\d{1,5})?$/;
+const FALLBACK_BASE_URL = 'http://127.0.0.1:8787';
+
+export function createServiceApp(deps: ServiceDeps): Hono {
+  const policy = resolvePolicy(deps.policy);
+  const clock = deps.clock ?? (() => new Date());
+  const log = deps.log ?? ((line: string) => console.error(line));
+  const registry = buildChainRegistry(deps.manifest);
+  const defaults = deps.readers ? {} : createRpcChainReaders(deps.manifest);
+  const readers = new Map<ChainName, ChainReader>();
+  for (const chain of registry.chains) {
+    const reader = deps.readers?.[chain.name] ?? defaults[chain.name];
+    if (reader) readers.set(chain.name, reader);
+  }
+  const readerFor = (chain: ChainContext): ChainReader => {
+    const reader = readers.get(chain.name);
+    if (!reader) throw new Error(`no reader for ${chain.name}`);
+    return reader;
+  };
+  const tokenLists = new TokenListCache();
+  const now = () => clock().toISOString();
+  const fail = (c: Context, error: ApiError) =>
+    c.json(errorBody(error.code, error.message, clock()), error.status);
+
+  const chainByName = (name: string): ChainContext => {
+    const chain = registry.byName(name);
+    if (!chain) {
+      const names = registry.chains.map((known) => known.name).join(', ');
+      throw new ApiError(400, ERROR_CODES.unsupportedChain, `unknown chain "${name}"; supported: ${names}`);
+    }
+    return chain;
+  };
+  const baseUrl = (c: Context): string => {
+    if (policy.publicBaseUrl) return policy.publicBaseUrl.replace(/\/+$/, '');
+    try {
+      const origin = new URL(c.req.url).origin;
+      return SAFE_ORIGIN.test(origin) ? origin : FALLBACK_BASE_URL;
+    } catch {
+      return FALLBACK_BASE_URL;
+    }
+  };
+  const limit = bodyLimit({
+    maxSize: policy.maxBodyBytes,
+    onError: (c) =>
+      fail(
+        c,
+        new ApiError(413, ERROR_CODES.badRequest, `request body is larger than ${policy.maxBodyBytes} bytes`),
+      ),
+  });
+
+  const app = new Hono();
+  app.use(
+    '*',
+    cors({
+      origin: (origin) => (ALLOWED_ORIGIN.test(origin) ? origin : null),
+      allowMethods: ['GET', 'POST'],
+      allowHeaders: ['Content-Type'],
+      maxAge: 600,
+    }),
+  );
+
+  app.get('/v1/tokens/:chain/search/:address', (c) => {
+    const chain = chainByName(c.req.param('chain'));
+    const address = c.req.param('address');
+    if (!AddressSchema.safeParse(address).success) {
+      throw new ApiError(
+        400,
+        ERROR_CODES.badRequest,
+        `"${clip(address)}" is not an address (0x + 40 hex digits)`,
+      );
+    }
+    const token = whitelisted(chain, address);
+    if (!token) {
+      throw new ApiError(
+        404,
+        ERROR_CODES.tokenNotFound,
+        `${address} is not a whitelisted token on ${chain.name}`,
+      );
+    }
+    return c.json(searchResultJson(baseUrl(c), chain, token));
+  });
+
+  app.get('/v1/tokens/:chain/full', (c) => {
+    const chain = chainByName(c.req.param('chain'));
+    return c.body(tokenLists.fullListJson(baseUrl(c), chain), 200, {
+      'Content-Type': 'application/json; charset=UTF-8',
+      'Cache-Control': 'public, max-age=300',
+    });
+  });
+
+  app.post('/v1/quote', limit, async (c) => {
+    const body = await readJson(c);
+    const parsed = QuoteRequestSchema.safeParse(body);
+    if (!parsed.success) {
+      // A negative slippage fails the schema, but it is a slippage error (406), not a malformed body.
+      if (
+        onlyAbout(parsed.error, 'slippage') &&
+        typeof (body as { slippage?: unknown }).slippage === 'number'
+      ) {
+        throw new ApiError(406, ERROR_CODES.slippageOutOfRange, summarise(parsed.error));
+      }
+      throw new ApiError(400, ERROR_CODES.badRequest, summarise(parsed.error));
+    }
+    const chain = requireChainById(registry, parsed.data.chainId);
+    const data = await quote(chain, readerFor(chain), policy, parsed.data);
+    return c.json({ success: true, data, timestamp: now() });
+  });
+
+  app.post('/v1/build', limit, async (c) => {
+    const body = await readJson(c);
+    const parsed = QuoteSchema.safeParse(body);
+    if (!parsed.success) throw new ApiError(400, ERROR_CODES.invalidQuote, summarise(parsed.error));
+    const chain = requireChainById(registry, parsed.data.chainId);
+    const data = await build(chain, readerFor(chain), policy, parsed.data);
+    return c.json({ success: true, data, timestamp: now() });
+  });
+
+  app.get('/logos/:chain/:file', (c) => {
+    const chain = registry.byName(c.req.param('chain'));
+    const match = /^(0x[0-9a-fA-F]{40})\.svg$/.exec(c.req.param('file'));
+    const token = chain && match?.[1] ? whitelisted(chain, match[1]) : undefined;
+    if (!token) throw new ApiError(404, ERROR_CODES.notFound, 'no logo at this address');
+    return c.body(tokenLogoSvg(token.symbol, token.address), 200, {
+      'Content-Type': 'image/svg+xml',
+      'Cache-Control': 'public, max-age=86400, immutable',
+      'X-Content-Type-Options': 'nosniff',
+      // An SVG opened directly is a document: no scripts, no external loads.
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+    });
+  });
+
+  // Liveness without touching any RPC, and the bench's no-op baseline (same stack, no work).
+  app.get('/v1/health', (c) =>
+    c.json({
+      success: true,
+      data: { status: 'ok', chains: registry.chains.map((chain) => chain.name) },
+      timestamp: now(),
+    }),
+  );
+  app.on(['GET', 'POST'], '/__noop', limit, async (c) => {
+    if (c.req.method === 'POST') await readJson(c);
+    return c.json({ success: true, data: { ok: true }, timestamp: now() });
+  });
+
+  const allowed: [string, string][] = [
+    ['/v1/tokens/:chain/search/:address', 'GET'],
+    ['/v1/tokens/:chain/full', 'GET'],
+    ['/v1/quote', 'POST'],
+    ['/v1/build', 'POST'],
+    ['/logos/:chain/:file', 'GET'],
+    ['/v1/health', 'GET'],
+    ['/__noop', 'GET, POST'],
+  ];
+  for (const [path, methods] of allowed) {
+    app.all(path, (c) => {
+      c.header('Allow', methods);
+      return fail(
+        c,
+        new ApiError(405, ERROR_CODES.badRequest, `${c.req.method} is not allowed here; use ${methods}`),
+      );
+    });
+  }
+
+  app.notFound((c) =>
+    fail(c, new ApiError(404, ERROR_CODES.notFound, `no such endpoint: ${c.req.method} ${clip(c.req.path)}`)),
+  );
+  app.onError((error, c) => {
+    if (error instanceof ApiError) {
+      if (error.status === 503)
+        log(`[service] ${error.message} (${describeError((error as { cause?: unknown }).cause)})`);
+      return fail(c, error);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      return c.json(errorBody(ERROR_CODES.badRequest, error.message || 'bad request', clock()), error.status);
+    }
+    log(`[service] unexpected error on ${c.req.method} ${c.req.path}: ${describeError(error)}`);
+    return fail(
+      c,
+      new ApiError(503, ERROR_CODES.serviceUnavailable, 'the service could not answer; try again shortly'),
+    );
+  });
+  return app;
+}
+
+async function readJson(c: Context): Promise<unknown> {
+  let text: string;
+  try {
+    text = await c.req.text();
+  } catch {
+    throw new ApiError(400, ERROR_CODES.badRequest, 'the request body could not be read');
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError(400, ERROR_CODES.badRequest, 'the request body is not valid JSON');
+  }
+}
+
+function onlyAbout(error: z.ZodError, field: string): boolean {
+  return error.issues.length > 0 && error.issues.every((issue) => issue.path[0] === field);
+}
+
+/** The first few zod issues as "path: message" (the whole list can be long and repetitive). */
+export function summarise(error: z.ZodError): string {
+  const parts = error.issues.slice(0, 3).map((issue) => {
+    const path = issue.path.map(String).join('.');
+    return path ? `${path}: ${issue.message}` : issue.message;
+  });
+  const more = error.issues.length > 3 ? ` (+${error.issues.length - 3} more)` : '';
+  return `invalid request body: ${parts.join('; ')}${more}`;
+}
+
+function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return error.stack ?? error.message;
+  return String(error);
+}

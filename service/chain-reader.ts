@@ -1,0 +1,171 @@
+// Reads what a quote needs from a chain: the head block, and every pool's reserves at a block in
+// one Multicall3 aggregate3 eth_call. Snapshots are cached by block hash (a small LRU), so quotes
+// at an unchanged head cost one cheap head lookup, and anvil_revert/reorgs never serve stale state.
+import { decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'viem';
+import type { ChainName } from './chains';
+import { RpcUnavailableError } from './errors';
+import type { ServiceManifest } from './manifest';
+import { makeSnapshot, type ReserveSnapshot } from './routing/reserves';
+import { createJsonRpcClient } from './rpc-client';
+
+export interface BlockRef {
+  readonly number: bigint;
+  readonly hash: Hex;
+}
+
+export interface ChainReader {
+  /** The latest block, asked fresh on every call (a quote is priced at the head it saw). */
+  head(): Promise<BlockRef>;
+  /** A past block by number, or null when the chain does not have it. */
+  block(number: bigint): Promise<BlockRef | null>;
+  /** Reserves of every pool (manifest order) at that block. */
+  reserves(block: BlockRef): Promise<ReserveSnapshot>;
+  /**
+   * The snapshot read last, if any: a quote routes on it while its head lookup is in flight, and
+   * keeps that work only if the head turns out to be the same block (same snapshot object).
+   */
+  latest?(): ReserveSnapshot | undefined;
+  /** Drops pooled connections (the service's close calls it). */
+  close?(): void;
+}
+
+/** An RPC reader for every chain of a manifest, keyed by chain name. */
+export function createRpcChainReaders(manifest: ServiceManifest): Partial<Record<ChainName, ChainReader>> {
+  const readers: Partial<Record<ChainName, ChainReader>> = {};
+  for (const chain of manifest.chains) {
+    readers[chain.chainName] = createRpcChainReader({
+      chainName: chain.chainName,
+      rpcUrl: chain.rpcUrl,
+      multicall3: chain.multicall3 as Hex,
+      pools: chain.pools.map((pool) => pool.address as Hex),
+    });
+  }
+  return readers;
+}
+
+export interface RpcChainReaderOptions {
+  chainName: string;
+  rpcUrl: string;
+  multicall3: Hex;
+  pools: readonly Hex[];
+  /** Per-RPC timeout; a dead node should fail a quote fast, not hang it. */
+  timeoutMs?: number;
+  cacheSize?: number;
+  /** Subcalls per eth_call; one call for any realistic pool count, chunked past it to stay under gas caps. */
+  chunkSize?: number;
+}
+
+const multicallAbi = parseAbi([
+  'struct Call3 { address target; bool allowFailure; bytes callData; }',
+  'struct Result { bool success; bytes returnData; }',
+  'function aggregate3(Call3[] calls) payable returns (Result[] returnData)',
+]);
+const pairAbi = parseAbi(['function getReserves() view returns (uint112, uint112, uint32)']);
+const GET_RESERVES = encodeFunctionData({ abi: pairAbi, functionName: 'getReserves' });
+
+interface RawBlock {
+  number: Hex;
+  hash: Hex;
+}
+
+export function createRpcChainReader(options: RpcChainReaderOptions): ChainReader {
+  const client = createJsonRpcClient(options.rpcUrl, options.timeoutMs ?? 5_000);
+  const cacheSize = options.cacheSize ?? 16;
+  const chunkSize = options.chunkSize ?? 2_000;
+  const cache = new Map<string, Promise<ReserveSnapshot>>();
+  let latest: ReserveSnapshot | undefined;
+  const chunks: Hex[] = [];
+  for (let i = 0; i < options.pools.length; i += chunkSize) {
+    chunks.push(
+      encodeFunctionData({
+        abi: multicallAbi,
+        functionName: 'aggregate3',
+        args: [
+          options.pools
+            .slice(i, i + chunkSize)
+            .map((target) => ({ target, allowFailure: true, callData: GET_RESERVES })),
+        ],
+      }),
+    );
+  }
+
+  async function rpc<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw new RpcUnavailableError(options.chainName, error);
+    }
+  }
+
+  async function getBlock(tag: Hex | 'latest'): Promise<BlockRef | null> {
+    const raw = await rpc(() => client.call<RawBlock | null>('eth_getBlockByNumber', [tag, false]));
+    if (!raw) return null;
+    if (typeof raw.number !== 'string' || typeof raw.hash !== 'string') {
+      throw new RpcUnavailableError(options.chainName, new Error('malformed block'));
+    }
+    return { number: BigInt(raw.number), hash: raw.hash };
+  }
+
+  async function fetchReserves(block: BlockRef): Promise<ReserveSnapshot> {
+    const tag = `0x${block.number.toString(16)}` as Hex;
+    const results = await Promise.all(
+      chunks.map(async (data) => {
+        // A node without Multicall3 answers 0x, which fails to decode: also "RPC unavailable".
+        return rpc(async () => {
+          const raw = await client.call<Hex>('eth_call', [{ to: options.multicall3, data }, tag]);
+          return decodeFunctionResult({ abi: multicallAbi, functionName: 'aggregate3', data: raw });
+        });
+      }),
+    );
+    const reserves = results.flat().map((result): [bigint, bigint] => {
+      // A pool that fails or answers short is treated as empty: routing skips it.
+      if (!result.success || result.returnData.length < 2 + 128) return [0n, 0n];
+      const hex = result.returnData;
+      return [BigInt(`0x${hex.slice(2, 66)}`), BigInt(`0x${hex.slice(66, 130)}`)];
+    });
+    return makeSnapshot(block.number, reserves);
+  }
+
+  return {
+    async head() {
+      const block = await getBlock('latest');
+      if (!block) throw new RpcUnavailableError(options.chainName, new Error('no latest block'));
+      return block;
+    },
+    block(number) {
+      return getBlock(`0x${number.toString(16)}`);
+    },
+    close() {
+      client.close();
+    },
+    latest: () => latest,
+    reserves(block) {
+      const key = block.hash;
+      const hit = cache.get(key);
+      if (hit) {
+        // Refresh recency: Map iteration order is insertion order.
+        cache.delete(key);
+        cache.set(key, hit);
+        return hit;
+      }
+      const pending = fetchReserves(block);
+      cache.set(key, pending);
+      pending.then(
+        (snapshot) => {
+          if (!latest || snapshot.block >= latest.block) latest = snapshot;
+        },
+        () => {},
+      );
+      // A failed read must not poison the cache; the rejection itself reaches the caller.
+      pending.catch(() => {
+        if (cache.get(key) === pending) cache.delete(key);
+      });
+      while (cache.size > cacheSize) {
+        const oldest = cache.keys().next().value;
+        if (oldest === undefined) break;
+        cache.delete(oldest);
+      }
+      return pending;
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// Best route for one quote: candidate paths of the pair, the greedy split, then the exact replay.
+// The split is only kept when its exact output beats every single path, so a quote never does
+// worse than the best lone pool path, and an unroutable split (dust shares) falls back cleanly.
+import type { Path, PoolGraph } from './graph';
+import { allocatePercents, pathOutputFloat } from './optimizer';
+import type { ReserveSnapshot } from './reserves';
+import { type Simulation, simulateRoute } from './simulate';
+
+export type RouteResult = Simulation | { readonly ok: false; readonly reason: string };
+
+export function livePaths(paths: readonly Path[], snapshot: ReserveSnapshot): Path[] {
+  return paths.filter((path) =>
+    path.every((hop) => (snapshot.reserve0[hop.pool] ?? 0n) > 0n && (snapshot.reserve1[hop.pool] ?? 0n) > 0n),
+  );
+}
+
+export function findBestRoute(
+  graph: PoolGraph,
+  snapshot: ReserveSnapshot,
+  tokenIn: string,
+  tokenOut: string,
+  inAmount: bigint,
+): RouteResult {
+  const paths = livePaths(graph.paths(tokenIn, tokenOut), snapshot);
+  if (paths.length === 0) return { ok: false, reason: 'no pool path joins these tokens' };
+  return routeOverPaths(paths, snapshot, inAmount);
+}
+
+export function routeOverPaths(
+  paths: readonly Path[],
+  snapshot: ReserveSnapshot,
+  inAmount: bigint,
+): RouteResult {
+  const amount = Number(inAmount);
+  // Rank single paths in float, replay the top two exactly: float ranking can only err on near-ties.
+  const ranked = paths
+    .map((path) => ({ path, out: pathOutputFloat(path, amount, snapshot) }))
+    .sort((a, b) => b.out - a.out);
+  let best: Simulation | null = null;
+  let lastFailure = 'no path can carry this amount';
+  for (const candidate of ranked.slice(0, 2)) {
+    const single = simulateRoute([{ percent: 100, path: candidate.path }], inAmount, snapshot);
+    if (!single.ok) lastFailure = single.reason;
+    else if (!best || single.outAmount > best.outAmount) best = single;
+  }
+  if (paths.length > 1) {
+    const percents = allocatePercents(paths, snapshot, amount);
+    const shares = paths
+      .map((path, i) => ({ path, percent: percents[i] ?? 0 }))
+      .filter((share) => share.percent > 0)
+      .sort((a, b) => b.percent - a.percent);
+    if (shares.length > 1) {
+      const split = simulateRoute(shares, inAmount, snapshot);
+      if (split.ok && (!best || split.outAmount > best.outAmount)) best = split;
+    }
+  }
+  if (!best && ranked.length > 2) {
+    // The two best by price failed exactly (dust, overflow): try the rest before giving up.
+    for (const candidate of ranked.slice(2)) {
+      const single = simulateRoute([{ percent: 100, path: candidate.path }], inAmount, snapshot);
+      if (single.ok && (!best || single.outAmount > best.outAmount)) best = single;
+    }
+  }
+  return best ?? { ok: false, reason: lastFailure };
+}

@@ -1,0 +1,82 @@
+import type { BrowserContext, Page } from '@playwright/test';
+import { expect, sendFromView, test, useEmbeddedDefault, watchPageProblems } from './fixtures';
+
+const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+
+type SessionAnswer = { ok: boolean; result: { status: string; revision: number; receivedAt: number | null } };
+
+async function pick(page: Page, picker: 'from' | 'to', query: string, address: string) {
+  await page.getByTestId(`${picker}-picker`).click();
+  await page.getByLabel(new RegExp(`Search ${picker} token`, 'i')).fill(query);
+  await page.locator(`button[data-token="${address}"]`).click();
+}
+
+/** Stops the extension's service worker the way Chrome does when it idles out. */
+async function stopServiceWorker(context: BrowserContext, page: Page, extensionId: string) {
+  const cdp = await context.newCDPSession(page);
+  const { targetInfos } = await cdp.send('Target.getTargets');
+  const worker = targetInfos.find(
+    (target) => target.type === 'service_worker' && target.url.includes(extensionId),
+  );
+  if (!worker) throw new Error('no service worker target');
+  await cdp.send('Target.closeTarget', { targetId: worker.targetId });
+  await cdp.detach();
+}
+
+test('the quote session outlives the popup and a stopped service worker', async ({
+  context,
+  extensionId,
+}) => {
+  test.setTimeout(90_000);
+  const popupUrl = `chrome-extension://${extensionId}/popup.html`;
+  const setup = await context.newPage();
+  await setup.goto(popupUrl);
+  await useEmbeddedDefault(setup);
+  await setup.close();
+
+  const popup = await context.newPage();
+  const problems = await watchPageProblems(popup);
+  await popup.goto(popupUrl);
+  await pick(popup, 'from', 'ETH', ETH);
+  await pick(popup, 'to', 'USDC', USDC);
+  await popup.getByLabel('Amount').fill('1.5');
+  await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+  await expect(popup.getByTestId('quote-countdown')).toContainText(/New quote in \d+s/);
+  const before = (await sendFromView(popup, { type: 'getQuoteSession' })) as SessionAnswer;
+  expect(before.result.status).toBe('ready');
+  const workerBefore = (await sendFromView(popup, { type: 'ping' })) as { result: { startedAt: number } };
+  expect(problems).toEqual([]);
+
+  // Close the popup, then stop the worker while nobody watches.
+  const helper = await context.newPage();
+  await helper.goto('about:blank');
+  await popup.close();
+  await stopServiceWorker(context, helper, extensionId);
+
+  const reopened = await context.newPage();
+  const reopenedProblems = await watchPageProblems(reopened);
+  await reopened.goto(popupUrl);
+  // The same session, at once: no spinner, the same input and a quote.
+  await expect(reopened.getByLabel('Amount')).toHaveValue('1.5');
+  await expect(reopened.getByTestId('from-picker')).toContainText('ETH');
+  await expect(reopened.getByTestId('to-picker')).toContainText('USDC');
+  await expect(reopened.getByTestId('quote-out')).toContainText('USDC', { timeout: 10_000 });
+  const after = (await sendFromView(reopened, { type: 'getQuoteSession' })) as SessionAnswer;
+  expect(after.result.revision).toBe(before.result.revision);
+  const workerAfter = (await sendFromView(reopened, { type: 'ping' })) as { result: { startedAt: number } };
+  expect(workerAfter.result.startedAt).toBeGreaterThan(workerBefore.result.startedAt); // a new worker
+
+  // And it refreshes while the popup is open.
+  await expect
+    .poll(
+      async () =>
+        ((await sendFromView(reopened, { type: 'getQuoteSession' })) as SessionAnswer).result.receivedAt,
+      {
+        timeout: 30_000,
+      },
+    )
+    .toBeGreaterThan(before.result.receivedAt ?? 0);
+  await expect(reopened.getByTestId('quote-out')).toContainText('USDC');
+  expect(reopenedProblems).toEqual([]);
+});

@@ -1,0 +1,297 @@
+import { encodeFunctionData, toFunctionSelector, zeroAddress } from 'viem';
+import { describe, expect, it } from 'vitest';
+import { simulateRoute as devnetSimulate } from '../../devnet/v2math';
+import { ROUTER_ABI, ROUTER_SWAP_ABI } from '../../service/build';
+import { type Path, PoolGraph } from '../../service/routing/graph';
+import { allocatePercents } from '../../service/routing/optimizer';
+import { makeSnapshot, type ReserveSnapshot } from '../../service/routing/reserves';
+import { findBestRoute, routeOverPaths } from '../../service/routing/route';
+import { simulateRoute } from '../../service/routing/simulate';
+import { minReceivedFor, scaleSlippage } from '../../service/routing/slippage';
+import { getAmountOut, MAX_RESERVE } from '../../service/routing/v2';
+
+const A = `0x${'a'.repeat(40)}`;
+const B = `0x${'b'.repeat(40)}`;
+const H = `0x${'c'.repeat(40)}`; // hub
+const E = 10n ** 18n;
+
+function pool(n: number, dex: string, token0: string, token1: string) {
+  return { dex, address: `0x${n.toString(16).padStart(40, '0')}`, token0, token1 };
+}
+
+/** Two A/B pools (uni, sushi), and A/H + H/B on uni for a two-hop path. */
+function fixture(reserves: [bigint, bigint][]) {
+  const graph = new PoolGraph(
+    [pool(1, 'uni', A, B), pool(2, 'sushi', A, B), pool(3, 'uni', A, H), pool(4, 'uni', H, B)],
+    [H],
+  );
+  return { graph, snapshot: makeSnapshot(100n, reserves) };
+}
+
+/** mulberry32: a tiny seeded PRNG so "random" cases are the same on every run. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function single(path: Path, amount: bigint, snapshot: ReserveSnapshot): bigint {
+  const result = simulateRoute([{ percent: 100, path }], amount, snapshot);
+  return result.ok ? result.outAmount : 0n;
+}
+
+describe('pool graph', () => {
+  it('lists direct pools first, then two-hop paths through hubs, in either direction', () => {
+    const { graph } = fixture([]);
+    const paths = graph.paths(A, B);
+    expect(paths.map((path) => path.map((hop) => hop.pool))).toEqual([[0], [1], [2, 3]]);
+    expect(paths[0]?.[0]?.zeroForOne).toBe(true);
+    expect(graph.paths(B.toUpperCase().replace('0X', '0x'), A)[2]).toEqual([
+      { pool: 3, zeroForOne: false },
+      { pool: 2, zeroForOne: false },
+    ]);
+    expect(graph.paths(A, A)).toEqual([]);
+    expect(graph.paths(H, B).map((path) => path.length)).toEqual([1]);
+  });
+});
+
+describe('split optimizer', () => {
+  it('splits across two pools of different depth and beats every single path', () => {
+    const { graph, snapshot } = fixture([
+      [1000n * E, 2000n * E],
+      [400n * E, 810n * E],
+      [1n * E, 1n * E],
+      [1n * E, 1n * E],
+    ]);
+    const amount = 100n * E;
+    const route = findBestRoute(graph, snapshot, A, B, amount);
+    if (!route.ok) throw new Error(route.reason);
+    expect(route.shares.length).toBe(2);
+    expect(route.shares.reduce((sum, share) => sum + share.percent, 0)).toBe(100);
+    for (const path of graph.paths(A, B))
+      expect(route.outAmount).toBeGreaterThan(single(path, amount, snapshot));
+  });
+
+  it('lands within 0.1% of a brute-force optimum over the 1% grid (2 paths)', () => {
+    const random = rng(42);
+    let worstGap = 0;
+    let splits = 0;
+    for (let run = 0; run < 60; run++) {
+      // Same price give or take 2%, different depths: the regime where splitting pays.
+      const side = () => BigInt(Math.floor((0.2 + random() * 5) * 1e6)) * 10n ** 15n;
+      const priced = (reserve: bigint) =>
+        (reserve * BigInt(Math.floor((1.96 + random() * 0.08) * 1e6))) / 1_000_000n;
+      const [x, y] = [side(), side()];
+      const reserves: [bigint, bigint][] = [
+        [x, priced(x)],
+        [y, priced(y)],
+      ];
+      const snapshot = makeSnapshot(1n, reserves);
+      const paths: Path[] = [[{ pool: 0, zeroForOne: true }], [{ pool: 1, zeroForOne: true }]];
+      const amount = ((reserves[0]?.[0] ?? 0n) * BigInt(Math.floor(1 + random() * 500))) / 1000n;
+      let brute = 0n;
+      for (let p = 0; p <= 100; p++) {
+        const shares = [
+          { percent: p, path: paths[0] as Path },
+          { percent: 100 - p, path: paths[1] as Path },
+        ].filter((share) => share.percent > 0);
+        const result = simulateRoute(shares, amount, snapshot);
+        if (result.ok && result.outAmount > brute) brute = result.outAmount;
+      }
+      const route = routeOverPaths(paths, snapshot, amount);
+      if (!route.ok) throw new Error(route.reason);
+      if (route.shares.length > 1) splits++;
+      const gap = Number(brute - route.outAmount) / Number(brute);
+      worstGap = Math.max(worstGap, gap);
+      expect(route.outAmount).toBeLessThanOrEqual(brute);
+    }
+    console.log(
+      `optimizer vs 1% brute force, 60 cases (${splits} split): worst gap ${(worstGap * 100).toExponential(2)}%`,
+    );
+    expect(worstGap).toBeLessThan(0.001);
+    expect(splits).toBeGreaterThan(30);
+  });
+
+  it('gives all of a tiny input to one path and refuses dust no pool can price', () => {
+    const { graph, snapshot } = fixture([
+      [1000n * E, 2000n * E],
+      [1000n * E, 2000n * E],
+      [E, E],
+      [E, E],
+    ]);
+    const tiny = findBestRoute(graph, snapshot, A, B, 50n);
+    if (!tiny.ok) throw new Error(tiny.reason);
+    expect(tiny.shares.map((share) => share.percent)).toEqual([100]);
+    expect(tiny.outAmount).toBe(getAmountOut(50n, 1000n * E, 2000n * E));
+    // One wei prices to zero on 1:1 pools: the executor would revert (ZeroHopOutput).
+    const flat = makeSnapshot(1n, [
+      [E, E],
+      [E, E],
+      [E, E],
+      [E, E],
+    ]);
+    expect(findBestRoute(graph, flat, A, B, 1n)).toEqual({
+      ok: false,
+      reason: 'a hop would return a zero amount',
+    });
+  });
+
+  it('skips empty pools and refuses amounts that would overflow a uint112 reserve', () => {
+    const { graph, snapshot } = fixture([
+      [0n, 0n],
+      [1000n * E, 2000n * E],
+      [0n, 0n],
+      [E, E],
+    ]);
+    const route = findBestRoute(graph, snapshot, A, B, E);
+    expect(route.ok && route.shares.map((share) => share.path[0]?.pool)).toEqual([1]);
+    expect(findBestRoute(graph, snapshot, A, B, MAX_RESERVE).ok).toBe(false);
+    expect(findBestRoute(graph, snapshot, A, `0x${'d'.repeat(40)}`, E)).toEqual({
+      ok: false,
+      reason: 'no pool path joins these tokens',
+    });
+  });
+
+  it('never hands two live paths the same pool', () => {
+    // Two hubs' worth of pools: A/H on two dexes and H/B on two dexes make four two-hop paths.
+    const graph = new PoolGraph(
+      [pool(1, 'uni', A, H), pool(2, 'sushi', A, H), pool(3, 'uni', H, B), pool(4, 'sushi', H, B)],
+      [H],
+    );
+    const snapshot = makeSnapshot(1n, [
+      [1000n * E, 1000n * E],
+      [900n * E, 905n * E],
+      [1000n * E, 1000n * E],
+      [800n * E, 790n * E],
+    ]);
+    const paths = graph.paths(A, B);
+    expect(paths.length).toBe(4);
+    const percents = allocatePercents(paths, snapshot, 300e18);
+    expect(percents.reduce((sum, p) => sum + p, 0)).toBe(100);
+    const used = paths
+      .filter((_, i) => (percents[i] ?? 0) > 0)
+      .flatMap((path) => path.map((hop) => hop.pool));
+    expect(new Set(used).size).toBe(used.length);
+    expect(used.length).toBe(4); // both disjoint pairings' halves: a real split
+  });
+});
+
+describe('exact simulation', () => {
+  it('matches sequential getAmountOut, shares in order, reserves moved by earlier shares', () => {
+    const reserves: [bigint, bigint][] = [
+      [1234n * E, 5678n * 10n ** 6n],
+      [777n * E, 3000n * 10n ** 6n],
+      [50n * E, 90n * E],
+      [70n * E, 300n * 10n ** 6n],
+    ];
+    const { graph, snapshot } = fixture(reserves);
+    const [direct0, , twoHop] = graph.paths(A, B);
+    // The direct pool appears twice, so the second share sees the first share's trade.
+    const shares = [
+      { percent: 33, path: direct0 as Path },
+      { percent: 34, path: twoHop as Path },
+      { percent: 33, path: direct0 as Path },
+    ];
+    const inAmount = 12_345_678_901_234_567_891n;
+    const result = simulateRoute(shares, inAmount, snapshot);
+    if (!result.ok) throw new Error(result.reason);
+
+    const s0 = (inAmount * 33n) / 100n;
+    const s1 = (inAmount * 34n) / 100n;
+    const s2 = inAmount - s0 - s1;
+    let [d0, d1] = reserves[0] as [bigint, bigint];
+    const out0 = getAmountOut(s0, d0, d1);
+    d0 += s0;
+    d1 -= out0;
+    const mid = getAmountOut(s1, ...(reserves[2] as [bigint, bigint]));
+    const out1 = getAmountOut(mid, ...(reserves[3] as [bigint, bigint]));
+    const out2 = getAmountOut(s2, d0, d1);
+    expect(result.shares.map((share) => share.amountOut)).toEqual([out0, out1, out2]);
+    expect(result.outAmount).toBe(out0 + out1 + out2);
+    expect(result.shares[1]?.hops.map((hop) => [hop.amountIn, hop.amountOut])).toEqual([
+      [s1, mid],
+      [mid, out1],
+    ]);
+
+    // And the devnet's independent twin of the executor agrees.
+    const pools = new Map(
+      graph.pools.map((p, i) => [
+        p.address,
+        {
+          token0: p.token0,
+          token1: p.token1,
+          reserve0: reserves[i]?.[0] ?? 0n,
+          reserve1: reserves[i]?.[1] ?? 0n,
+        },
+      ]),
+    );
+    const twin = devnetSimulate(
+      inAmount,
+      shares.map((share) => ({
+        percent: share.percent,
+        hops: share.path.map((hop) => ({
+          pool: graph.pools[hop.pool]?.address ?? '',
+          tokenIn: graph.tokenIn(hop),
+          tokenOut: graph.tokenOut(hop),
+        })),
+      })),
+      pools,
+    );
+    expect(twin.outAmount).toBe(result.outAmount);
+  });
+});
+
+describe('slippage', () => {
+  it('reads up to 6 decimals exactly and refuses more', () => {
+    expect(scaleSlippage(1)).toBe(1_000_000n);
+    expect(scaleSlippage(0.3)).toBe(300_000n);
+    expect(scaleSlippage(0.1 + 0.2)).toBeNull(); // 0.30000000000000004
+    expect(scaleSlippage(0.123456)).toBe(123_456n);
+    expect(scaleSlippage(0.1234567)).toBeNull();
+    expect(scaleSlippage(1e-7)).toBeNull();
+    expect(scaleSlippage(50)).toBe(50_000_000n);
+    expect(scaleSlippage(-1)).toBeNull();
+  });
+
+  it('rounds minReceived down, exactly, for whole and fractional percents', () => {
+    expect(minReceivedFor(999n, 1_000_000n)).toBe(989n); // 989.01
+    expect(minReceivedFor(999n, 500_000n)).toBe(994n); // 994.005
+    expect(minReceivedFor(1000n, 500_000n)).toBe(995n);
+    expect(minReceivedFor(10n ** 18n, 300_000n)).toBe(997_000_000_000_000_000n);
+    expect(minReceivedFor(123_456_789n, 123_456n)).toBe((123_456_789n * 99_876_544n) / 100_000_000n);
+    expect(minReceivedFor(7n, 0n)).toBe(7n);
+    expect(minReceivedFor(7n, 100_000_000n)).toBe(0n);
+  });
+});
+
+describe('router ABI', () => {
+  it('the compiled artifact has the agreed swap signature', () => {
+    const args = [
+      A as `0x${string}`,
+      B as `0x${string}`,
+      5n,
+      4n,
+      [
+        {
+          percent: 100,
+          hops: [{ pool: H as `0x${string}`, tokenIn: A as `0x${string}`, tokenOut: B as `0x${string}` }],
+        },
+      ],
+      zeroAddress,
+      7n,
+    ] as const;
+    expect(toFunctionSelector(ROUTER_SWAP_ABI[0])).toBe(
+      toFunctionSelector(
+        'swap(address,address,uint256,uint256,(uint16,(address,address,address)[])[],address,uint256)',
+      ),
+    );
+    expect(encodeFunctionData({ abi: ROUTER_ABI, functionName: 'swap', args })).toBe(
+      encodeFunctionData({ abi: ROUTER_SWAP_ABI, functionName: 'swap', args }),
+    );
+  });
+});
