@@ -12,6 +12,7 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           environment: 'node',
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -22,8 +23,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // Each file starts its own devnet; two cores do not fit more at once.
+          // Each file starts its own devnet; two cores do not fit more at once. Runs after the units.
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

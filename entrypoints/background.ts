@@ -1,9 +1,21 @@
 import '@/lib/zod-config';
+import { browser } from 'wxt/browser';
 import { createBackgroundServices } from '@/lib/background/services';
 import { registerBackgroundHandlers } from '@/lib/messaging/background';
+
+const AUTO_LOCK_ALARM = 'auto-lock';
 
 // Wiring only: listeners are registered synchronously so a restarted worker answers at once;
 // the services restore their state from storage behind `services.ready`.
 export default defineBackground(() => {
-  registerBackgroundHandlers(createBackgroundServices());
+  const services = createBackgroundServices({
+    scheduleLock: (at) => {
+      if (at === null) void browser.alarms.clear(AUTO_LOCK_ALARM);
+      else void browser.alarms.create(AUTO_LOCK_ALARM, { when: at });
+    },
+  });
+  registerBackgroundHandlers(services);
+  browser.alarms.onAlarm.addListener((alarm) => {
+    if (alarm.name === AUTO_LOCK_ALARM) void services.ready.then(() => services.wallet.checkAutoLock());
+  });
 });

@@ -12,6 +12,8 @@ import type { QuoteSessionState } from '@/lib/swap/session-state';
 import { createTokenListCache, type TokenListCache, type TokenListView } from '@/lib/tokens/cache';
 import { lookupToken, type TokenLookup } from '@/lib/tokens/import';
 import { buildTokenSearchIndex, type TokenSearchIndex } from '@/lib/tokens/search';
+import type { KdfParams } from '@/lib/wallet/vault';
+import { createWalletService, type WalletService } from './wallet';
 
 export const TOKEN_LIST_TTL_MS = 6 * 60 * 60 * 1000;
 
@@ -25,11 +27,17 @@ export interface BackgroundServices {
   indexFor(chainId: number): Promise<{ view: TokenListView; index: TokenSearchIndex }>;
   lookupToken(chainId: number, address: string): Promise<TokenLookup>;
   session: QuoteSession;
+  wallet: WalletService;
   onSessionChange(listener: (state: QuoteSessionState) => void): () => void;
 }
 
 export interface BackgroundOptions {
   fetch?: typeof fetch;
+  /** Schedules the wallet's auto-lock check (browser.alarms in the worker). */
+  scheduleLock?: (at: number | null) => void;
+  /** Tests use fewer PBKDF2 iterations and their own clock. */
+  kdf?: KdfParams;
+  now?: () => number;
 }
 
 export function apiChainName(chainId: number, settings: Settings): string {
@@ -84,8 +92,16 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     return { view, index };
   }
 
+  const wallet = createWalletService({
+    autoLockMinutes: () => settings.autoLockMinutes,
+    ...(options.scheduleLock ? { scheduleLock: options.scheduleLock } : {}),
+    ...(options.kdf ? { kdf: options.kdf } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
+
   const ready = (async () => {
     settings = await settingsItem.get();
+    await wallet.restore();
     const saved = await quoteSessionItem.read();
     if (saved.ok && saved.value) session.restore(saved.value);
   })();
@@ -122,6 +138,7 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
       );
     },
     session,
+    wallet,
     onSessionChange(listener) {
       sessionListeners.add(listener);
       return () => sessionListeners.delete(listener);

@@ -4,9 +4,12 @@ import { type Browser, browser } from 'wxt/browser';
 import { userMessageFor } from '@/lib/api/messages';
 import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
 import type { BackgroundServices } from '@/lib/background/services';
+import { WalletError } from '@/lib/background/wallet';
 import { UnknownChainError } from '@/lib/chains';
 import { prefillItem } from '@/lib/storage/items';
 import { SettingsSchema } from '@/lib/storage/settings';
+import { KeyringError } from '@/lib/wallet/keyring';
+import { VaultError } from '@/lib/wallet/vault';
 import {
   CONTENT_SCRIPT_REQUESTS,
   type ErrorResult,
@@ -46,7 +49,17 @@ export class HandlerError extends Error {
 }
 
 function errorResult(error: unknown): ErrorResult {
-  if (error instanceof HandlerError) return { code: error.code, message: error.message };
+  if (error instanceof HandlerError || error instanceof WalletError || error instanceof VaultError) {
+    return { code: error.code, message: error.message };
+  }
+  if (error instanceof KeyringError) {
+    // The specific issue (which word, which length) is for the user's eyes only, never for logs.
+    const issue = error.mnemonicIssue ?? error.privateKeyIssue;
+    return {
+      code: issue ? `${error.code}_${issue.code}` : error.code,
+      message: issue?.message ?? error.message,
+    };
+  }
   if (error instanceof UnknownChainError) return { code: 'UNKNOWN_CHAIN', message: error.message };
   const user = userMessageFor(error);
   const code =
@@ -115,6 +128,19 @@ export function createHandlers(services: BackgroundServices): Handlers {
         return { opened: false };
       }
     },
+    walletState: () => services.wallet.state(),
+    walletStartCreate: ({ words }) => services.wallet.startCreate(words),
+    walletConfirmCreate: (request) => services.wallet.confirmCreate(request),
+    walletImport: (request) => services.wallet.importWallet(request),
+    walletUnlock: ({ password }) => services.wallet.unlock(password),
+    walletLock: () => services.wallet.lock(),
+    walletAddAccount: ({ name }) => services.wallet.addAccount(name),
+    walletImportKey: ({ privateKey, name }) => services.wallet.importKey(privateKey, name),
+    walletRename: ({ id, name }) => services.wallet.rename(id, name),
+    walletSetActive: ({ id }) => services.wallet.setActive(id),
+    walletReveal: async ({ password, target }) => ({
+      secret: await services.wallet.reveal(password, target),
+    }),
     takePrefill: async () => {
       const prefill = await prefillItem.get();
       if (prefill) await prefillItem.remove();
@@ -127,7 +153,7 @@ const STARTED_AT = Date.now();
 
 export async function handleMessage(
   handlers: Handlers,
-  services: Pick<BackgroundServices, 'ready'>,
+  services: Pick<BackgroundServices, 'ready' | 'wallet'>,
   message: unknown,
   kind: SenderKind,
 ): Promise<Response> {
@@ -149,6 +175,8 @@ export async function handleMessage(
   }
   try {
     await services.ready;
+    // A view in use keeps the wallet unlocked; a page (content script) does not.
+    if (kind === 'view') await services.wallet.touch();
     const handler = handlers[request.type] as (request: Request) => Promise<unknown>;
     return { ok: true, result: await handler(request) };
   } catch (error) {

@@ -4,11 +4,14 @@
 // `result` with the schema named for its request type in `RESULT_SCHEMAS`.
 import { z } from 'zod';
 import { AddressSchema, ChainIdSchema, QuoteSchema, TokenSchema } from '@/lib/api/schema';
-import { PrefillSchema } from '@/lib/storage/items';
 import { SettingsSchema } from '@/lib/storage/settings';
+import { PrefillSchema } from '@/lib/swap/prefill';
 import { QuoteInputSchema, QuoteSessionStateSchema, UserMessageSchema } from '@/lib/swap/session-state';
+import { WalletStateSchema } from '@/lib/wallet/state';
 
 const ChainRequest = { chainId: ChainIdSchema };
+const Secret = z.string().max(1_000);
+const AccountName = z.string().min(1).max(40);
 
 export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
@@ -33,6 +36,31 @@ export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openPopupPrefilled'), ...ChainRequest, token: AddressSchema }),
   /** The prefill the popup should start from, consumed once. */
   z.object({ type: z.literal('takePrefill') }),
+  // Wallet (views only). Secrets and passwords are bounded strings; the background validates them.
+  z.object({ type: z.literal('walletState') }),
+  z.object({ type: z.literal('walletStartCreate'), words: z.union([z.literal(12), z.literal(24)]) }),
+  z.object({
+    type: z.literal('walletConfirmCreate'),
+    password: Secret,
+    confirmation: Secret,
+    answers: z
+      .array(z.object({ position: z.number().int().min(1).max(24), word: z.string().max(20) }))
+      .max(24),
+  }),
+  z.object({
+    type: z.literal('walletImport'),
+    kind: z.enum(['mnemonic', 'privateKey']),
+    secret: Secret,
+    password: Secret,
+    confirmation: Secret,
+  }),
+  z.object({ type: z.literal('walletUnlock'), password: Secret }),
+  z.object({ type: z.literal('walletLock') }),
+  z.object({ type: z.literal('walletAddAccount'), name: AccountName.optional() }),
+  z.object({ type: z.literal('walletImportKey'), privateKey: Secret, name: AccountName.optional() }),
+  z.object({ type: z.literal('walletRename'), id: z.string().max(100), name: AccountName }),
+  z.object({ type: z.literal('walletSetActive'), id: z.string().max(100) }),
+  z.object({ type: z.literal('walletReveal'), password: Secret, target: z.string().max(100) }),
 ]);
 export type Request = z.infer<typeof RequestSchema>;
 export type RequestType = Request['type'];
@@ -82,6 +110,17 @@ export const RESULT_SCHEMAS = {
   oneClickQuote: OneClickQuoteSchema,
   openPopupPrefilled: z.object({ opened: z.boolean() }),
   takePrefill: PrefillSchema.nullable(),
+  walletState: WalletStateSchema,
+  walletStartCreate: z.object({ mnemonic: z.string(), confirmPositions: z.array(z.number().int()) }),
+  walletConfirmCreate: WalletStateSchema,
+  walletImport: WalletStateSchema,
+  walletUnlock: WalletStateSchema,
+  walletLock: WalletStateSchema,
+  walletAddAccount: WalletStateSchema,
+  walletImportKey: WalletStateSchema,
+  walletRename: WalletStateSchema,
+  walletSetActive: WalletStateSchema,
+  walletReveal: z.object({ secret: z.string() }),
 } satisfies Record<RequestType, z.ZodType>;
 
 export type ResultOf<T extends RequestType> = z.infer<(typeof RESULT_SCHEMAS)[T]>;

@@ -1,8 +1,20 @@
 // Every stored item of the extension, defined once. Bump an item's version together with a
 // migration to it; tests/unit/storage.test.ts runs every migration.
 import { z } from 'zod';
-import { AddressSchema, ChainIdSchema, TokenSchema } from '@/lib/api/schema';
+import { TokenSchema } from '@/lib/api/schema';
+import {
+  type HistoryEntry,
+  HistorySchema,
+  PendingSwapsSchema,
+  type RouterPinsMap,
+  RouterPinsSchema,
+  type SwapState,
+} from '@/lib/swap/pipeline-state';
+import { type Prefill, PrefillSchema } from '@/lib/swap/prefill';
 import { type QuoteSessionState, QuoteSessionStateSchema } from '@/lib/swap/session-state';
+import { AutoLockStateSchema } from '@/lib/wallet/autolock';
+import { type KeyringMeta, KeyringMetaSchema } from '@/lib/wallet/keyring';
+import { type Vault, VaultSchema } from '@/lib/wallet/vault';
 import { defineStorageItem, type StorageItem } from './item';
 import { DEFAULT_SETTINGS, SettingsSchema } from './settings';
 
@@ -57,13 +69,6 @@ export function tokenListItem(chainId: number): StorageItem<CachedTokenList | nu
   return item;
 }
 
-export const PrefillSchema = z.object({
-  chainId: ChainIdSchema,
-  token: AddressSchema,
-  createdAt: z.number(),
-});
-export type Prefill = z.infer<typeof PrefillSchema>;
-
 export const ImportedTokenSchema = TokenSchema.extend({
   whitelisted: z.boolean(),
   importedAt: z.number(),
@@ -94,4 +99,59 @@ export const prefillItem = defineStorageItem<Prefill | null>({
   version: 1,
   schema: PrefillSchema.nullable(),
   fallback: () => null,
+});
+
+/** The encrypted vault (DESIGN.md section 4): the only secret material in storage.local. */
+export const vaultItem = defineStorageItem<Vault | null>({
+  area: 'local',
+  key: 'vault',
+  version: 1,
+  schema: VaultSchema.nullable(),
+  fallback: () => null,
+});
+
+/** Account names and addresses: no secrets, readable while locked. */
+export const keyringMetaItem = defineStorageItem<KeyringMeta | null>({
+  area: 'local',
+  key: 'keyringMeta',
+  version: 1,
+  schema: KeyringMetaSchema.nullable(),
+  fallback: () => null,
+});
+
+/** The unlocked session: the vault key and the auto-lock deadline, for worker restarts only. */
+export const WalletSessionSchema = z.object({ sessionKey: z.string().min(1), autoLock: AutoLockStateSchema });
+export const walletSessionItem = defineStorageItem<z.infer<typeof WalletSessionSchema> | null>({
+  area: 'session',
+  key: 'walletSession',
+  version: 1,
+  schema: WalletSessionSchema.nullable(),
+  fallback: () => null,
+});
+
+/** Routers the user trusted, per chain (pinned on first use; a change needs consent). */
+export const routerPinsItem = defineStorageItem<RouterPinsMap>({
+  area: 'local',
+  key: 'routerPins',
+  version: 1,
+  schema: RouterPinsSchema,
+  fallback: () => ({}),
+});
+
+/** Swap and approval history, newest first, bounded (lib/swap/history.ts trims it). */
+export const swapHistoryItem = defineStorageItem<HistoryEntry[]>({
+  area: 'local',
+  key: 'swapHistory',
+  version: 1,
+  schema: HistorySchema,
+  fallback: () => [],
+});
+
+/** Swaps in flight, persisted after every step so a restarted worker can resume tracking them. */
+export const pendingSwapsItem = defineStorageItem<SwapState[]>({
+  area: 'local',
+  key: 'pendingSwaps',
+  version: 1,
+  schema: PendingSwapsSchema,
+  fallback: () => [],
 });

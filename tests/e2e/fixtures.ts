@@ -67,3 +67,34 @@ export async function useEmbeddedDefault(
   if (!answer.ok) throw new Error(`could not update settings: ${JSON.stringify(answer)}`);
   return { serviceUrl, rpcUrls };
 }
+
+export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
+export const E2E_PASSWORD = 'e2e correct horse battery';
+
+/** Imports anvil's funded test wallet through the protocol, as the import screen would. */
+export async function importAnvilWallet(page: Page): Promise<void> {
+  const answer = (await sendFromView(page, {
+    type: 'walletImport',
+    kind: 'mnemonic',
+    secret: ANVIL_MNEMONIC,
+    password: E2E_PASSWORD,
+    confirmation: E2E_PASSWORD,
+  })) as { ok: boolean; error?: unknown };
+  if (!answer.ok) throw new Error(`wallet import failed: ${JSON.stringify(answer.error)}`);
+}
+
+/** Stops the extension's service worker the way Chrome does when it idles out (CDP). */
+export async function stopServiceWorker(
+  context: BrowserContext,
+  page: Page,
+  extensionId: string,
+): Promise<void> {
+  const cdp = await context.newCDPSession(page);
+  const { targetInfos } = await cdp.send('Target.getTargets');
+  const worker = targetInfos.find(
+    (target) => target.type === 'service_worker' && target.url.includes(extensionId),
+  );
+  if (!worker) throw new Error('no service worker target');
+  await cdp.send('Target.closeTarget', { targetId: worker.targetId });
+  await cdp.detach();
+}

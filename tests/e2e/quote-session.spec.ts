@@ -1,5 +1,13 @@
-import type { BrowserContext, Page } from '@playwright/test';
-import { expect, sendFromView, test, useEmbeddedDefault, watchPageProblems } from './fixtures';
+import type { Page } from '@playwright/test';
+import {
+  expect,
+  importAnvilWallet,
+  sendFromView,
+  stopServiceWorker,
+  test,
+  useEmbeddedDefault,
+  watchPageProblems,
+} from './fixtures';
 
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
@@ -12,18 +20,6 @@ async function pick(page: Page, picker: 'from' | 'to', query: string, address: s
   await page.locator(`button[data-token="${address}"]`).click();
 }
 
-/** Stops the extension's service worker the way Chrome does when it idles out. */
-async function stopServiceWorker(context: BrowserContext, page: Page, extensionId: string) {
-  const cdp = await context.newCDPSession(page);
-  const { targetInfos } = await cdp.send('Target.getTargets');
-  const worker = targetInfos.find(
-    (target) => target.type === 'service_worker' && target.url.includes(extensionId),
-  );
-  if (!worker) throw new Error('no service worker target');
-  await cdp.send('Target.closeTarget', { targetId: worker.targetId });
-  await cdp.detach();
-}
-
 test('the quote session outlives the popup and a stopped service worker', async ({
   context,
   extensionId,
@@ -33,6 +29,7 @@ test('the quote session outlives the popup and a stopped service worker', async 
   const setup = await context.newPage();
   await setup.goto(popupUrl);
   await useEmbeddedDefault(setup);
+  await importAnvilWallet(setup);
   await setup.close();
 
   const popup = await context.newPage();

@@ -1,0 +1,237 @@
+import { useState } from 'preact/hooks';
+import { callBackground } from '@/lib/messaging/client';
+import { estimateStrength } from '@/lib/wallet/password';
+import type { WalletState } from '@/lib/wallet/state';
+import { messageOf } from './messages';
+
+type Step =
+  | { kind: 'choose' }
+  | { kind: 'backup'; mnemonic: string; positions: number[] }
+  | { kind: 'confirm'; positions: number[] }
+  | { kind: 'import' };
+
+function PasswordFields({
+  password,
+  confirmation,
+  onPassword,
+  onConfirmation,
+}: {
+  password: string;
+  confirmation: string;
+  onPassword: (value: string) => void;
+  onConfirmation: (value: string) => void;
+}) {
+  const strength = password ? estimateStrength(password) : null;
+  return (
+    <>
+      <label class="field-label" for="new-password">
+        New password (at least 8 characters)
+      </label>
+      <input
+        id="new-password"
+        type="password"
+        autocomplete="new-password"
+        value={password}
+        aria-describedby="password-strength"
+        onInput={(event) => onPassword(event.currentTarget.value)}
+      />
+      <p id="password-strength" class="muted" aria-live="polite">
+        {strength ? `Strength ${strength.score}/4: ${strength.hint}` : ''}
+      </p>
+      <label class="field-label" for="confirm-password">
+        Confirm password
+      </label>
+      <input
+        id="confirm-password"
+        type="password"
+        autocomplete="new-password"
+        value={confirmation}
+        onInput={(event) => onConfirmation(event.currentTarget.value)}
+      />
+    </>
+  );
+}
+
+export function Onboarding({ onDone }: { onDone: (state: WalletState) => void }) {
+  const [step, setStep] = useState<Step>({ kind: 'choose' });
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [answers, setAnswers] = useState<Record<number, string>>({});
+  const [importKind, setImportKind] = useState<'mnemonic' | 'privateKey'>('mnemonic');
+  const [secret, setSecret] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const attempt = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (failure) {
+      setError(messageOf(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const errorLine = error && (
+    <p class="error" role="alert" data-testid="onboarding-error">
+      {error}
+    </p>
+  );
+
+  if (step.kind === 'choose') {
+    return (
+      <section class="stack">
+        <h2>Welcome</h2>
+        <p>Create a new wallet, or import one you already have.</p>
+        <button
+          type="button"
+          class="primary"
+          disabled={busy}
+          onClick={() =>
+            attempt(async () => {
+              const created = await callBackground({ type: 'walletStartCreate', words: 12 });
+              setStep({ kind: 'backup', mnemonic: created.mnemonic, positions: created.confirmPositions });
+            })
+          }
+        >
+          Create a new wallet
+        </button>
+        <button type="button" onClick={() => setStep({ kind: 'import' })}>
+          Import a recovery phrase or private key
+        </button>
+        {errorLine}
+      </section>
+    );
+  }
+
+  if (step.kind === 'backup') {
+    return (
+      <section class="stack">
+        <h2>Your recovery phrase</h2>
+        <p>Write these 12 words down in order and keep them offline. Anyone with them controls your funds.</p>
+        <ol class="phrase" data-testid="recovery-phrase">
+          {step.mnemonic.split(' ').map((word, i) => (
+            <li key={`${i}-${word}`}>{word}</li>
+          ))}
+        </ol>
+        <button
+          type="button"
+          class="primary"
+          onClick={() => setStep({ kind: 'confirm', positions: step.positions })}
+        >
+          I wrote it down
+        </button>
+      </section>
+    );
+  }
+
+  if (step.kind === 'confirm') {
+    return (
+      <form
+        class="stack"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void attempt(async () => {
+            onDone(
+              await callBackground({
+                type: 'walletConfirmCreate',
+                password,
+                confirmation,
+                answers: step.positions.map((position) => ({ position, word: answers[position] ?? '' })),
+              }),
+            );
+          });
+        }}
+      >
+        <h2>Confirm your backup</h2>
+        {step.positions.map((position) => (
+          <div key={position}>
+            <label class="field-label" for={`word-${position}`}>
+              Word #{position}
+            </label>
+            <input
+              id={`word-${position}`}
+              autocomplete="off"
+              spellcheck={false}
+              value={answers[position] ?? ''}
+              onInput={(event) => setAnswers({ ...answers, [position]: event.currentTarget.value })}
+            />
+          </div>
+        ))}
+        <PasswordFields
+          password={password}
+          confirmation={confirmation}
+          onPassword={setPassword}
+          onConfirmation={setConfirmation}
+        />
+        {errorLine}
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create wallet'}
+        </button>
+      </form>
+    );
+  }
+
+  return (
+    <form
+      class="stack"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void attempt(async () => {
+          onDone(
+            await callBackground({ type: 'walletImport', kind: importKind, secret, password, confirmation }),
+          );
+        });
+      }}
+    >
+      <h2>Import a wallet</h2>
+      <fieldset class="choice">
+        <legend class="field-label">What do you have?</legend>
+        <label>
+          <input
+            type="radio"
+            name="import-kind"
+            checked={importKind === 'mnemonic'}
+            onChange={() => setImportKind('mnemonic')}
+          />{' '}
+          Recovery phrase
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="import-kind"
+            checked={importKind === 'privateKey'}
+            onChange={() => setImportKind('privateKey')}
+          />{' '}
+          Private key
+        </label>
+      </fieldset>
+      <label class="field-label" for="import-secret">
+        {importKind === 'mnemonic' ? 'Recovery phrase (12 or 24 words)' : 'Private key (64 hex characters)'}
+      </label>
+      <textarea
+        id="import-secret"
+        rows={3}
+        autocomplete="off"
+        spellcheck={false}
+        value={secret}
+        onInput={(event) => setSecret(event.currentTarget.value)}
+      />
+      <PasswordFields
+        password={password}
+        confirmation={confirmation}
+        onPassword={setPassword}
+        onConfirmation={setConfirmation}
+      />
+      {errorLine}
+      <button type="submit" class="primary" disabled={busy}>
+        {busy ? 'Importing…' : 'Import'}
+      </button>
+      <button type="button" onClick={() => setStep({ kind: 'choose' })}>
+        Back
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,256 @@
+// What the swap pipeline persists (storage.local) and shows to views: the swap state machine's
+// state, history entries and router pins. zod only (no viem), so lib/storage/items.ts and views
+// can import it cheaply. Amounts are decimal strings in the smallest unit: storage holds JSON.
+import { z } from 'zod';
+import {
+  AddressSchema,
+  AmountStringSchema,
+  BuildResultSchema,
+  ChainIdSchema,
+  HexDataSchema,
+  QuoteRequestSchema,
+  QuoteSchema,
+} from '@/lib/api/schema';
+import { UserMessageSchema } from './session-state';
+
+export const TxHashSchema = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'expected a transaction hash');
+/** actual - quoted can be negative. */
+export const SignedAmountSchema = z.string().regex(/^-?(0|[1-9][0-9]{0,77})$/, 'expected a decimal integer');
+
+/**
+ * The machine's states, in order:
+ * quoting -> building -> checking -> approving -> simulating -> signing -> sent -> confirmed,
+ * or failed from any of them, or needs-consent (a new router: nothing sent, ask the user).
+ */
+export const SwapStatusSchema = z.enum([
+  'quoting', // asking the service for a fresh quote (the given one was stale or outdated)
+  'building', // POST /v1/build
+  'checking', // build checks, balances, preflight simulation of approvals + swap
+  'approving', // approval transaction(s) sent, waiting for their receipts
+  'simulating', // eth_call + gas estimate of the swap itself
+  'signing', // signed, being broadcast
+  'sent', // broadcast: hash known, tracking to receipt
+  'confirmed', // mined successfully; the outcome is recorded
+  'failed', // stopped; `failure` says where, why, and whether anything was sent
+  'needs-consent', // the build's router is not the pinned one: ask the user, then run again
+]);
+export type SwapStatus = z.infer<typeof SwapStatusSchema>;
+
+export const TERMINAL_STATUSES: readonly SwapStatus[] = ['confirmed', 'failed', 'needs-consent'];
+
+export function isTerminal(status: SwapStatus): boolean {
+  return TERMINAL_STATUSES.includes(status);
+}
+
+export const SwapStepSchema = z.enum([
+  'network',
+  'quote',
+  'build',
+  'check',
+  'balance',
+  'preflight',
+  'approve',
+  'simulate',
+  'sign',
+  'send',
+  'track',
+  'resume',
+]);
+export type SwapStep = z.infer<typeof SwapStepSchema>;
+
+export const SwapFailureCodeSchema = z.enum([
+  'RPC_UNAVAILABLE',
+  'RPC_WRONG_CHAIN',
+  'QUOTE_FAILED', // the service did not quote (message from the API client's error)
+  'QUOTE_REJECTED', // the quote does not answer the request, or its minReceived is inconsistent
+  'QUOTE_OUTDATED', // still outdated after one automatic re-quote: ask the user
+  'PRICE_CHANGED', // a re-quote guarantees less than the quote the user confirmed
+  'BUILD_FAILED',
+  'BUILD_REJECTED', // build checks (value, calldata) refused the transaction
+  'INSUFFICIENT_BALANCE',
+  'INSUFFICIENT_GAS_FUNDS',
+  'APPROVAL_FAILED', // an approval reverted or was dropped
+  'SIMULATION_REVERTED',
+  'SIMULATED_OUTPUT_LOW',
+  'NONCE_CONFLICT',
+  'REPLACEMENT_UNDERPRICED',
+  'SEND_FAILED',
+  'REVERTED', // mined, but reverted: gas was paid
+  'DROPPED', // gone from the network while the account's nonce moved on
+  'INTERRUPTED', // the worker stopped before the swap was sent
+  'CANCELLED',
+  'UNEXPECTED',
+]);
+export type SwapFailureCode = z.infer<typeof SwapFailureCodeSchema>;
+
+export const RevertReasonSchema = z.object({
+  kind: z.enum(['custom', 'error', 'panic', 'unknown']),
+  /** Custom error name, 'Error', 'Panic', or '' when the revert carried no data. */
+  name: z.string().max(200),
+  /** One line for people (also for logs). */
+  text: z.string().max(500),
+  data: z.string().max(2_000).optional(),
+});
+export type RevertReason = z.infer<typeof RevertReasonSchema>;
+
+export const SwapFailureSchema = z.object({
+  step: SwapStepSchema,
+  code: SwapFailureCodeSchema,
+  message: UserMessageSchema,
+  /** Whether any transaction (approval or swap) was broadcast before the failure. */
+  anythingSent: z.boolean(),
+  /** Technical detail for logs; never shown as the headline. */
+  detail: z.string().max(2_000).optional(),
+  revert: RevertReasonSchema.optional(),
+});
+export type SwapFailure = z.infer<typeof SwapFailureSchema>;
+
+export const ConsentRequestSchema = z.object({
+  kind: z.enum(['ROUTER_UNPINNED', 'ROUTER_CHANGED']),
+  router: AddressSchema,
+  pinned: AddressSchema.nullable(),
+});
+export type ConsentRequest = z.infer<typeof ConsentRequestSchema>;
+
+export const ApprovalModeSchema = z.enum(['exact', 'unlimited']);
+
+export const SentTxSchema = z.object({
+  hash: TxHashSchema,
+  nonce: z.number().int().min(0),
+  /** The signed transaction: re-broadcast after a restart if the node never saw it. Not secret. */
+  raw: HexDataSchema,
+  gasLimit: AmountStringSchema,
+  maxFeePerGas: AmountStringSchema,
+  explorerUrl: z.string().nullable(),
+  signedAt: z.number(),
+  sentAt: z.number().nullable(),
+});
+export type SentTx = z.infer<typeof SentTxSchema>;
+
+export const ApprovalTxStateSchema = SentTxSchema.extend({
+  step: z.enum(['reset', 'approve']),
+  amount: AmountStringSchema,
+  status: z.enum(['pending', 'confirmed', 'failed']),
+  gasPaid: AmountStringSchema.nullable(),
+});
+export type ApprovalTxState = z.infer<typeof ApprovalTxStateSchema>;
+
+export const ApprovalStateSchema = z.object({
+  token: AddressSchema,
+  spender: AddressSchema,
+  plan: z.enum(['none', 'approve', 'reset-then-approve']),
+  unlimited: z.boolean(),
+  allowance: AmountStringSchema,
+  required: AmountStringSchema,
+  txs: z.array(ApprovalTxStateSchema).max(2),
+});
+export type ApprovalState = z.infer<typeof ApprovalStateSchema>;
+
+export const SimulationSchema = z.object({
+  /** eth_simulateV1 of approvals + swap ran before anything was sent ('unsupported' by the RPC). */
+  preflight: z.enum(['passed', 'unsupported', 'skipped']),
+  gasEstimate: AmountStringSchema.nullable(),
+  gasLimit: AmountStringSchema.nullable(),
+  /** What the simulation says the user receives; null when it could not be read. */
+  simulatedReceived: AmountStringSchema.nullable(),
+});
+export type Simulation = z.infer<typeof SimulationSchema>;
+
+export const SwapOutcomeSchema = z.object({
+  status: z.enum(['success', 'reverted']),
+  blockNumber: AmountStringSchema,
+  gasUsed: AmountStringSchema,
+  effectiveGasPrice: AmountStringSchema,
+  gasPaid: AmountStringSchema,
+  /** From the receipt: Transfer logs of the output token to the user (native: the Swapped event). */
+  received: AmountStringSchema.nullable(),
+  quotedOut: AmountStringSchema,
+  minReceived: AmountStringSchema,
+  /** received - quotedOut. */
+  difference: SignedAmountSchema.nullable(),
+  confirmedAt: z.number(),
+});
+export type SwapOutcome = z.infer<typeof SwapOutcomeSchema>;
+
+export const SwapStateSchema = z.object({
+  id: z.string().min(1).max(80),
+  status: SwapStatusSchema,
+  chainId: ChainIdSchema,
+  account: AddressSchema,
+  approvalMode: ApprovalModeSchema,
+  request: QuoteRequestSchema,
+  quote: QuoteSchema.nullable(),
+  /** Automatic re-quotes so far (stale input, one outdated build). */
+  requotes: z.number().int().min(0),
+  build: BuildResultSchema.nullable(),
+  approval: ApprovalStateSchema.nullable(),
+  simulation: SimulationSchema.nullable(),
+  tx: SentTxSchema.nullable(),
+  outcome: SwapOutcomeSchema.nullable(),
+  failure: SwapFailureSchema.nullable(),
+  consent: ConsentRequestSchema.nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type SwapState = z.infer<typeof SwapStateSchema>;
+
+/** Swaps not yet terminal, by id: what a restarted worker resumes. */
+export const PendingSwapsSchema = z.array(SwapStateSchema).max(50);
+
+export const HistoryStatusSchema = z.enum(['pending', 'confirmed', 'failed']);
+
+const HistoryBase = z.object({
+  id: z.string().min(1).max(100),
+  chainId: ChainIdSchema,
+  account: AddressSchema,
+  status: HistoryStatusSchema,
+  hash: TxHashSchema.nullable(),
+  explorerUrl: z.string().nullable(),
+  gasPaid: AmountStringSchema.nullable(),
+  failure: z.object({ code: SwapFailureCodeSchema, title: z.string().max(200) }).nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+
+export const SwapHistoryEntrySchema = HistoryBase.extend({
+  kind: z.literal('swap'),
+  inToken: AddressSchema,
+  outToken: AddressSchema,
+  inDecimals: z.number().int().min(0).max(255),
+  outDecimals: z.number().int().min(0).max(255),
+  inAmount: AmountStringSchema,
+  quotedOut: AmountStringSchema,
+  minReceived: AmountStringSchema,
+  received: AmountStringSchema.nullable(),
+});
+
+export const ApprovalHistoryEntrySchema = HistoryBase.extend({
+  kind: z.literal('approval'),
+  /** The swap this approval was sent for. */
+  swapId: z.string().min(1).max(80),
+  token: AddressSchema,
+  spender: AddressSchema,
+  amount: AmountStringSchema,
+  unlimited: z.boolean(),
+  /** The reset-to-zero step of a USDT-like token. */
+  reset: z.boolean(),
+});
+
+export const HistoryEntrySchema = z.discriminatedUnion('kind', [
+  SwapHistoryEntrySchema,
+  ApprovalHistoryEntrySchema,
+]);
+export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
+export type SwapHistoryEntry = z.infer<typeof SwapHistoryEntrySchema>;
+export type ApprovalHistoryEntry = z.infer<typeof ApprovalHistoryEntrySchema>;
+
+export const HISTORY_LIMIT = 200;
+/** Newest first. */
+export const HistorySchema = z.array(HistoryEntrySchema).max(HISTORY_LIMIT);
+
+/** chainId (string key) -> the router the user trusted for that chain. */
+export const RouterPinsSchema = z.record(
+  z.string().regex(/^\d+$/),
+  z.object({ address: AddressSchema, pinnedAt: z.number() }),
+);
+export type RouterPinsMap = z.infer<typeof RouterPinsSchema>;

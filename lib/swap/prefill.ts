@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { AddressSchema, ChainIdSchema } from '@/lib/api/schema';
+
+/** What the content script asked the popup to open with (a token on a chain), consumed once. */
+export const PrefillSchema = z.object({
+  chainId: ChainIdSchema,
+  token: AddressSchema,
+  createdAt: z.number(),
+});
+export type Prefill = z.infer<typeof PrefillSchema>;

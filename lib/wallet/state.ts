@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/** What views learn about the wallet: never key material. */
+export const WalletStateSchema = z.object({
+  status: z.enum(['none', 'locked', 'unlocked']),
+  accounts: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.enum(['derived', 'imported']),
+      address: z.string(),
+      name: z.string(),
+    }),
+  ),
+  activeId: z.string().nullable(),
+  /** Epoch ms of the auto-lock, while unlocked. */
+  lockAt: z.number().nullable(),
+  /** Set when the stored vault cannot be read: it is kept, never overwritten. */
+  vaultError: z.string().nullable(),
+});
+export type WalletState = z.infer<typeof WalletStateSchema>;
