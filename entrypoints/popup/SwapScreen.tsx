@@ -7,6 +7,7 @@ import { CHAINS } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
 import type { ResultOf } from '@/lib/messaging/protocol';
 import type { QuoteInput } from '@/lib/swap/session-state';
+import { safeLogoUrl } from '@/lib/tokens/import';
 import { buildTokenSearchIndex } from '@/lib/tokens/search';
 import { useNow, useQuoteSession } from './hooks/useQuoteSession';
 import { messageOf } from './messages';
@@ -124,6 +125,17 @@ export function SwapScreen() {
   }, [chainId, from, to, amount, slippage]);
 
   const now = useNow(session?.status === 'ready');
+  const [serviceOrigin, setServiceOrigin] = useState<string | null>(null);
+  useEffect(() => {
+    callBackground({ type: 'getSettings' }).then(
+      (settings) => setServiceOrigin(settings.serviceBaseUrl),
+      () => undefined,
+    );
+  }, []);
+  const logoUrl = useCallback(
+    (logoURI: string) => (serviceOrigin ? safeLogoUrl(logoURI, serviceOrigin) : null),
+    [serviceOrigin],
+  );
 
   const lookup = async (address: string): Promise<PickedToken | { error: string }> => {
     try {
@@ -182,6 +194,7 @@ export function SwapScreen() {
           exclude={to?.token.address}
           onChange={setFrom}
           onLookup={lookup}
+          logoUrl={logoUrl}
         />
         <div class="amount">
           <label for="amount" class="field-label">
@@ -225,6 +238,7 @@ export function SwapScreen() {
           exclude={from?.token.address}
           onChange={setTo}
           onLookup={lookup}
+          logoUrl={logoUrl}
         />
         <label class="slippage">
           <span class="field-label">Slippage (%)</span>
