@@ -5,6 +5,16 @@ import { BackgroundError, callBackground } from '@/lib/messaging/client';
 import { DEVNET_PRESET, type Settings, SettingsSchema } from '@/lib/storage/settings';
 import { checkSlippage } from '@/lib/swap/slippage';
 
+const FIELD_LABELS: Record<string, string> = {
+  serviceBaseUrl: 'Service base URL',
+  rpcOverrides: 'RPC URL',
+  chainNameOverrides: 'API chain name',
+  slippage: 'Default slippage',
+  refCode: 'Referral code',
+  explorerHosts: 'Explorer hosts',
+  autoLockMinutes: 'Auto-lock',
+};
+
 type Status = { kind: 'idle' } | { kind: 'saved' } | { kind: 'error'; message: string };
 
 /** Origins the manifest already grants; anything else is asked for at run time. */
@@ -77,10 +87,8 @@ export function Options() {
     const candidate = SettingsSchema.safeParse({ ...settings, explorerHosts });
     if (!candidate.success) {
       const issue = candidate.error.issues[0];
-      setStatus({
-        kind: 'error',
-        message: `${issue?.path.join('.') || 'settings'}: ${issue?.message ?? 'invalid'}`,
-      });
+      const field = FIELD_LABELS[String(issue?.path[0] ?? '')] ?? 'Settings';
+      setStatus({ kind: 'error', message: `${field}: ${issue?.message ?? 'invalid value'}` });
       return;
     }
     try {
@@ -103,7 +111,7 @@ export function Options() {
   return (
     <main>
       <h1>Swaplane settings</h1>
-      <form onSubmit={save}>
+      <form onSubmit={save} noValidate>
         <fieldset>
           <legend>Swap service</legend>
           <label>
