@@ -1,0 +1,45 @@
+// The router trusted per chain (DESIGN.md 4.3): pinned the first time the user consents to it;
+// a build naming any other address needs the user's consent again.
+import { getAddress } from 'viem';
+import type { Address } from '@/lib/api/schema';
+import type { StorageItem } from '@/lib/storage/item';
+import { routerPinsItem } from '@/lib/storage/items';
+import type { RouterPinsMap } from './pipeline-state';
+
+export interface RouterPins {
+  get(chainId: number): Promise<Address | undefined>;
+  pin(chainId: number, router: string): Promise<void>;
+  unpin(chainId: number): Promise<void>;
+}
+
+export function createRouterPins(
+  item: StorageItem<RouterPinsMap> = routerPinsItem,
+  now: () => number = Date.now,
+): RouterPins {
+  let queue: Promise<unknown> = Promise.resolve();
+  const enqueue = <T>(task: () => Promise<T>): Promise<T> => {
+    const run = queue.then(task, task);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  return {
+    async get(chainId) {
+      const pins = await enqueue(() => item.get());
+      const pinned = pins[String(chainId)]?.address;
+      return pinned ? (getAddress(pinned) as Address) : undefined;
+    },
+    async pin(chainId, router) {
+      const address = getAddress(router) as Address; // rejects anything but an address
+      return enqueue(async () => {
+        const pins = await item.get();
+        await item.set({ ...pins, [String(chainId)]: { address, pinnedAt: now() } });
+      });
+    },
+    unpin(chainId) {
+      return enqueue(async () => {
+        const { [String(chainId)]: _removed, ...rest } = await item.get();
+        await item.set(rest);
+      });
+    },
+  };
+}

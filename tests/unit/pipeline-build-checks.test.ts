@@ -1,0 +1,162 @@
+import { encodeFunctionData, type Hex } from 'viem';
+import { describe, expect, it } from 'vitest';
+import { NATIVE_TOKEN_ADDRESS, type Quote, type QuoteRequest } from '@/lib/api/schema';
+import { buildCheckMessage, checkBuild, isConsentReason } from '@/lib/swap/build-checks';
+import { ROUTER_SWAP_ABI } from '@/lib/swap/router-abi';
+
+const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
+const ROUTER = '0xb19b36b1456E65E3A6D514D3F715f204BD59f431';
+const OTHER = '0x2222222222222222222222222222222222222222';
+const ME = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const POOL = '0x8AF1FAd2Acc1C375b3d24024F04A4cE02F872f9D';
+const WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
+const ZERO = '0x0000000000000000000000000000000000000000';
+
+const request: QuoteRequest = {
+  chainId: 1,
+  inToken: NATIVE_TOKEN_ADDRESS,
+  outToken: USDC,
+  inAmount: '1000000000000000000',
+  slippage: 0.5,
+};
+
+const quote: Quote = {
+  chainId: 1,
+  inToken: NATIVE_TOKEN_ADDRESS,
+  inDecimals: 18,
+  inAmount: '1000000000000000000',
+  outToken: USDC,
+  outDecimals: 6,
+  outAmount: '3000000000',
+  slippage: 0.5,
+  minReceived: '2985000000',
+  bestRoute: [{ percent: 100, swaps: [{ pool: POOL, tokenIn: WETH, tokenOut: USDC }] }],
+  contractAddress: OTHER,
+  contractMethod: 'swap',
+  blockNumber: 10,
+};
+
+function calldata(
+  over: { inToken?: Hex; inAmount?: bigint; minReceived?: bigint; recipient?: Hex } = {},
+): Hex {
+  return encodeFunctionData({
+    abi: ROUTER_SWAP_ABI,
+    functionName: 'swap',
+    args: [
+      over.inToken ?? NATIVE_TOKEN_ADDRESS,
+      USDC,
+      over.inAmount ?? 10n ** 18n,
+      over.minReceived ?? 2_985_000_000n,
+      [{ percent: 100, hops: [{ pool: POOL, tokenIn: WETH, tokenOut: USDC }] }],
+      over.recipient ?? ZERO,
+      0n,
+    ],
+  });
+}
+
+const build = { to: ROUTER, transaction: calldata(), value: '1000000000000000000' };
+const base = { request, quote, build, account: ME, pinnedRouter: ROUTER };
+
+describe('checkBuild', () => {
+  it('accepts a build that matches the quote and the pinned router (any letter case)', () => {
+    expect(checkBuild({ ...base, pinnedRouter: ROUTER.toLowerCase() })).toEqual({
+      ok: true,
+      router: ROUTER,
+      pin: false,
+      calldata: 'router-swap',
+    });
+  });
+
+  it('asks consent for a first router, and for a changed one; consent to that address passes and pins', () => {
+    const first = checkBuild({ ...base, pinnedRouter: undefined });
+    expect(first).toEqual({ ok: false, reason: { code: 'ROUTER_UNPINNED', router: ROUTER } });
+    const changed = checkBuild({ ...base, build: { ...build, to: OTHER } });
+    expect(changed).toEqual({ ok: false, reason: { code: 'ROUTER_CHANGED', router: OTHER, pinned: ROUTER } });
+    if (!changed.ok) {
+      expect(isConsentReason(changed.reason)).toBe(true);
+      expect(buildCheckMessage(changed.reason).title).toBe('Swap contract changed');
+    }
+    expect(checkBuild({ ...base, build: { ...build, to: OTHER }, consentRouter: OTHER })).toMatchObject({
+      ok: true,
+      pin: true,
+    });
+    // Consent to another address does not carry over.
+    expect(checkBuild({ ...base, build: { ...build, to: OTHER }, consentRouter: ROUTER }).ok).toBe(false);
+  });
+
+  it('checks the rest before asking consent: a wrong build never reaches the consent prompt', () => {
+    const result = checkBuild({ ...base, pinnedRouter: undefined, build: { ...build, value: '0' } });
+    expect(!result.ok && result.reason.code).toBe('VALUE_MISMATCH');
+  });
+
+  it('value must be inAmount for native input and 0 for ERC-20 input', () => {
+    const wrong = checkBuild({ ...base, build: { ...build, value: '999' } });
+    expect(wrong).toEqual({
+      ok: false,
+      reason: { code: 'VALUE_MISMATCH', expected: '1000000000000000000', actual: '999' },
+    });
+    const erc20Quote = { ...quote, inToken: USDC, outToken: NATIVE_TOKEN_ADDRESS } as Quote;
+    const erc20Request = { ...request, inToken: USDC, outToken: NATIVE_TOKEN_ADDRESS };
+    const erc20 = checkBuild({
+      ...base,
+      quote: erc20Quote,
+      request: erc20Request,
+      build: { to: ROUTER, transaction: '0x12345678', value: '1' },
+    });
+    expect(!erc20.ok && erc20.reason.code).toBe('VALUE_MISMATCH');
+    const fine = checkBuild({
+      ...base,
+      quote: erc20Quote,
+      request: erc20Request,
+      build: { to: ROUTER, transaction: '0x12345678', value: '0' },
+    });
+    expect(fine).toMatchObject({ ok: true, calldata: 'unknown' }); // an unknown call is left to simulation
+  });
+
+  it('refuses empty or malformed calldata', () => {
+    expect(checkBuild({ ...base, build: { ...build, transaction: '0x' } })).toEqual({
+      ok: false,
+      reason: { code: 'CALLDATA_EMPTY' },
+    });
+    expect(checkBuild({ ...base, build: { ...build, transaction: '0x1234' } })).toMatchObject({ ok: false });
+    expect(checkBuild({ ...base, build: { ...build, transaction: 'nothex' } })).toEqual({
+      ok: false,
+      reason: { code: 'CALLDATA_MALFORMED' },
+    });
+    // The swap selector with truncated arguments.
+    const truncated = calldata().slice(0, 80);
+    expect(checkBuild({ ...base, build: { ...build, transaction: truncated } })).toEqual({
+      ok: false,
+      reason: { code: 'CALLDATA_MALFORMED' },
+    });
+  });
+
+  it('the router call must carry the quote: amount, a minimum at least the quote’s, the signer as recipient', () => {
+    const code = (transaction: Hex) => {
+      const result = checkBuild({ ...base, build: { ...build, transaction } });
+      return result.ok
+        ? 'ok'
+        : result.reason.code === 'CALLDATA_MISMATCH'
+          ? result.reason.field
+          : result.reason.code;
+    };
+    expect(code(calldata({ inAmount: 1n }))).toBe('inAmount');
+    expect(code(calldata({ inToken: WETH }))).toBe('inToken');
+    expect(code(calldata({ minReceived: 2_984_999_999n }))).toBe('minReceived');
+    expect(code(calldata({ minReceived: 3_000_000_000n }))).toBe('ok'); // stricter is fine
+    expect(code(calldata({ recipient: OTHER }))).toBe('recipient');
+    expect(code(calldata({ recipient: ME }))).toBe('ok');
+  });
+
+  it('re-verifies the quote: request match and a consistent minReceived', () => {
+    const above = checkBuild({ ...base, quote: { ...quote, minReceived: '3000000001' } });
+    expect(!above.ok && above.reason.code === 'QUOTE_MISMATCH' && above.reason.verify.code).toBe(
+      'MIN_RECEIVED_ABOVE_OUT',
+    );
+    const other = checkBuild({ ...base, request: { ...request, inAmount: '5' } });
+    expect(!other.ok && other.reason.code === 'QUOTE_MISMATCH' && other.reason.verify.code).toBe(
+      'AMOUNT_MISMATCH',
+    );
+    if (!above.ok) expect(buildCheckMessage(above.reason).title).toBe('Quote is inconsistent');
+  });
+});
