@@ -9,6 +9,10 @@ const AUTO_LOCK_ALARM = 'auto-lock';
 // the services restore their state from storage behind `services.ready`.
 export default defineBackground(() => {
   const services = createBackgroundServices({
+    notify: (title, message) =>
+      void browser.notifications
+        .create({ type: 'basic', iconUrl: browser.runtime.getURL('/icon/128.png'), title, message })
+        .catch(() => undefined),
     scheduleLock: (at) => {
       if (at === null) void browser.alarms.clear(AUTO_LOCK_ALARM);
       else void browser.alarms.create(AUTO_LOCK_ALARM, { when: at });

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { callBackground } from '@/lib/messaging/client';
 import type { WalletState } from '@/lib/wallet/state';
 import { AccountBar } from './AccountBar';
+import { Activity } from './Activity';
 import { messageOf } from './messages';
 import { Onboarding } from './Onboarding';
 import { SwapScreen } from './SwapScreen';
@@ -10,6 +11,7 @@ import { Unlock } from './Unlock';
 export function App() {
   const [wallet, setWallet] = useState<WalletState | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [tab, setTab] = useState<'swap' | 'activity'>('swap');
 
   useEffect(() => {
     callBackground({ type: 'walletState' }).then(setWallet, (failure: unknown) =>
@@ -31,7 +33,27 @@ export function App() {
       {!wallet && !error && <p class="muted">Loading…</p>}
       {wallet?.status === 'none' && <Onboarding onDone={setWallet} />}
       {wallet?.status === 'locked' && <Unlock wallet={wallet} onUnlocked={setWallet} />}
-      {wallet?.status === 'unlocked' && <SwapScreen />}
+      {wallet?.status === 'unlocked' && (
+        <>
+          <nav class="tabs" aria-label="Screens">
+            <button
+              type="button"
+              aria-current={tab === 'swap' ? 'page' : undefined}
+              onClick={() => setTab('swap')}
+            >
+              Swap
+            </button>
+            <button
+              type="button"
+              aria-current={tab === 'activity' ? 'page' : undefined}
+              onClick={() => setTab('activity')}
+            >
+              Activity
+            </button>
+          </nav>
+          {tab === 'swap' ? <SwapScreen /> : <Activity />}
+        </>
+      )}
     </main>
   );
 }

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { QuoteCard } from '@/components/QuoteCard';
+import { SwapProgress } from '@/components/SwapProgress';
 import { type PickedToken, TokenPicker } from '@/components/TokenPicker';
-import { formatAmountExact, parseAmount } from '@/lib/amounts';
+import { formatAmount, formatAmountExact, parseAmount } from '@/lib/amounts';
 import { isNativeToken, sameAddress } from '@/lib/api/schema';
 import { CHAINS } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
@@ -17,7 +18,12 @@ type TokenList = ResultOf<'getTokenList'>;
 const DEFAULT_CHAIN_ID = 1;
 
 export function SwapScreen() {
-  const session = useQuoteSession();
+  const { session, swap } = useQuoteSession();
+  const [reviewing, setReviewing] = useState(false);
+  const [approvalMode, setApprovalMode] = useState<'exact' | 'unlimited'>('exact');
+  const [swapError, setSwapError] = useState<string | null>(null);
+  const [balances, setBalances] = useState<Record<string, string>>({});
+  const [localChain, setLocalChain] = useState(false);
   const [chainId, setChainId] = useState(DEFAULT_CHAIN_ID);
   const [list, setList] = useState<TokenList | null>(null);
   const [listError, setListError] = useState<string | null>(null);
@@ -132,6 +138,59 @@ export function SwapScreen() {
       () => undefined,
     );
   }, []);
+  // Balances of the two chosen tokens, refreshed when they change and after each swap.
+  const swapStatus = swap?.status;
+  useEffect(() => {
+    const tokens = [from?.token.address, to?.token.address].filter((token): token is string =>
+      Boolean(token),
+    );
+    if (tokens.length === 0) return;
+    callBackground({ type: 'getBalances', chainId, tokens }).then(setBalances, () => setBalances({}));
+  }, [chainId, from, to, swapStatus]);
+  useEffect(() => {
+    callBackground({ type: 'getSettings' }).then(
+      (settings) =>
+        setLocalChain(
+          /^http:\/\/(127\.|localhost|\[::1\])/.test(settings.rpcOverrides[String(chainId)] ?? ''),
+        ),
+      () => undefined,
+    );
+  }, [chainId]);
+  const balanceLine = (picked: PickedToken | null) => {
+    if (!picked) return null;
+    const raw = balances[picked.token.address.toLowerCase()];
+    return (
+      <p class="muted balance" data-testid={`balance-${picked.token.symbol}`}>
+        Balance:{' '}
+        {raw === undefined
+          ? '…'
+          : `${formatAmount(BigInt(raw), picked.token.decimals)} ${picked.token.symbol}`}
+      </p>
+    );
+  };
+  // Max leaves a little native coin for gas.
+  const GAS_RESERVE = 10n ** 16n;
+  const setMax = () => {
+    if (!from) return;
+    const raw = balances[from.token.address.toLowerCase()];
+    if (raw === undefined) return;
+    let value = BigInt(raw);
+    if (isNativeToken(from.token.address)) value = value > GAS_RESERVE ? value - GAS_RESERVE : 0n;
+    setAmount(formatAmountExact(value, from.token.decimals));
+  };
+  const startSwap = async (routerConsent?: string) => {
+    setSwapError(null);
+    try {
+      await callBackground({ type: 'startSwap', approvalMode, ...(routerConsent ? { routerConsent } : {}) });
+      setReviewing(false);
+    } catch (error) {
+      setSwapError(messageOf(error));
+    }
+  };
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  const activeSwap = swap && swap.id !== dismissed ? swap : null;
+  const swapActive = activeSwap !== null;
+
   const logoUrl = useCallback(
     (logoURI: string) => (serviceOrigin ? safeLogoUrl(logoURI, serviceOrigin) : null),
     [serviceOrigin],
@@ -191,8 +250,11 @@ export function SwapScreen() {
           tokens={list?.tokens ?? []}
           index={index}
           value={from}
-          exclude={to?.token.address}
-          onChange={setFrom}
+          onChange={(picked) => {
+            // Choosing the other side's token swaps the two, as users of other wallets expect.
+            if (to && sameAddress(picked.token.address, to.token.address)) setTo(from);
+            setFrom(picked);
+          }}
           onLookup={lookup}
           logoUrl={logoUrl}
         />
@@ -218,6 +280,14 @@ export function SwapScreen() {
               {amountError}
             </p>
           )}
+          <div class="amount-meta">
+            {balanceLine(from)}
+            {from && (
+              <button type="button" class="link" onClick={setMax}>
+                Max
+              </button>
+            )}
+          </div>
         </div>
         <button
           type="button"
@@ -235,11 +305,14 @@ export function SwapScreen() {
           tokens={list?.tokens ?? []}
           index={index}
           value={to}
-          exclude={from?.token.address}
-          onChange={setTo}
+          onChange={(picked) => {
+            if (from && sameAddress(picked.token.address, from.token.address)) setFrom(to);
+            setTo(picked);
+          }}
           onLookup={lookup}
           logoUrl={logoUrl}
         />
+        {balanceLine(to)}
         <label class="slippage">
           <span class="field-label">Slippage (%)</span>
           <input
@@ -263,6 +336,81 @@ export function SwapScreen() {
           outToken={to?.token ?? (session.input ? (findToken(session.input.outToken) ?? null) : null)}
           now={now}
           onRefresh={() => callBackground({ type: 'refreshQuote' }).catch(() => undefined)}
+        />
+      )}
+
+      {session?.status === 'ready' && session.quote && from && to && !swapActive && !reviewing && (
+        <button type="button" class="primary wide" onClick={() => setReviewing(true)}>
+          Review swap
+        </button>
+      )}
+      {reviewing && session?.quote && from && to && !swapActive && (
+        <section class="review" aria-label="Review swap" data-testid="review">
+          <h2>Review</h2>
+          <dl class="quote-figures">
+            <dt>You pay</dt>
+            <dd>
+              {formatAmount(BigInt(session.quote.inAmount), from.token.decimals)} {from.token.symbol}
+            </dd>
+            <dt>You receive (expected)</dt>
+            <dd>
+              {formatAmount(BigInt(session.quote.outAmount), to.token.decimals)} {to.token.symbol}
+            </dd>
+            <dt>Minimum received</dt>
+            <dd>
+              {formatAmount(BigInt(session.quote.minReceived), to.token.decimals)} {to.token.symbol}
+            </dd>
+          </dl>
+          {!isNativeToken(from.token.address) && (
+            <fieldset class="choice">
+              <legend class="field-label">If {from.token.symbol} needs an approval</legend>
+              <label>
+                <input
+                  type="radio"
+                  name="approval"
+                  checked={approvalMode === 'exact'}
+                  onChange={() => setApprovalMode('exact')}
+                />{' '}
+                Exact amount
+              </label>
+              <label>
+                <input
+                  type="radio"
+                  name="approval"
+                  checked={approvalMode === 'unlimited'}
+                  onChange={() => setApprovalMode('unlimited')}
+                />{' '}
+                Unlimited
+              </label>
+            </fieldset>
+          )}
+          <p class="muted">
+            The transaction is checked and simulated before it is signed; nothing is sent if a check fails.
+          </p>
+          {swapError && (
+            <p class="error" role="alert">
+              {swapError}
+            </p>
+          )}
+          <button type="button" class="primary wide" onClick={() => startSwap()}>
+            Confirm swap
+          </button>
+          <button type="button" onClick={() => setReviewing(false)}>
+            Cancel
+          </button>
+        </section>
+      )}
+      {activeSwap && (
+        <SwapProgress
+          swap={activeSwap}
+          outSymbol={findToken(activeSwap.request.outToken)?.symbol ?? ''}
+          outDecimals={findToken(activeSwap.request.outToken)?.decimals ?? 18}
+          localChain={localChain}
+          onConsent={(router) => startSwap(router)}
+          onDone={() => {
+            callBackground({ type: 'dismissSwap' }).catch(() => undefined);
+            setDismissed(activeSwap.id);
+          }}
         />
       )}
     </>

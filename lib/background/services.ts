@@ -13,6 +13,7 @@ import { createTokenListCache, type TokenListCache, type TokenListView } from '@
 import { lookupToken, type TokenLookup } from '@/lib/tokens/import';
 import { buildTokenSearchIndex, type TokenSearchIndex } from '@/lib/tokens/search';
 import type { KdfParams } from '@/lib/wallet/vault';
+import { createSwapService, type SwapService } from './swaps';
 import { createWalletService, type WalletService } from './wallet';
 
 export const TOKEN_LIST_TTL_MS = 6 * 60 * 60 * 1000;
@@ -28,6 +29,7 @@ export interface BackgroundServices {
   lookupToken(chainId: number, address: string): Promise<TokenLookup>;
   session: QuoteSession;
   wallet: WalletService;
+  swaps: SwapService;
   onSessionChange(listener: (state: QuoteSessionState) => void): () => void;
 }
 
@@ -38,6 +40,7 @@ export interface BackgroundOptions {
   /** Tests use fewer PBKDF2 iterations and their own clock. */
   kdf?: KdfParams;
   now?: () => number;
+  notify?: (title: string, message: string) => void;
 }
 
 export function apiChainName(chainId: number, settings: Settings): string {
@@ -99,9 +102,19 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     ...(options.now ? { now: options.now } : {}),
   });
 
+  const swaps = createSwapService({
+    api,
+    settings: () => settings,
+    session,
+    wallet,
+    ...(options.notify ? { notify: options.notify } : {}),
+  });
+
   const ready = (async () => {
     settings = await settingsItem.get();
     await wallet.restore();
+    // Tracking a swap sent before the worker stopped continues behind the scenes.
+    void swaps.resume().catch(() => undefined);
     const saved = await quoteSessionItem.read();
     if (saved.ok && saved.value) session.restore(saved.value);
   })();
@@ -139,6 +152,7 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     },
     session,
     wallet,
+    swaps,
     onSessionChange(listener) {
       sessionListeners.add(listener);
       return () => sessionListeners.delete(listener);

@@ -33,15 +33,10 @@ import {
   upgradeVault,
   type VaultSecrets,
 } from '@/lib/wallet/vault';
+import { CodedError } from './errors';
 
-export class WalletError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'WalletError';
-  }
+export class WalletError extends CodedError {
+  override name = 'WalletError';
 }
 
 export interface WalletOptions {

@@ -3,8 +3,8 @@
 import { type Browser, browser } from 'wxt/browser';
 import { userMessageFor } from '@/lib/api/messages';
 import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
+import { CodedError } from '@/lib/background/errors';
 import type { BackgroundServices } from '@/lib/background/services';
-import { WalletError } from '@/lib/background/wallet';
 import { UnknownChainError } from '@/lib/chains';
 import { prefillItem } from '@/lib/storage/items';
 import { SettingsSchema } from '@/lib/storage/settings';
@@ -38,18 +38,12 @@ export function senderKind(
 
 const PREFILL_LIFETIME_MS = 5 * 60 * 1000;
 
-export class HandlerError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'HandlerError';
-  }
+export class HandlerError extends CodedError {
+  override name = 'HandlerError';
 }
 
 function errorResult(error: unknown): ErrorResult {
-  if (error instanceof HandlerError || error instanceof WalletError || error instanceof VaultError) {
+  if (error instanceof CodedError || error instanceof VaultError) {
     return { code: error.code, message: error.message };
   }
   if (error instanceof KeyringError) {
@@ -141,6 +135,15 @@ export function createHandlers(services: BackgroundServices): Handlers {
     walletReveal: async ({ password, target }) => ({
       secret: await services.wallet.reveal(password, target),
     }),
+    startSwap: ({ approvalMode, routerConsent }) =>
+      services.swaps.start({ approvalMode, ...(routerConsent ? { routerConsent } : {}) }),
+    getSwap: async () => services.swaps.current(),
+    dismissSwap: async () => {
+      services.swaps.dismiss();
+      return null;
+    },
+    getBalances: ({ chainId, tokens }) => services.swaps.balances(chainId, tokens),
+    getHistory: () => services.swaps.history(),
     takePrefill: async () => {
       const prefill = await prefillItem.get();
       if (prefill) await prefillItem.remove();
@@ -201,12 +204,16 @@ export function registerBackgroundHandlers(services: BackgroundServices): void {
     }
     let release: (() => void) | undefined;
     const unsubscribe = services.onSessionChange((state) => port.postMessage({ type: 'state', state }));
+    const unsubscribeSwap = services.swaps.onChange((state) => port.postMessage({ type: 'swap', state }));
     services.ready.then(() => {
       release = services.session.watch();
       port.postMessage({ type: 'state', state: services.session.getState() });
+      const swap = services.swaps.current();
+      if (swap) port.postMessage({ type: 'swap', state: swap });
     });
     port.onDisconnect.addListener(() => {
       unsubscribe();
+      unsubscribeSwap();
       release?.();
     });
   });

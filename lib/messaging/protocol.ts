@@ -3,8 +3,9 @@
 // `{ ok: true, result }` or `{ ok: false, error: { code, message } }`, and the caller parses
 // `result` with the schema named for its request type in `RESULT_SCHEMAS`.
 import { z } from 'zod';
-import { AddressSchema, ChainIdSchema, QuoteSchema, TokenSchema } from '@/lib/api/schema';
+import { AddressSchema, AmountStringSchema, ChainIdSchema, QuoteSchema, TokenSchema } from '@/lib/api/schema';
 import { SettingsSchema } from '@/lib/storage/settings';
+import { HistorySchema, SwapStateSchema } from '@/lib/swap/pipeline-state';
 import { PrefillSchema } from '@/lib/swap/prefill';
 import { QuoteInputSchema, QuoteSessionStateSchema, UserMessageSchema } from '@/lib/swap/session-state';
 import { WalletStateSchema } from '@/lib/wallet/state';
@@ -61,6 +62,16 @@ export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('walletRename'), id: z.string().max(100), name: AccountName }),
   z.object({ type: z.literal('walletSetActive'), id: z.string().max(100) }),
   z.object({ type: z.literal('walletReveal'), password: Secret, target: z.string().max(100) }),
+  // Swaps (views only): execute the session's quote, follow it, balances and history.
+  z.object({
+    type: z.literal('startSwap'),
+    approvalMode: z.enum(['exact', 'unlimited']),
+    routerConsent: AddressSchema.optional(),
+  }),
+  z.object({ type: z.literal('getSwap') }),
+  z.object({ type: z.literal('dismissSwap') }),
+  z.object({ type: z.literal('getBalances'), ...ChainRequest, tokens: z.array(AddressSchema).max(50) }),
+  z.object({ type: z.literal('getHistory') }),
 ]);
 export type Request = z.infer<typeof RequestSchema>;
 export type RequestType = Request['type'];
@@ -121,6 +132,11 @@ export const RESULT_SCHEMAS = {
   walletRename: WalletStateSchema,
   walletSetActive: WalletStateSchema,
   walletReveal: z.object({ secret: z.string() }),
+  startSwap: SwapStateSchema.nullable(),
+  getSwap: SwapStateSchema.nullable(),
+  dismissSwap: z.null(),
+  getBalances: z.record(z.string(), AmountStringSchema),
+  getHistory: HistorySchema,
 } satisfies Record<RequestType, z.ZodType>;
 
 export type ResultOf<T extends RequestType> = z.infer<(typeof RESULT_SCHEMAS)[T]>;
@@ -141,7 +157,7 @@ export type Response = z.infer<typeof ResponseSchema>;
 
 /** Port through which views follow the quote session: the current state at once, then each change. */
 export const QUOTE_SESSION_PORT = 'quote-session';
-export const SessionPortMessageSchema = z.object({
-  type: z.literal('state'),
-  state: QuoteSessionStateSchema,
-});
+export const SessionPortMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('state'), state: QuoteSessionStateSchema }),
+  z.object({ type: z.literal('swap'), state: SwapStateSchema }),
+]);

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { QUOTE_SESSION_PORT, SessionPortMessageSchema } from '@/lib/messaging/protocol';
+import type { SwapState } from '@/lib/swap/pipeline-state';
 import type { QuoteSessionState } from '@/lib/swap/session-state';
 
 const RECONNECT_MS = 500;
@@ -9,8 +10,9 @@ const RECONNECT_MS = 500;
  * Follows the background's quote session through a port: the current state arrives at once.
  * If the worker stops, the port drops; reconnecting wakes the worker, which restores the session.
  */
-export function useQuoteSession(): QuoteSessionState | null {
+export function useQuoteSession(): { session: QuoteSessionState | null; swap: SwapState | null } {
   const [state, setState] = useState<QuoteSessionState | null>(null);
+  const [swap, setSwap] = useState<SwapState | null>(null);
   useEffect(() => {
     let closed = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -19,7 +21,10 @@ export function useQuoteSession(): QuoteSessionState | null {
       port = browser.runtime.connect({ name: QUOTE_SESSION_PORT });
       port.onMessage.addListener((message: unknown) => {
         const parsed = SessionPortMessageSchema.safeParse(message);
-        if (parsed.success) setState(parsed.data.state);
+        if (!parsed.success) return;
+        const data = parsed.data;
+        if (data.type === 'swap') setSwap(data.state);
+        else setState(data.state);
       });
       port.onDisconnect.addListener(() => {
         if (!closed) timer = setTimeout(connect, RECONNECT_MS);
@@ -32,7 +37,7 @@ export function useQuoteSession(): QuoteSessionState | null {
       port?.disconnect();
     };
   }, []);
-  return state;
+  return { session: state, swap };
 }
 
 /** Re-renders every second while `active`, for countdowns. */

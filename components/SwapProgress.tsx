@@ -1,0 +1,125 @@
+import { formatAmount } from '@/lib/amounts';
+import type { SwapState, SwapStatus } from '@/lib/swap/pipeline-state';
+
+const STEPS: { status: SwapStatus; label: string }[] = [
+  { status: 'building', label: 'Build the transaction' },
+  { status: 'checking', label: 'Check the build, balances and simulation' },
+  { status: 'approving', label: 'Approve the token' },
+  { status: 'simulating', label: 'Simulate the swap' },
+  { status: 'signing', label: 'Sign and send' },
+  { status: 'sent', label: 'Wait for confirmation' },
+];
+
+const ORDER: SwapStatus[] = [
+  'quoting',
+  'building',
+  'checking',
+  'approving',
+  'simulating',
+  'signing',
+  'sent',
+  'confirmed',
+];
+
+export interface SwapProgressProps {
+  swap: SwapState;
+  outSymbol: string;
+  outDecimals: number;
+  /** The RPC is on this machine: explorer links would show nothing. */
+  localChain: boolean;
+  onConsent: (router: string) => void;
+  onDone: () => void;
+}
+
+export function SwapProgress({
+  swap,
+  outSymbol,
+  outDecimals,
+  localChain,
+  onConsent,
+  onDone,
+}: SwapProgressProps) {
+  const reached = ORDER.indexOf(swap.status === 'failed' ? (swap.failure?.step as SwapStatus) : swap.status);
+  const approvalNeeded = swap.approval !== null && swap.approval.plan !== 'none';
+  return (
+    <section class="progress" aria-live="polite" data-testid="swap-progress" data-status={swap.status}>
+      <ol>
+        {STEPS.filter((step) => step.status !== 'approving' || approvalNeeded).map((step) => {
+          const index = ORDER.indexOf(step.status);
+          const state =
+            swap.status === 'confirmed' || index < reached
+              ? 'done'
+              : index === reached
+                ? swap.status === 'failed'
+                  ? 'failed'
+                  : 'active'
+                : 'todo';
+          return (
+            <li key={step.status} class={`step step-${state}`}>
+              <span aria-hidden="true">
+                {state === 'done' ? '✓' : state === 'failed' ? '✕' : state === 'active' ? '…' : '○'}
+              </span>{' '}
+              {step.label}
+              <span class="sr-only"> ({state})</span>
+            </li>
+          );
+        })}
+      </ol>
+      {swap.tx && (
+        <p class="muted">
+          Transaction <code>{`${swap.tx.hash.slice(0, 10)}…${swap.tx.hash.slice(-6)}`}</code>
+          {swap.tx.explorerUrl && !localChain && (
+            <>
+              {' '}
+              <a href={swap.tx.explorerUrl} target="_blank" rel="noreferrer noopener">
+                View on explorer
+              </a>
+            </>
+          )}
+          {localChain && ' (local devnet: no public explorer)'}
+        </p>
+      )}
+      {swap.status === 'confirmed' && swap.outcome && (
+        <div class="success" role="status" data-testid="swap-confirmed">
+          <strong>Swap confirmed.</strong>{' '}
+          {swap.outcome.received !== null &&
+            `You received ${formatAmount(BigInt(swap.outcome.received), outDecimals)} ${outSymbol}.`}
+          <button type="button" onClick={onDone}>
+            Done
+          </button>
+        </div>
+      )}
+      {swap.status === 'failed' && swap.failure && (
+        <div class="error" role="alert" data-testid="swap-failed">
+          <strong>{swap.failure.message.title}</strong>
+          <p>{swap.failure.message.detail}</p>
+          <p>{swap.failure.message.action}</p>
+          <button type="button" onClick={onDone}>
+            Back to the quote
+          </button>
+        </div>
+      )}
+      {swap.status === 'needs-consent' && swap.consent && (
+        <div class="warning" role="alert" data-testid="swap-consent">
+          <p>
+            {swap.consent.kind === 'ROUTER_CHANGED'
+              ? 'The swap service now sends swaps to a different router than before:'
+              : 'This is the first swap on this network. The swap service sends it to this router:'}
+          </p>
+          <code class="address">{swap.consent.router}</code>
+          {swap.consent.pinned && (
+            <p>
+              Trusted until now: <code class="address">{swap.consent.pinned}</code>
+            </p>
+          )}
+          <button type="button" class="primary" onClick={() => onConsent(swap.consent?.router ?? '')}>
+            Trust this router and swap
+          </button>
+          <button type="button" onClick={onDone}>
+            Cancel
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

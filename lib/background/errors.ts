@@ -1,0 +1,10 @@
+/** An error the background answers with its own code and a message written for the user. */
+export class CodedError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CodedError';
+  }
+}

@@ -1,0 +1,92 @@
+import type { Page } from '@playwright/test';
+import { createPublicClient, erc20Abi, http } from 'viem';
+import { formatAmount } from '@/lib/amounts';
+import {
+  expect,
+  importAnvilWallet,
+  sendFromView,
+  test,
+  useEmbeddedDefault,
+  watchPageProblems,
+} from './fixtures';
+
+const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const DAI = '0x6b175474e89094c44da98b954eedeac495271d0f';
+
+type SwapAnswer = {
+  result: { status: string; outcome: { received: string | null; gasPaid: string } | null } | null;
+};
+
+async function pick(page: Page, picker: 'from' | 'to', query: string, address: string) {
+  await page.getByTestId(`${picker}-picker`).click();
+  await page.getByLabel(new RegExp(`Search ${picker} token`, 'i')).fill(query);
+  await page.locator(`button[data-token="${address}"]`).click();
+}
+
+test('swap ETH -> USDC and USDC -> DAI from the popup; history and balances follow', async ({
+  context,
+  extensionId,
+}) => {
+  test.setTimeout(120_000);
+  const popupUrl = `chrome-extension://${extensionId}/popup.html`;
+  const setup = await context.newPage();
+  await setup.goto(popupUrl);
+  const { rpcUrls } = await useEmbeddedDefault(setup);
+  await importAnvilWallet(setup);
+  await setup.close();
+  const chain = createPublicClient({ transport: http(rpcUrls['1']) });
+  const balance = (token: `0x${string}`) =>
+    chain.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [ACCOUNT] });
+
+  const popup = await context.newPage();
+  const problems = await watchPageProblems(popup);
+  await popup.goto(popupUrl);
+
+  // 1. ETH -> USDC: the first swap on this chain asks to trust the router.
+  const usdcBefore = await balance(USDC);
+  await pick(popup, 'from', 'ETH', ETH);
+  await pick(popup, 'to', 'USDC', USDC);
+  await popup.getByLabel('Amount').fill('1');
+  await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+  await expect(popup.getByTestId('balance-USDC')).toContainText(formatAmount(usdcBefore, 6));
+  await popup.getByRole('button', { name: 'Review swap' }).click();
+  await popup.getByRole('button', { name: 'Confirm swap' }).click();
+  await expect(popup.getByTestId('swap-consent')).toBeVisible({ timeout: 20_000 });
+  await popup.getByRole('button', { name: 'Trust this router and swap' }).click();
+  await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 30_000 });
+  const first = (await sendFromView(popup, { type: 'getSwap' })) as SwapAnswer;
+  const receivedUsdc = BigInt(first.result?.outcome?.received ?? '0');
+  expect(receivedUsdc).toBeGreaterThan(0n);
+  expect((await balance(USDC)) - usdcBefore).toBe(receivedUsdc);
+  await expect(popup.getByTestId('swap-confirmed')).toContainText(formatAmount(receivedUsdc, 6));
+  await expect(popup.getByTestId('balance-USDC')).toContainText(formatAmount(usdcBefore + receivedUsdc, 6));
+  await popup.getByRole('button', { name: 'Done' }).click();
+
+  // 2. USDC -> DAI: needs an exact approval first (the router is trusted now).
+  const daiBefore = await balance(DAI);
+  await pick(popup, 'from', 'USDC', USDC);
+  await pick(popup, 'to', 'DAI', DAI);
+  await popup.getByLabel('Amount').fill('100');
+  await expect(popup.getByTestId('quote-out')).toContainText('DAI', { timeout: 20_000 });
+  await popup.getByRole('button', { name: 'Review swap' }).click();
+  await expect(popup.getByLabel('Exact amount')).toBeChecked();
+  await popup.getByRole('button', { name: 'Confirm swap' }).click();
+  await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 30_000 });
+  await expect(popup.getByTestId('swap-progress')).toContainText('Approve the token');
+  const second = (await sendFromView(popup, { type: 'getSwap' })) as SwapAnswer;
+  const receivedDai = BigInt(second.result?.outcome?.received ?? '0');
+  expect((await balance(DAI)) - daiBefore).toBe(receivedDai);
+  expect(await balance(USDC)).toBe(usdcBefore + receivedUsdc - 100_000_000n);
+  await popup.getByRole('button', { name: 'Done' }).click();
+
+  // 3. Activity lists both swaps and the approval, confirmed.
+  await popup.getByRole('button', { name: 'Activity' }).click();
+  const activity = popup.getByTestId('activity');
+  await expect(activity.locator('[data-kind="swap"][data-status="confirmed"]')).toHaveCount(2);
+  await expect(activity.locator('[data-kind="approval"][data-status="confirmed"]')).toHaveCount(1);
+  await expect(activity).toContainText('Swap 1 ETH →');
+  await expect(activity).toContainText('Swap 100 USDC →');
+  expect(problems).toEqual([]);
+});
