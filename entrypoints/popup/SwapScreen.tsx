@@ -214,6 +214,11 @@ export function SwapScreen() {
   return (
     <>
       <div class="toolbar">
+        {localChain && (
+          <span class="badge" title="This network's RPC runs on this machine (the devnet)" data-testid="local-badge">
+            Local
+          </span>
+        )}
         <label class="chain">
           <span class="sr-only">Network</span>
           <select

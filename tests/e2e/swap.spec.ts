@@ -51,6 +51,7 @@ test('swap ETH -> USDC and USDC -> DAI from the popup; history and balances foll
   await popup.getByLabel('Amount').fill('1');
   await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
   await expect(popup.getByTestId('balance-USDC')).toContainText(formatAmount(usdcBefore, 6));
+  await expect(popup.getByTestId('local-badge')).toHaveText('Local');
   await popup.getByRole('button', { name: 'Review swap' }).click();
   await popup.getByRole('button', { name: 'Confirm swap' }).click();
   await expect(popup.getByTestId('swap-consent')).toBeVisible({ timeout: 20_000 });
