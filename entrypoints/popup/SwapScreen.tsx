@@ -215,7 +215,11 @@ export function SwapScreen() {
     <>
       <div class="toolbar">
         {localChain && (
-          <span class="badge" title="This network's RPC runs on this machine (the devnet)" data-testid="local-badge">
+          <span
+            class="badge"
+            title="This network's RPC runs on this machine (the devnet)"
+            data-testid="local-badge"
+          >
             Local
           </span>
         )}
