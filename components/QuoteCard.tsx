@@ -1,6 +1,7 @@
 import { formatAmount } from '@/lib/amounts';
 import type { Token } from '@/lib/api/schema';
 import type { QuoteSessionState } from '@/lib/swap/session-state';
+import { RouteDiagram } from './RouteDiagram';
 
 export interface QuoteCardProps {
   state: QuoteSessionState;
@@ -8,13 +9,30 @@ export interface QuoteCardProps {
   outToken: Token | null;
   now: number;
   onRefresh: () => void;
+  /** Resolves route token addresses to symbols; unknown ones show as short addresses. */
+  symbolOf?: ((address: string) => string | undefined) | undefined;
+}
+
+// Extra digits kept in the bigint division so small rates (1 USDC = 0.0003 ETH) keep precision.
+const RATE_PRECISION = 18;
+
+/** How many `to` units one whole `from` unit buys, as display text; bigint only, never Number. */
+export function rateOf(
+  fromAmount: bigint,
+  fromDecimals: number,
+  toAmount: bigint,
+  toDecimals: number,
+): string {
+  if (fromAmount <= 0n) return '—';
+  const scaled = (toAmount * 10n ** BigInt(fromDecimals + RATE_PRECISION)) / fromAmount;
+  return formatAmount(scaled, toDecimals + RATE_PRECISION);
 }
 
 function secondsUntil(at: number | null, now: number): number | null {
   return at === null ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-export function QuoteCard({ state, inToken, outToken, now, onRefresh }: QuoteCardProps) {
+export function QuoteCard({ state, inToken, outToken, now, onRefresh, symbolOf }: QuoteCardProps) {
   if (state.status === 'idle') return null;
   const { quote } = state;
   const countdown = secondsUntil(state.nextRefreshAt, now);
@@ -50,10 +68,20 @@ export function QuoteCard({ state, inToken, outToken, now, onRefresh }: QuoteCar
           <dd data-testid="quote-min">
             {formatAmount(BigInt(quote.minReceived), quote.outDecimals)} {outToken.symbol}
           </dd>
+          <dt>Rate</dt>
+          <dd data-testid="quote-rate">
+            1 {inToken.symbol} ={' '}
+            {rateOf(BigInt(quote.inAmount), quote.inDecimals, BigInt(quote.outAmount), quote.outDecimals)}{' '}
+            {outToken.symbol}
+            <br />1 {outToken.symbol} ={' '}
+            {rateOf(BigInt(quote.outAmount), quote.outDecimals, BigInt(quote.inAmount), quote.inDecimals)}{' '}
+            {inToken.symbol}
+          </dd>
           <dt>Quoted at block</dt>
           <dd data-testid="quote-block">{quote.blockNumber}</dd>
         </dl>
       )}
+      {quote && outToken && inToken && <RouteDiagram route={quote.bestRoute} symbolOf={symbolOf} />}
       {state.status === 'loading' && quote && <p class="muted">Refreshing…</p>}
       {state.status === 'ready' && (
         <p class="muted" data-testid="quote-countdown">

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { AmountField, amountErrorOf } from '@/components/AmountField';
 import { QuoteCard } from '@/components/QuoteCard';
+import { SlippageControl } from '@/components/SlippageControl';
 import { SwapProgress } from '@/components/SwapProgress';
 import { type PickedToken, TokenPicker } from '@/components/TokenPicker';
 import { formatAmount, formatAmountExact, parseAmount } from '@/lib/amounts';
@@ -109,7 +111,7 @@ export function SwapScreen() {
   }, [list, findToken]);
 
   const parsed = from ? parseAmount(amount, from.token.decimals) : null;
-  const amountError = amount.trim() !== '' && parsed && !parsed.ok ? parsed.error.message : null;
+  const amountError = amountErrorOf(amount, from ? from.token.decimals : null);
 
   // Every change of the form becomes the session's input; the background debounces and cancels.
   // Deliberately keyed on the form only: the session echoing the input back must not re-send it.
@@ -267,37 +269,21 @@ export function SwapScreen() {
           onLookup={lookup}
           logoUrl={logoUrl}
         />
-        <div class="amount">
-          <label for="amount" class="field-label">
-            Amount
-          </label>
-          <input
-            id="amount"
-            inputMode="decimal"
-            autocomplete="off"
-            placeholder="0.0"
-            value={amount}
-            aria-invalid={amountError !== null}
-            aria-describedby={amountError ? 'amount-error' : undefined}
-            onInput={(event) => {
-              setAmount(event.currentTarget.value);
-              callBackground({ type: 'markTyping' }).catch(() => undefined);
-            }}
-          />
-          {amountError && (
-            <p id="amount-error" class="error" role="alert">
-              {amountError}
-            </p>
+        <AmountField
+          value={amount}
+          error={amountError}
+          onInput={(value) => {
+            setAmount(value);
+            callBackground({ type: 'markTyping' }).catch(() => undefined);
+          }}
+        >
+          {balanceLine(from)}
+          {from && (
+            <button type="button" class="link" onClick={setMax}>
+              Max
+            </button>
           )}
-          <div class="amount-meta">
-            {balanceLine(from)}
-            {from && (
-              <button type="button" class="link" onClick={setMax}>
-                Max
-              </button>
-            )}
-          </div>
-        </div>
+        </AmountField>
         <button
           type="button"
           class="flip"
@@ -322,20 +308,7 @@ export function SwapScreen() {
           logoUrl={logoUrl}
         />
         {balanceLine(to)}
-        <label class="slippage">
-          <span class="field-label">Slippage (%)</span>
-          <input
-            type="number"
-            min="0.01"
-            max="50"
-            step="0.1"
-            value={slippage}
-            onInput={(event) => {
-              const next = Number(event.currentTarget.value);
-              if (Number.isFinite(next) && next > 0 && next <= 50) setSlippage(next);
-            }}
-          />
-        </label>
+        <SlippageControl value={slippage} onChange={setSlippage} />
       </form>
 
       {session && (
@@ -344,6 +317,7 @@ export function SwapScreen() {
           inToken={from?.token ?? (session.input ? (findToken(session.input.inToken) ?? null) : null)}
           outToken={to?.token ?? (session.input ? (findToken(session.input.outToken) ?? null) : null)}
           now={now}
+          symbolOf={(address) => findToken(address)?.symbol}
           onRefresh={() => callBackground({ type: 'refreshQuote' }).catch(() => undefined)}
         />
       )}

@@ -1,0 +1,43 @@
+import type { ComponentChildren } from 'preact';
+import { parseAmount } from '@/lib/amounts';
+
+/** The inline error for what was typed, or null; empty input is not an error yet. */
+export function amountErrorOf(text: string, decimals: number | null): string | null {
+  if (decimals === null || text.trim() === '') return null;
+  const parsed = parseAmount(text, decimals);
+  return parsed.ok ? null : parsed.error.message;
+}
+
+export interface AmountFieldProps {
+  value: string;
+  error: string | null;
+  onInput: (value: string) => void;
+  /** Balance line and Max button, under the input. */
+  children?: ComponentChildren;
+}
+
+export function AmountField({ value, error, onInput, children }: AmountFieldProps) {
+  return (
+    <div class="amount">
+      <label for="amount" class="field-label">
+        Amount
+      </label>
+      <input
+        id="amount"
+        inputMode="decimal"
+        autocomplete="off"
+        placeholder="0.0"
+        value={value}
+        aria-invalid={error !== null}
+        aria-describedby={error ? 'amount-error' : undefined}
+        onInput={(event) => onInput(event.currentTarget.value)}
+      />
+      {error && (
+        <p id="amount-error" class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="amount-meta">{children}</div>
+    </div>
+  );
+}
