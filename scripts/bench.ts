@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { buildTokenSearchIndex } from '../lib/tokens/search.ts';
 import { syntheticTokens } from '../tests/support/tokens.ts';
+import { benchExplorer } from './bench-explorer.ts';
 import { benchQuoteOverhead } from './bench-extension.ts';
 import { benchService } from './bench-service.ts';
 
@@ -144,6 +145,40 @@ async function main(): Promise<void> {
     withinBudget: null,
   });
 
+  const explorer = await benchExplorer();
+  rows.push({
+    name: 'content script first pass, 10,000-link page',
+    figure: `${explorer.firstPassMs.toFixed(1)} ms`,
+    baseline: `bare querySelectorAll pass ${explorer.bareMs.toFixed(1)} ms`,
+    ratio: explorer.firstPassRatio,
+    budget: '<= 2x bare pass',
+    withinBudget: explorer.firstPassRatio <= 2,
+  });
+  rows.push({
+    name: `content script mutation pass (${explorer.mutation.rows} rows added)`,
+    figure: `${explorer.mutation.passMs.toFixed(1)} ms in ${explorer.mutation.passes} pass(es)`,
+    baseline: `bare pass ${explorer.mutation.bareMs.toFixed(1)} ms`,
+    ratio: explorer.mutation.ratio,
+    budget: 'reported',
+    withinBudget: null,
+  });
+  rows.push({
+    name: 'content script: longest task (scanner code / page relayout after insertion)',
+    figure: `${explorer.longTasks.scannerMs.toFixed(1)} ms / ${explorer.longTasks.startMs.toFixed(0)} ms`,
+    baseline: `40 plain spans inserted: ${explorer.longTasks.pageInsertionBaselineMs.toFixed(0)} ms`,
+    ratio: explorer.longTasks.startMs / Math.max(1, explorer.longTasks.pageInsertionBaselineMs),
+    budget: 'no task > 50 ms',
+    withinBudget: explorer.longTasks.scannerMs <= 50 && explorer.longTasks.startMs <= 50,
+  });
+  rows.push({
+    name: 'content script: layout reads during passes',
+    figure: String(explorer.layoutReadsDuringPasses),
+    baseline: '0',
+    ratio: null,
+    budget: '0',
+    withinBudget: explorer.layoutReadsDuringPasses === 0,
+  });
+
   const overhead = await benchQuoteOverhead();
   rows.push({
     name: 'extension overhead on a quote, p50',
@@ -163,7 +198,7 @@ async function main(): Promise<void> {
   mkdirSync('bench-results', { recursive: true });
   writeFileSync(
     join('bench-results', 'latest.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), rows, service, overhead }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), rows, service, explorer, overhead }, null, 2)}\n`,
   );
   console.log('\nwrote bench-results/latest.json');
 }

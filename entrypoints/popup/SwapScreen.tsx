@@ -35,7 +35,8 @@ export function SwapScreen() {
   const [slippage, setSlippage] = useState(0.5);
   // False until the form was restored from the session (or a prefill): nothing is sent before that.
   const restored = useRef(false);
-  const pendingPrefill = useRef<string | null>(null);
+  // State, not a ref: the cached list may arrive before the prefill, and applying it must re-render.
+  const [pendingPrefill, setPendingPrefill] = useState<{ chainId: number; token: string } | null>(null);
 
   // The token list of the chain: cached in the background, so this answers at once after the first time.
   useEffect(() => {
@@ -95,20 +96,21 @@ export function SwapScreen() {
         setFrom(null);
         setTo(null);
         setAmount('');
-        pendingPrefill.current = prefill.token;
+        setPendingPrefill({ chainId: prefill.chainId, token: prefill.token });
       },
       () => undefined,
     );
   }, []);
   useEffect(() => {
-    if (!pendingPrefill.current || !list) return;
-    const token = findToken(pendingPrefill.current);
+    // Wait for the prefilled chain's list, not the list of the chain shown before.
+    if (!pendingPrefill || !list || list.chainId !== pendingPrefill.chainId) return;
+    const token = findToken(pendingPrefill.token);
     const native = list.tokens.find((entry) => isNativeToken(entry.address));
     if (token) setTo({ token, whitelisted: true });
     if (native && token && !sameAddress(native.address, token.address))
       setFrom({ token: native, whitelisted: true });
-    pendingPrefill.current = null;
-  }, [list, findToken]);
+    setPendingPrefill(null);
+  }, [list, findToken, pendingPrefill]);
 
   const parsed = from ? parseAmount(amount, from.token.decimals) : null;
   const amountError = amountErrorOf(amount, from ? from.token.decimals : null);

@@ -1,0 +1,148 @@
+// Finds token addresses on explorer pages. DOM-light and pure: reads attributes only (no layout, no
+// writes), so it runs in happy-dom; the scanner decides when to parse (see scanner.ts).
+// Imported by the content script: no zod, no viem, nothing heavy.
+
+export type DetectedKind = 'token' | 'address' | 'page';
+
+/** One element and the token it names; `address` is lowercase 0x + 40 hex. */
+export interface Detected {
+  element: Element;
+  address: string;
+  kind: DetectedKind;
+}
+
+/** What a pass needs to know about the page: where links resolve and the token it shows, if any. */
+export interface PageInfo {
+  url: string;
+  /** `host` of the page URL (hostname and port, lowercase). */
+  host: string;
+  /** The token of a `/token/0x…` page, lowercase. */
+  token?: string;
+}
+
+// Cheap pre-filters, the same shape as a bare `a[href*="/token/0x"]`; parseHref does the real check.
+export const TOKEN_LINKS = 'a[href*="/token/"]';
+export const ADDRESS_LINKS = 'a[href*="/address/"]';
+export const LINK_SELECTOR = `${TOKEN_LINKS},${ADDRESS_LINKS}`;
+/** Where a token page's own button goes: its title. */
+export const PAGE_TITLE_SELECTOR = 'h1';
+
+// `/token/<address>` or `/address/<address>`, then the end of the path or another segment.
+const PATH_RE = /^\/(token|address)\/(0x[0-9a-fA-F]{40})(?:\/|$)/;
+
+/** `url` must be absolute (a page's location). */
+export function pageInfo(url: string): PageInfo {
+  const parsed = new URL(url);
+  const hit = matchPath(parsed.pathname);
+  const info: PageInfo = { url: parsed.href, host: parsed.host };
+  if (hit?.kind === 'token') info.token = hit.address;
+  return info;
+}
+
+/**
+ * The token (or address) an href names, when it is a link on the page's own host; otherwise undefined.
+ * Resolved by URL exactly as the browser would follow it: relative forms, protocol-relative, backslash,
+ * userinfo and whitespace tricks all end up on their real host, which must be the page's.
+ */
+export function parseHref(
+  href: string | null,
+  page: PageInfo,
+): { address: string; kind: 'token' | 'address' } | undefined {
+  if (!href) return undefined;
+  let url: URL;
+  try {
+    url = new URL(href, page.url);
+  } catch {
+    return undefined;
+  }
+  return url.host === page.host && /^https?:$/.test(url.protocol) ? matchPath(url.pathname) : undefined;
+}
+
+function matchPath(path: string): { address: string; kind: 'token' | 'address' } | undefined {
+  if (path.includes('%')) {
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      return undefined;
+    }
+  }
+  const match = PATH_RE.exec(path);
+  if (!match) return undefined;
+  return { kind: match[1] as 'token' | 'address', address: (match[2] as string).toLowerCase() };
+}
+
+/**
+ * Links under `root` (and `root` itself) that name a token or an address on the page's host, in
+ * document order. `/address/` records are only candidates: the background says which are tokens.
+ */
+export function scanLinks(
+  root: ParentNode,
+  page: PageInfo,
+  out: Detected[] = [],
+  selector = LINK_SELECTOR,
+): Detected[] {
+  if ((root as Node).nodeType === 1 && (root as Element).matches(selector)) push(root as Element, page, out);
+  const links = root.querySelectorAll(selector);
+  for (let i = 0; i < links.length; i++) push(links[i] as Element, page, out);
+  return out;
+}
+
+function push(element: Element, page: PageInfo, out: Detected[]): void {
+  const hit = parseHref(element.getAttribute('href'), page);
+  if (hit) out.push({ element, address: hit.address, kind: hit.kind });
+}
+
+/** The token page's own record: its title, carrying the token from the URL. */
+export function pageTarget(root: ParentNode, page: PageInfo): Detected | undefined {
+  if (!page.token) return undefined;
+  const title = root.querySelector(PAGE_TITLE_SELECTOR);
+  return title ? { element: title, address: page.token, kind: 'page' } : undefined;
+}
+
+/** Which of these addresses are whitelisted tokens (the background answers; at most 500 a call). */
+export type WhitelistLookup = (addresses: string[]) => Promise<ReadonlySet<string>>;
+
+/** Batches of <= 500 distinct addresses, each address asked once per page (answers are cached). */
+export function createWhitelist(ask: (addresses: string[]) => Promise<string[]>): WhitelistLookup {
+  const known = new Map<string, Promise<boolean>>();
+  return async (addresses) => {
+    const fresh = [...new Set(addresses.filter((address) => !known.has(address)))];
+    for (let i = 0; i < fresh.length; i += 500) {
+      const batch = fresh.slice(i, i + 500);
+      // A failed call counts as "not whitelisted" for this page: no buttons rather than retries.
+      const answer = ask(batch).then(
+        (result) => new Set(result.map((address) => address.toLowerCase())),
+        () => new Set<string>(),
+      );
+      for (const address of batch)
+        known.set(
+          address,
+          answer.then((set) => set.has(address)),
+        );
+    }
+    const confirmed = await Promise.all(addresses.map((address) => known.get(address)));
+    return new Set(addresses.filter((_, i) => confirmed[i]));
+  };
+}
+
+/**
+ * Every record of the page under `root` on chain `chainId`: token links, the token page's title, and
+ * the address links `whitelisted` (the background, batched) confirms as tokens. One record per element.
+ */
+export async function detect(
+  root: ParentNode,
+  pageUrl: string,
+  chainId: number,
+  whitelisted: (chainId: number, addresses: string[]) => Promise<string[]>,
+): Promise<Detected[]> {
+  const page = pageInfo(pageUrl);
+  const links = scanLinks(root, page);
+  const found = links.filter((record) => record.kind === 'token');
+  const candidates = links.filter((record) => record.kind === 'address');
+  const title = pageTarget(root, page);
+  if (title) found.push(title);
+  const lookup = createWhitelist((addresses) => whitelisted(chainId, addresses));
+  const confirmed = await lookup(candidates.map((record) => record.address));
+  for (const record of candidates) if (confirmed.has(record.address)) found.push(record);
+  return found;
+}

@@ -1,0 +1,209 @@
+// The "Swap" button beside a detected element and its quote card. Each button lives in its own shadow
+// root with its own styles (page CSS can't reach in, ours can't leak out); the host element goes after
+// the link, never inside it, so the page's links keep working. Page-controlled and service text is
+// only ever written with textContent.
+import { formatUnits } from './format';
+import type { Failure, Messenger, OneClickQuote } from './messenger';
+
+/** Tag of the injected host elements; they carry `data-swaplane-token` and `data-swaplane-chain`. */
+export const HOST_TAG = 'swaplane-swap';
+
+// `!important` on :host beats the page's own !important rules on the host element (shadow context
+// wins for important declarations), so page CSS such as `* { display: block !important }` can't break it.
+const CSS = `:host{all:initial!important;display:inline-block!important;margin-left:4px!important;font:13px system-ui,sans-serif!important}
+.s,.go{all:unset;padding:0 6px;border:1px solid #65f;border-radius:8px;color:#54e;font:600 11px/16px system-ui;cursor:pointer}
+.s:hover,.s:focus-visible,.go{background:#65f;color:#fff}
+div{position:absolute;inset:auto;width:250px;margin:4px 0 0;padding:10px;border:1px solid #ccc;border-radius:8px;background:#fff;color:#222}
+p{margin:0 0 4px;overflow-wrap:anywhere}
+.b{font-weight:600}
+.go{display:block;margin-top:8px;padding:4px;text-align:center}`;
+
+export interface Placement {
+  element: Element;
+  address: string;
+}
+
+export interface Injector {
+  /** Puts a button beside each element (or re-points an existing one). Reads first, then writes. */
+  place(items: readonly Placement[]): void;
+  has(element: Element): boolean;
+  remove(element: Element): void;
+  /** Removes every button of this injector and closes its card. */
+  clear(): void;
+}
+
+/**
+ * The card's words for a failed request: the user message's title and next step when the error has
+ * one (service errors), else the background's own specific message (e.g. NOT_WHITELISTED's
+ * "This token is not on the swap service’s list.", or the messenger's "not responding").
+ */
+export function failureText(error: Failure): [string, string?] {
+  return error.user ? [error.user.title, error.user.action] : [error.message];
+}
+
+/** "1 ETH ≈ 2,950.12 USDC" and the minimum received, from a one-click quote. */
+export function quoteText(quote: OneClickQuote): [string, string] {
+  const { inSymbol, outSymbol } = quote;
+  return [
+    `${formatUnits(quote.inAmount, quote.inDecimals)} ${inSymbol} ≈ ${formatUnits(quote.outAmount, quote.outDecimals)} ${outSymbol}`,
+    `Minimum received: ${formatUnits(quote.minReceived, quote.outDecimals)} ${outSymbol}`,
+  ];
+}
+
+export function createInjector(chainId: number, messenger: Messenger, doc: Document = document): Injector {
+  const hosts = new WeakMap<Element, HTMLElement>();
+  // The token lives here, not in the (page-writable) data attribute, which is only a hook for tests.
+  const tokens = new WeakMap<HTMLElement, string>();
+  let open: { host: HTMLElement; close(): void } | undefined;
+
+  const node = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string) => {
+    const created = doc.createElement(tag);
+    if (className) created.className = className;
+    return created;
+  };
+  const text = (className: string, content: string) => {
+    const line = node('p', className);
+    line.textContent = content;
+    return line;
+  };
+
+  function point(host: HTMLElement, address: string): void {
+    tokens.set(host, address);
+    host.setAttribute('data-swaplane-token', address);
+    host.setAttribute('data-swaplane-chain', String(chainId));
+  }
+
+  function showFailure(card: HTMLElement, error: Failure, keep: Node[] = []): void {
+    const [title, next] = failureText(error);
+    card.replaceChildren(...keep, text('b', title), ...(next ? [text('', next)] : []));
+  }
+
+  function toggle(host: HTMLElement, button: HTMLElement): void {
+    const wasOpen = open?.host === host;
+    open?.close();
+    const address = tokens.get(host);
+    if (wasOpen || !address) return;
+    const view = doc.defaultView as Window;
+    const card = node('div');
+    card.setAttribute('role', 'dialog');
+    card.setAttribute('aria-label', 'Swaplane quote');
+    card.append(text('', 'Getting a quote…'));
+    // One layout read, on a click (never in a scan pass).
+    const rect = button.getBoundingClientRect();
+    const current = {
+      host,
+      close() {
+        card.remove();
+        button.setAttribute('aria-expanded', 'false');
+        if (open === current) open = undefined;
+      },
+    };
+    open = current;
+    button.after(card);
+    button.setAttribute('aria-expanded', 'true');
+    if (card.showPopover) {
+      // The top layer escapes the page's overflow clipping and stacking contexts; absolute there means
+      // document coordinates, so the card scrolls with its button. An auto popover closes on Escape
+      // and on a press elsewhere; `source` makes a press on our button toggle rather than reopen.
+      card.popover = 'auto';
+      card.style.left = `${Math.min(rect.left, view.innerWidth - 280) + view.scrollX}px`;
+      card.style.top = `${rect.bottom + view.scrollY}px`;
+      card.addEventListener(
+        'toggle',
+        (event) => (event as ToggleEvent).newState === 'closed' && current.close(),
+      );
+      (card.showPopover as (options: { source: Element }) => void)({ source: button });
+    }
+
+    messenger.oneClickQuote(chainId, address).then((outcome) => {
+      if (open !== current) return;
+      if (!outcome.ok) return showFailure(card, outcome.error);
+      const [rate, minimum] = quoteText(outcome.result);
+      const go = node('button', 'go');
+      go.type = 'button';
+      go.textContent = 'Swap in Swaplane';
+      go.addEventListener('click', (event) => {
+        if (!event.isTrusted) return;
+        go.disabled = true;
+        messenger.openPopupPrefilled(chainId, address).then((opened) => {
+          if (opened.ok) current.close();
+          else if (open === current) showFailure(card, opened.error, [text('b', rate)]);
+        });
+      });
+      card.replaceChildren(text('b', rate), text('', minimum), go);
+    });
+  }
+
+  function create(address: string): HTMLElement {
+    const host = doc.createElement(HOST_TAG);
+    point(host, address);
+    const root = host.attachShadow({ mode: 'open' });
+    const style = node('style');
+    style.textContent = CSS;
+    // A span with the button role, not a <button>: on a big page, native buttons make the browser's
+    // pre-paint walk several times slower on every insertion (bench: 10,000-row list).
+    const button = node('span', 's');
+    button.textContent = 'Swap';
+    button.title = 'Swap with Swaplane';
+    button.tabIndex = 0;
+    button.setAttribute('role', 'button');
+    button.setAttribute('aria-expanded', 'false');
+    const activate = (event: Event) => {
+      // Only a person's press: page script can reach an open shadow root, but can't fake isTrusted.
+      if (!event.isTrusted) return;
+      event.preventDefault();
+      event.stopPropagation();
+      toggle(host, button);
+    };
+    button.addEventListener('click', activate);
+    button.addEventListener(
+      'keydown',
+      (event) => (event.key === 'Enter' || event.key === ' ') && activate(event),
+    );
+    root.append(style, button);
+    return host;
+  }
+
+  return {
+    place(items) {
+      // Reads: where each button goes (after the outermost enclosing link, outside its click area).
+      const anchors: Element[] = [];
+      for (const { element } of items) {
+        let anchor = element;
+        for (let link = element.parentElement?.closest('a'); link; link = link.parentElement?.closest('a')) {
+          anchor = link;
+        }
+        anchors.push(anchor);
+      }
+      // Writes.
+      items.forEach(({ element, address }, i) => {
+        const existing = hosts.get(element);
+        if (existing) {
+          if (tokens.get(existing) === address) return;
+          if (open?.host === existing) open.close();
+          point(existing, address);
+          return;
+        }
+        const anchor = anchors[i] as Element;
+        if (!anchor.parentNode) return;
+        const host = create(address);
+        hosts.set(element, host);
+        anchor.after(host);
+      });
+    },
+    has: (element) => hosts.has(element),
+    remove(element) {
+      const host = hosts.get(element);
+      if (!host) return;
+      if (open?.host === host) open.close();
+      host.remove();
+      hosts.delete(element);
+    },
+    clear() {
+      open?.close();
+      for (const host of doc.querySelectorAll(HOST_TAG)) {
+        if (tokens.has(host as HTMLElement)) host.remove();
+      }
+    },
+  };
+}

@@ -1,0 +1,124 @@
+// The content script's side of the protocol (lib/messaging/protocol.ts), without zod: the bundle must
+// stay tiny, so every answer is checked by hand (typeof, regex) before anything reads it. The background
+// validates requests; this side only trusts answers of the exact expected shape.
+import { browser } from 'wxt/browser';
+
+export interface UserText {
+  title: string;
+  detail: string;
+  action: string;
+}
+
+export interface Failure {
+  code: string;
+  message: string;
+  user?: UserText;
+}
+
+export type Outcome<T> = { ok: true; result: T } | { ok: false; error: Failure };
+
+/** A one-click quote: `inAmount` of the native coin into the token, amounts in smallest units. */
+export interface OneClickQuote {
+  inAmount: bigint;
+  inDecimals: number;
+  outAmount: bigint;
+  outDecimals: number;
+  minReceived: bigint;
+  inSymbol: string;
+  outSymbol: string;
+}
+
+export interface Messenger {
+  /** Which of `addresses` (<= 500) are whitelisted tokens, lowercase. */
+  whitelistedTokens(chainId: number, addresses: string[]): Promise<Outcome<string[]>>;
+  oneClickQuote(chainId: number, token: string): Promise<Outcome<OneClickQuote>>;
+  /** True when the real popup opened, false when a tab with the popup page did instead. */
+  openPopupPrefilled(chainId: number, token: string): Promise<Outcome<boolean>>;
+}
+
+type Send = (message: unknown) => Promise<unknown>;
+type Json = Record<string, unknown>;
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const UINT = /^\d{1,78}$/;
+
+/** The value as an object to probe, or an empty one: every check below is then a typeof. */
+const json = (value: unknown): Json => (typeof value === 'object' && value !== null ? (value as Json) : {});
+const strings = (value: Json, keys: string[]) => keys.every((key) => typeof value[key] === 'string');
+const isDecimals = (value: unknown) =>
+  Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 255;
+
+function readAddresses(result: unknown): string[] | undefined {
+  if (Array.isArray(result) && result.every((entry) => typeof entry === 'string' && ADDRESS.test(entry))) {
+    return result.map((entry: string) => entry.toLowerCase());
+  }
+}
+
+function readQuote(result: unknown): OneClickQuote | undefined {
+  const answer = json(result);
+  const quote = json(answer.quote);
+  const amounts = ['inAmount', 'outAmount', 'minReceived'];
+  if (
+    strings(answer, ['inSymbol', 'outSymbol']) &&
+    strings(quote, amounts) &&
+    amounts.every((key) => UINT.test(quote[key] as string)) &&
+    isDecimals(quote.inDecimals) &&
+    isDecimals(quote.outDecimals)
+  ) {
+    return {
+      inAmount: BigInt(quote.inAmount as string),
+      inDecimals: quote.inDecimals as number,
+      outAmount: BigInt(quote.outAmount as string),
+      outDecimals: quote.outDecimals as number,
+      minReceived: BigInt(quote.minReceived as string),
+      inSymbol: answer.inSymbol as string,
+      outSymbol: answer.outSymbol as string,
+    };
+  }
+}
+
+function readOpened(result: unknown): boolean | undefined {
+  const { opened } = json(result);
+  return typeof opened === 'boolean' ? opened : undefined;
+}
+
+function readFailure(value: unknown): Failure | undefined {
+  const error = json(value);
+  const user = json(error.user);
+  if (!strings(error, ['code', 'message'])) return;
+  const failure = { code: error.code, message: error.message } as Failure;
+  if (strings(user, ['title', 'detail', 'action'])) {
+    failure.user = { title: user.title, detail: user.detail, action: user.action } as UserText;
+  }
+  return failure;
+}
+
+const fail = (code: string, message: string): Outcome<never> => ({ ok: false, error: { code, message } });
+
+async function call<T>(
+  send: Send,
+  message: Json,
+  read: (result: unknown) => T | undefined,
+): Promise<Outcome<T>> {
+  let answer: Json;
+  try {
+    answer = json(await send(message));
+  } catch {
+    // Typically "Extension context invalidated" after an update: only a reload brings Swaplane back.
+    return fail('UNREACHABLE', 'Swaplane is not responding. Reload the page.');
+  }
+  const result = answer.ok === true ? read(answer.result) : undefined;
+  if (result !== undefined) return { ok: true, result };
+  const error = answer.ok === false ? readFailure(answer.error) : undefined;
+  return error ? { ok: false, error } : fail('BAD_RESPONSE', 'Swaplane sent an answer it cannot read.');
+}
+
+export function createMessenger(send: Send = (message) => browser.runtime.sendMessage(message)): Messenger {
+  return {
+    whitelistedTokens: (chainId, addresses) =>
+      call(send, { type: 'whitelistedTokens', chainId, addresses }, readAddresses),
+    oneClickQuote: (chainId, token) => call(send, { type: 'oneClickQuote', chainId, token }, readQuote),
+    openPopupPrefilled: (chainId, token) =>
+      call(send, { type: 'openPopupPrefilled', chainId, token }, readOpened),
+  };
+}

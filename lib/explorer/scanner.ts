@@ -1,0 +1,218 @@
+// Keeps a live explorer page's buttons in step with its DOM.
+// - Start: one querySelectorAll for token links, nothing parsed yet; the elements are only observed
+//   (IntersectionObserver). An href is parsed when its element nears the viewport, so a 10,000-row
+//   page costs about one bare querySelectorAll, not 10,000 parses and shadow roots.
+// - Address links wait for the background (is it a whitelisted token?) anyway: swept in the next frame.
+// - Later: a MutationObserver only collects what was added (no DOM reads in its callback) and one pass
+//   per animation frame scans just those subtrees.
+// A pass reads (querySelectorAll, getAttribute) and then writes; it never reads layout.
+import {
+  ADDRESS_LINKS,
+  createWhitelist,
+  pageInfo,
+  pageTarget,
+  parseHref,
+  scanLinks,
+  TOKEN_LINKS,
+} from './detect';
+import { createInjector, HOST_TAG, type Placement } from './inject';
+import type { Messenger } from './messenger';
+
+export interface ScannerOptions {
+  chainId: number;
+  messenger: Messenger;
+  doc?: Document;
+  /** Buttons only near the viewport; defaults to on where IntersectionObserver exists. */
+  lazy?: boolean;
+  /** How near the viewport "near" is. */
+  rootMargin?: string;
+}
+
+export interface Scanner {
+  /** Passes run so far: for tests and the benchmark (one pass per frame, whatever was added). */
+  readonly stats: { passes: number };
+  /** Schedules a pass even if nothing was added (the page's URL changed: SPA navigation). */
+  refresh(): void;
+  /** Disconnects everything and removes every button (e.g. when the extension is updated). */
+  stop(): void;
+}
+
+export function startScanner(options: ScannerOptions): Scanner {
+  const { chainId, messenger, doc = document } = options;
+  const win = doc.defaultView as Window & typeof globalThis;
+  const injector = createInjector(chainId, messenger, doc);
+  const whitelist = createWhitelist(async (addresses) => {
+    const answer = await messenger.whitelistedTokens(chainId, addresses);
+    return answer.ok ? answer.result : [];
+  });
+  // Tokens not read from a /token/ href: the page's title, and address links the background confirmed.
+  const confirmed = new WeakMap<Element, string>();
+  // Observed element -> the elements it stands for (itself, or a run of neighbours: see watch()).
+  const groups = new WeakMap<Element, Element[]>();
+  const stats = { passes: 0 };
+  let page = pageInfo(win.location.href);
+  let title: Element | undefined;
+  let roots: Node[] = [];
+  let changed: Element[] = [];
+  // Whole-document sweeps: token links in the first pass, address links in the next frame's.
+  let sweep: 'tokens' | 'addresses' | undefined = 'tokens';
+  let scheduled = false;
+  let stopped = false;
+
+  /** The token an element's button is for, read now: its confirmed token, or its /token/ href's. */
+  function tokenOf(element: Element): string | undefined {
+    const link = parseHref(element.getAttribute('href'), page);
+    return confirmed.get(element) ?? (link?.kind === 'token' ? link.address : undefined);
+  }
+
+  /** Reads every token first, then places (or re-points) the buttons. */
+  function place(elements: Element[]): void {
+    const items: Placement[] = [];
+    for (const element of elements) {
+      const address = tokenOf(element);
+      if (address) items.push({ element, address });
+    }
+    injector.place(items);
+  }
+
+  const lazy = options.lazy ?? typeof win.IntersectionObserver === 'function';
+  const margin = options.rootMargin ?? '600px 0px';
+  const io = lazy
+    ? new win.IntersectionObserver(
+        (entries) => {
+          const near: Element[] = [];
+          const runs: Element[][] = [];
+          for (const { isIntersecting, target } of entries) {
+            const group = groups.get(target);
+            if (!isIntersecting || !group) continue;
+            io?.unobserve(target);
+            if (group.length > 1) runs.push(group);
+            else near.push(target);
+          }
+          place(near);
+          // A run came near: watch each of its elements on its own (after the loop, so that all the
+          // buttons near the viewport go in together, in one insertion, on the next callback).
+          for (const run of runs) watch(run, 1);
+        },
+        // scrollMargin: the same reach inside scrolling containers (dropdown lists, table panes).
+        { rootMargin: margin, scrollMargin: margin } as IntersectionObserverInit,
+      )
+    : undefined;
+
+  /**
+   * Observes elements until they near the viewport. The browser recomputes every observed target on
+   * each frame, so a big batch (a 10,000-row list) is watched in runs of 32 neighbours in document
+   * order, through the first and last of each run; a run that comes near is then watched element by
+   * element. Small batches are watched element by element from the start.
+   */
+  function watch(elements: Element[], size = elements.length > 512 ? 32 : 1): void {
+    for (let i = 0; i < elements.length; i += size) {
+      const group = elements.slice(i, i + size);
+      for (const sentinel of [group[0] as Element, group[group.length - 1] as Element]) {
+        groups.set(sentinel, group);
+        io?.observe(sentinel);
+      }
+    }
+  }
+
+  /** Elements that should carry a button: new ones wait to be seen, existing buttons are re-pointed. */
+  function want(elements: Element[]): void {
+    const fresh = elements.filter((element) => !injector.has(element));
+    place(elements.filter((element) => !io || injector.has(element)));
+    if (io) watch(fresh);
+  }
+
+  function forget(element: Element): void {
+    confirmed.delete(element);
+    io?.unobserve(element);
+    injector.remove(element);
+  }
+
+  function pass(): void {
+    scheduled = false;
+    if (stopped) return;
+    stats.passes++;
+    // SPA navigation (pushState, popstate) changes the URL without a load, and always the DOM too, so
+    // each pass looks at the URL: the page's own token may have changed.
+    if (win.location.href !== page.url) page = pageInfo(win.location.href);
+    const pendingRoots = roots;
+    const pendingChanged = changed;
+    roots = [];
+    changed = [];
+
+    // Reads. The first pass takes every token link unparsed; later ones parse what was added.
+    const tokens: Element[] = sweep === 'tokens' ? [...doc.querySelectorAll(TOKEN_LINKS)] : [];
+    const found = sweep === 'addresses' ? scanLinks(doc, page, [], ADDRESS_LINKS) : [];
+    sweep = sweep === 'tokens' ? 'addresses' : undefined;
+    for (const root of pendingRoots) if (root.isConnected) scanLinks(root as ParentNode, page, found);
+    // A re-pointed address link is asked about again; until then (or if not a token) it has no button.
+    for (const element of pendingChanged) confirmed.delete(element);
+    const gone = pendingChanged.filter((element) => !tokenOf(element));
+    const target = pageTarget(doc, page);
+
+    // Writes.
+    for (const element of gone) forget(element);
+    if (title && title !== target?.element) forget(title);
+    title = target?.element;
+    if (target) {
+      confirmed.set(target.element, target.address);
+      tokens.push(target.element);
+    }
+    const candidates = found.filter((record) => record.kind === 'address');
+    for (const record of found) if (record.kind === 'token') tokens.push(record.element);
+    want(tokens);
+    if (candidates.length > 0) {
+      whitelist(candidates.map((record) => record.address)).then((ok) => {
+        if (stopped) return;
+        const elements: Element[] = [];
+        for (const { element, address } of candidates) {
+          if (!ok.has(address) || !element.isConnected) continue;
+          confirmed.set(element, address);
+          elements.push(element);
+        }
+        want(elements);
+      });
+    }
+    if (sweep) schedule();
+  }
+
+  /** Queues what the records added or re-pointed; true when there is something to scan. */
+  function collect(records: MutationRecord[]): boolean {
+    for (const record of records) {
+      if (record.type === 'attributes') {
+        roots.push(record.target);
+        changed.push(record.target as Element);
+        continue;
+      }
+      for (const node of record.addedNodes) {
+        // Our own buttons are additions too; they hold nothing to scan.
+        if (node.nodeType === 1 && (node as Element).localName !== HOST_TAG) roots.push(node);
+      }
+    }
+    return roots.length > 0;
+  }
+
+  function schedule(): void {
+    if (scheduled || stopped) return;
+    scheduled = true;
+    win.requestAnimationFrame(pass);
+  }
+
+  // A changed URL with no element added (a framework only swapping text) still needs its pass.
+  const mutations = new win.MutationObserver((records) => {
+    if (collect(records) || win.location.href !== page.url) schedule();
+  });
+  mutations.observe(doc, { childList: true, subtree: true, attributes: true, attributeFilter: ['href'] });
+  pass();
+
+  return {
+    stats,
+    refresh: schedule,
+    stop() {
+      stopped = true;
+      mutations.disconnect();
+      io?.disconnect();
+      injector.clear();
+    },
+  };
+}

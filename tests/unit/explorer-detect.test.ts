@@ -1,0 +1,332 @@
+// @vitest-environment happy-dom
+import { readFileSync } from 'node:fs';
+import { describe, expect, it, vi } from 'vitest';
+import { chainForExplorerHost } from '@/lib/chains/hosts';
+import {
+  createWhitelist,
+  type Detected,
+  detect,
+  pageInfo,
+  pageTarget,
+  parseHref,
+  scanLinks,
+} from '@/lib/explorer/detect';
+import { explorerChainOf, explorerMatches } from '@/lib/explorer/site';
+import { ETH, type FixturePage, fixtureHtml, PAGES, SPAM_TOKEN, WHITELIST } from '../fixtures/explorer/pages';
+
+function parse(page: FixturePage): Document {
+  return new DOMParser().parseFromString(fixtureHtml(page.file), 'text/html');
+}
+
+/** The background's answer, from the devnet lists; records every call. */
+function fakeWhitelist() {
+  const calls: string[][] = [];
+  const whitelisted = async (chainId: number, addresses: string[]) => {
+    calls.push(addresses);
+    return addresses.filter((address) => WHITELIST[chainId]?.includes(address));
+  };
+  return { calls, whitelisted };
+}
+
+const addresses = (records: Detected[]) => new Set(records.map((record) => record.address));
+
+describe('detection on fixture pages', () => {
+  it.each(Object.entries(PAGES))('%s page: exactly the expected tokens', async (_, page) => {
+    const doc = parse(page);
+    const { whitelisted } = fakeWhitelist();
+    const records = await detect(doc, page.url, page.chainId, whitelisted);
+    expect(addresses(records)).toEqual(new Set(page.expected));
+    for (const address of page.notTokens) expect(addresses(records).has(address)).toBe(false);
+    // One record per element, every address normalised.
+    expect(new Set(records.map((record) => record.element)).size).toBe(records.length);
+    for (const record of records) expect(record.address).toMatch(/^0x[0-9a-f]{40}$/);
+  });
+
+  it('Etherscan token page: the title carries the token from the URL, links their own', async () => {
+    const page = PAGES.token;
+    const doc = parse(page);
+    const records = await detect(doc, page.url, 1, fakeWhitelist().whitelisted);
+    const title = records.filter((record) => record.kind === 'page');
+    expect(title).toHaveLength(1);
+    expect(title[0]?.element.tagName).toBe('H1');
+    expect(title[0]?.address).toBe(ETH.usdc);
+    // The contract row's /address/ link is USDC itself: confirmed by the whitelist.
+    const contract = records.find((record) => record.kind === 'address');
+    expect(contract?.element.getAttribute('href')).toBe(`/address/${ETH.usdc}`);
+    // Holder links (/token/<token>?a=<holder>) name the token, never the holder.
+    const holders = records.filter((record) => record.element.getAttribute('href')?.includes('?a='));
+    expect(holders.length).toBeGreaterThanOrEqual(4);
+    for (const record of holders) expect(record.address).toBe(ETH.usdc);
+  });
+
+  it('reads the href, never the truncated visible text', async () => {
+    const page = PAGES.token;
+    const doc = parse(page);
+    const records = await detect(doc, page.url, 1, fakeWhitelist().whitelisted);
+    const truncated = [...doc.querySelectorAll('a')].find((a) => a.textContent === '0xA0b8...eB48');
+    expect(truncated).toBeDefined();
+    expect(records.some((record) => record.element === truncated)).toBe(false);
+    // A link whose text is a shortened address still yields the full address from its href.
+    const shortText = [...doc.querySelectorAll('a')].find((a) => a.textContent === '0x4675C7e5...1ef3b0a263');
+    expect(records.find((record) => record.element === shortText)?.address).toBe(ETH.usdc);
+  });
+
+  it('address page: holdings dropdown links and the USDT contract link, not the wallets or the router', async () => {
+    const page = PAGES.address;
+    const doc = parse(page);
+    const records = await detect(doc, page.url, 1, fakeWhitelist().whitelisted);
+    const dropdown = doc.getElementById('availableBalance');
+    const inDropdown = records.filter((record) => dropdown?.contains(record.element));
+    expect(inDropdown.map((record) => record.address)).toEqual([
+      ETH.usdt,
+      ETH.usdc,
+      ETH.weth,
+      ETH.wbtc,
+      ETH.dai,
+      ETH.link,
+      ETH.uni,
+      SPAM_TOKEN,
+    ]);
+    const viaAddress = records.filter((record) => record.kind === 'address');
+    expect(viaAddress.map((record) => record.address)).toEqual([ETH.usdt]);
+    // Not a token page: the "Address" title gets nothing.
+    expect(records.some((record) => record.kind === 'page')).toBe(false);
+  });
+
+  it('transaction page: the transfers list and the action, plus the WETH address link', async () => {
+    const page = PAGES.tx;
+    const doc = parse(page);
+    const records = await detect(doc, page.url, 1, fakeWhitelist().whitelisted);
+    const transfers = doc.getElementById('wrapperContent2');
+    expect(
+      records.filter((record) => transfers?.contains(record.element)).map((record) => record.address),
+    ).toEqual([ETH.weth, ETH.usdc]);
+    const weth = records.find((record) => record.kind === 'address');
+    expect(weth?.address).toBe(ETH.weth);
+    expect(weth?.element.textContent).toBe('0xC02aaA39...9083C756Cc2');
+  });
+
+  it('token list page: one record per row, in order', async () => {
+    const page = PAGES.tokens;
+    const doc = parse(page);
+    const records = await detect(doc, page.url, 1, fakeWhitelist().whitelisted);
+    expect(records.map((record) => record.address)).toEqual(page.expected);
+    expect(records).toHaveLength(50);
+  });
+
+  it('Blockscout token page: checksummed hrefs, the title, and a link to another explorer ignored', async () => {
+    const page = PAGES.blockscout;
+    const doc = parse(page);
+    const records = await detect(doc, page.url, 8453, fakeWhitelist().whitelisted);
+    expect(records.find((record) => record.kind === 'page')?.element.textContent).toBe('USD Coin (USDC)');
+    const bridged = [...doc.querySelectorAll('a')].find((a) => a.textContent === 'Ethereum USDC');
+    expect(records.some((record) => record.element === bridged)).toBe(false);
+    expect(addresses(records).has(ETH.usdc)).toBe(false);
+  });
+
+  it('asks the background only about /address/ links, in batches of at most 500, each address once', async () => {
+    const doc = document.implementation.createHTMLDocument('many');
+    const hex = (i: number) => `0x${i.toString(16).padStart(40, '0')}`;
+    doc.body.innerHTML = Array.from({ length: 1200 }, (_, i) => `<a href="/address/${hex(i + 1)}">a</a>`)
+      .concat(Array.from({ length: 30 }, (_, i) => `<a href="/address/${hex(i + 1)}">again</a>`))
+      .concat([`<a href="/address/${ETH.usdc}">USDC</a>`, `<a href="/token/${ETH.dai}">DAI</a>`])
+      .join('');
+    const { calls, whitelisted } = fakeWhitelist();
+    const records = await detect(doc, 'https://etherscan.io/address/0x1', 1, whitelisted);
+    expect(calls.map((batch) => batch.length)).toEqual([500, 500, 201]);
+    expect(new Set(calls.flat()).size).toBe(1201);
+    expect(calls.flat()).not.toContain(ETH.dai);
+    expect(records.map((record) => `${record.kind}:${record.address}`)).toEqual([
+      `token:${ETH.dai}`,
+      `address:${ETH.usdc}`,
+    ]);
+  });
+
+  it('caches whitelist answers per page and treats a failed call as "not whitelisted"', async () => {
+    const ask = vi.fn(async (batch: string[]) => batch.filter((address) => address === ETH.usdc));
+    const lookup = createWhitelist(ask);
+    expect(await lookup([ETH.usdc, ETH.dai])).toEqual(new Set([ETH.usdc]));
+    expect(await lookup([ETH.dai, ETH.usdc, ETH.usdc])).toEqual(new Set([ETH.usdc]));
+    expect(ask).toHaveBeenCalledTimes(1);
+    // In flight: two lookups at once share one call.
+    const both = await Promise.all([lookup([ETH.link]), lookup([ETH.link])]);
+    expect(both).toEqual([new Set(), new Set()]);
+    expect(ask).toHaveBeenCalledTimes(2);
+    const failing = createWhitelist(async () => {
+      throw new Error('service down');
+    });
+    expect(await failing([ETH.usdc])).toEqual(new Set());
+  });
+});
+
+describe('parseHref', () => {
+  const page = pageInfo('https://etherscan.io/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
+  const usdc = { kind: 'token', address: ETH.usdc };
+
+  it.each([
+    ['/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', usdc],
+    ['/token/0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', usdc],
+    ['/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48?a=0x28c6c06298d514db089934071355e5743bf21d60', usdc],
+    ['/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48#balances', usdc],
+    ['/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48/', usdc],
+    ['  /token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48  ', usdc],
+    ['https://etherscan.io/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', usdc],
+    ['HTTPS://ETHERSCAN.IO/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', usdc],
+    ['//etherscan.io/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48?a=1', usdc],
+    ['token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', undefined], // resolves to /token/token/0x…
+    ['#transfers', usdc], // the token page itself
+    ['../token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', usdc],
+    ['/token/%30xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', usdc],
+    ['/address/0xdAC17F958D2ee523a2206206994597C13D831ec7', { kind: 'address', address: ETH.usdt }],
+  ])('%s', (href, expected) => {
+    expect(parseHref(href, page)).toEqual(expected);
+  });
+
+  it.each([
+    null,
+    '',
+    'javascript:void(0)',
+    "javascript:alert('/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48')",
+    'mailto:x@etherscan.io',
+    '/token/0xA0b8...eB48',
+    '/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb4', // 39 hex digits
+    '/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb481', // 41
+    '/token/0xzzb86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    '/token/0x%ZZ',
+    '/token/%E0%A4%A',
+    '/Token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    '/tokens/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    '/nft/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48/1',
+    '/token/a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    '/en/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    // Another host, however it is spelled.
+    'https://etherscan.io.evil.com/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    'https://etherscan.io@evil.com/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    'https://evil.com/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    'https://www.etherscan.io/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    'https://etherscan.io:8443/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    '//bscscan.com/token/0x55d398326f99059ff775485246999027b3197955',
+    '/\\evil.com/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    '\\\\evil.com/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    '/\t/evil.com/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    'ftp://etherscan.io/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    'http://[::1/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+  ])('ignores %s', (href) => {
+    expect(parseHref(href, page)).toBeUndefined();
+  });
+
+  it('never throws, whatever the href', () => {
+    const hrefs = ['%', '%%', '/token/%', 'http://', 'https://\u0000', '\uD800', '/token/\uD800', ':::'];
+    for (const href of hrefs) expect(() => parseHref(href, page)).not.toThrow();
+  });
+});
+
+describe('pageInfo and the token page', () => {
+  it('takes the token from a /token/ URL, lowercase, ignoring query and fragment', () => {
+    expect(
+      pageInfo('https://etherscan.io/token/0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48?a=0x1#b').token,
+    ).toBe(ETH.usdc);
+    expect(
+      pageInfo('https://base.blockscout.com/token/0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913').token,
+    ).toBe('0x833589fcd6edb6e08f4c7c32d4f71b54bda02913');
+    expect(pageInfo(`https://etherscan.io/address/${ETH.usdc}`).token).toBeUndefined();
+    expect(pageInfo('https://etherscan.io/tokens').token).toBeUndefined();
+    expect(pageInfo('https://etherscan.io/token/0xA0b8...eB48').token).toBeUndefined();
+  });
+
+  it('puts the page record on the title, and nowhere when there is none', () => {
+    const doc = document.implementation.createHTMLDocument('t');
+    const page = pageInfo(`https://etherscan.io/token/${ETH.dai}`);
+    expect(pageTarget(doc, page)).toBeUndefined();
+    doc.body.innerHTML = '<h1>Token <span>DAI</span></h1><h1>Other</h1>';
+    expect(pageTarget(doc, page)).toEqual({
+      element: doc.querySelector('h1'),
+      address: ETH.dai,
+      kind: 'page',
+    });
+  });
+
+  it('scanLinks includes the root itself when it is a link', () => {
+    const doc = document.implementation.createHTMLDocument('t');
+    doc.body.innerHTML = `<a href="/token/${ETH.dai}"><span>DAI</span></a>`;
+    const link = doc.querySelector('a') as Element;
+    const page = pageInfo('https://etherscan.io/tokens');
+    expect(scanLinks(link, page)).toEqual([{ element: link, address: ETH.dai, kind: 'token' }]);
+    expect(scanLinks(link.firstElementChild as Element, page)).toEqual([]);
+  });
+});
+
+describe('hosts: where the content script runs', () => {
+  it.each([
+    ['https://etherscan.io/token/0x1', 1],
+    ['https://www.etherscan.io/', 1],
+    ['https://optimistic.etherscan.io/', 10],
+    ['https://bscscan.com/', 56],
+    ['https://polygonscan.com/', 137],
+    ['https://arbiscan.io/', 42161],
+    ['https://basescan.org/', 8453],
+    ['https://snowscan.xyz/', 43114],
+    ['https://eth.blockscout.com/', 1],
+    ['https://base.blockscout.com/', 8453],
+    ['https://optimism.blockscout.com/', 10],
+  ])('%s is chain %i', (url, chainId) => {
+    expect(explorerChainOf(new URL(url))).toBe(chainId);
+  });
+
+  it.each([
+    'https://etherscan.io.evil.com/',
+    'https://evil-etherscan.io/',
+    'https://etherscam.io/',
+    'https://xn--etherscn-4cb.io/',
+    'https://sepolia.etherscan.io/',
+    'https://blockscout.com/',
+    'https://evil.blockscout.com/',
+    'https://basescan.org.attacker.net/',
+    'http://etherscan.io/',
+    'https://etherscan.io:8443/',
+    'file:///etherscan.io/',
+  ])('%s is not an explorer', (url) => {
+    expect(explorerChainOf(new URL(url))).toBeUndefined();
+  });
+
+  it('the manifest matches exactly the hosts the runtime check accepts', () => {
+    const matches = explorerMatches();
+    expect(matches).toContain('https://etherscan.io/*');
+    expect(matches).toContain('https://www.etherscan.io/*');
+    expect(matches).toContain('https://eth.blockscout.com/*');
+    expect(matches).toContain('https://base.blockscout.com/*');
+    expect(matches).toContain('https://optimism.blockscout.com/*');
+    for (const pattern of matches) {
+      expect(pattern).toMatch(/^https:\/\/[a-z0-9.-]+\/\*$/);
+      const host = pattern.slice('https://'.length, -'/*'.length);
+      expect(chainForExplorerHost(host)).toBeDefined();
+    }
+    // No wildcard hosts: *.blockscout.com would include instances of chains Swaplane doesn't know.
+    expect(matches.some((pattern) => pattern.includes('*.'))).toBe(false);
+  });
+});
+
+describe('the content script stays tiny', () => {
+  it('lib/explorer and the entrypoint import nothing heavy', () => {
+    const files = [
+      'entrypoints/explorer.content/index.ts',
+      'lib/explorer/detect.ts',
+      'lib/explorer/format.ts',
+      'lib/explorer/inject.ts',
+      'lib/explorer/messenger.ts',
+      'lib/explorer/scanner.ts',
+      'lib/explorer/site.ts',
+    ];
+    const allowed = new Set(['wxt/browser', '@/lib/chains/hosts']);
+    for (const file of files) {
+      const source = readFileSync(file, 'utf8');
+      for (const [, specifier] of source.matchAll(/^import[^'"]*['"]([^'"]+)['"]/gm)) {
+        const ok =
+          specifier?.startsWith('./') ||
+          specifier?.startsWith('@/lib/explorer/') ||
+          allowed.has(specifier ?? '');
+        expect(ok, `${file} imports ${specifier}`).toBe(true);
+      }
+    }
+  });
+});

@@ -1,0 +1,311 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import { failureText, HOST_TAG, quoteText } from '@/lib/explorer/inject';
+import { type Scanner, startScanner } from '@/lib/explorer/scanner';
+import {
+  card,
+  click,
+  fakeMessenger,
+  hosts,
+  loadPage,
+  nextFrame,
+  QUOTE,
+  settle,
+  shadow,
+  swapButton,
+  tokensOf,
+} from '../fixtures/explorer/dom';
+import { ETH, PAGES } from '../fixtures/explorer/pages';
+
+let scanner: Scanner | undefined;
+afterEach(() => {
+  scanner?.stop();
+  scanner = undefined;
+});
+
+/** Loads a fixture page and scans it eagerly (happy-dom has no layout, so no IntersectionObserver). */
+async function open(page: (typeof PAGES)[keyof typeof PAGES], messenger = fakeMessenger()) {
+  loadPage(page.url, page.file);
+  scanner = startScanner({ chainId: page.chainId, messenger, lazy: false });
+  await nextFrame(); // the address-link sweep
+  await settle(); // whitelist answers for /address/ links
+  return messenger;
+}
+
+describe('injection', () => {
+  it('puts one button beside each detected element, with the data hooks', async () => {
+    await open(PAGES.token);
+    const list = hosts();
+    expect(new Set(tokensOf(list))).toEqual(new Set([ETH.usdc]));
+    // h1 + contract link + "Contract" tab + 4 transfer links + 2 holder links.
+    expect(list).toHaveLength(9);
+    for (const host of list) {
+      expect(host.dataset.swaplaneChain).toBe('1');
+      expect(host.dataset.swaplaneToken).toBe(ETH.usdc);
+      expect(swapButton(host).textContent).toBe('Swap');
+    }
+  });
+
+  it('inserts the host after the link, never inside a link', async () => {
+    await open(PAGES.address);
+    expect(hosts()).toHaveLength(9); // 8 holdings + the USDT contract link
+    expect(document.querySelectorAll(`a ${HOST_TAG}`)).toHaveLength(0);
+    for (const host of hosts()) {
+      const before = host.previousElementSibling;
+      expect(before?.tagName).toBe('A');
+      expect(before?.nextElementSibling).toBe(host);
+    }
+  });
+
+  it('goes after the outermost link when links are nested', async () => {
+    loadPage(PAGES.tokens.url, PAGES.tokens.file);
+    // The parser never nests links, but scripts can: build it by hand.
+    document.body.innerHTML = `<div id="row"><a id="outer" href="/tokens?sort=x"><span></span></a></div>`;
+    const inner = document.createElement('a');
+    inner.setAttribute('href', `/token/${ETH.dai}`);
+    document.querySelector('#outer span')?.append(inner);
+    scanner = startScanner({ chainId: 1, messenger: fakeMessenger(), lazy: false });
+    const [host] = hosts();
+    expect(host?.parentElement?.id).toBe('row');
+    expect(host?.previousElementSibling?.id).toBe('outer');
+    expect(host?.closest('a')).toBeNull();
+  });
+
+  it('injects once per element, however often the page is scanned', async () => {
+    const messenger = await open(PAGES.tx);
+    const first = hosts();
+    // Re-adding the same content and attribute churn must not duplicate anything.
+    const list = document.getElementById('wrapperContent2') as HTMLElement;
+    list.append(...list.children);
+    for (const link of document.querySelectorAll('a'))
+      link.setAttribute('href', link.getAttribute('href') ?? '');
+    await nextFrame();
+    await settle();
+    expect(hosts()).toEqual(first);
+    expect(new Set(tokensOf(first))).toEqual(new Set([ETH.usdc, ETH.weth]));
+    expect(messenger.whitelistCalls.flat().filter((address) => address === ETH.weth)).toHaveLength(1);
+  });
+
+  it('address links get a button only when the background confirms the token', async () => {
+    const messenger = await open(PAGES.address);
+    const asked = new Set(messenger.whitelistCalls.flat());
+    expect(asked).toEqual(
+      new Set([
+        ETH.usdt,
+        '0xf977814e90da44bfa03b6295a0616a897441acec',
+        '0x4675c7e5baafbffbca748158becba61ef3b0a263',
+        '0x7a250d5630b4cf539739df2c5dacb4c659f2488d',
+        '0x4838b106fce9647bdf1e7877bf73ce8b0bad5f97',
+      ]),
+    );
+    const viaAddress = hosts().filter((host) =>
+      host.previousElementSibling?.getAttribute('href')?.startsWith('/address/'),
+    );
+    expect(tokensOf(viaAddress)).toEqual([ETH.usdt]);
+  });
+
+  it('a failed whitelist call leaves address links without buttons', async () => {
+    const messenger = fakeMessenger();
+    messenger.whitelistedTokens = async () => ({ ok: false, error: { code: 'INTERNAL', message: 'down' } });
+    await open(PAGES.tx, messenger);
+    const viaAddress = hosts().filter((host) =>
+      host.previousElementSibling?.getAttribute('href')?.startsWith('/address/'),
+    );
+    expect(viaAddress).toHaveLength(0);
+    expect(hosts().length).toBeGreaterThan(0); // token links don't depend on it
+  });
+});
+
+describe('shadow root isolation', () => {
+  it("page CSS doesn't reach the button, and the button's CSS doesn't reach the page", async () => {
+    await open(PAGES.token);
+    const hostile = document.createElement('style');
+    hostile.textContent = `button { color: rgb(255, 0, 0) !important; font-size: 40px !important; }
+      swaplane-swap { display: none !important; } p, div { color: rgb(0, 128, 0); }`;
+    document.head.append(hostile);
+    const pageButton = document.createElement('button');
+    const pageParagraph = document.createElement('p');
+    document.body.append(pageButton, pageParagraph);
+
+    const [host] = hosts();
+    if (!host) throw new Error('no host');
+    const button = swapButton(host);
+    expect(getComputedStyle(button).color).not.toBe('rgb(255, 0, 0)');
+    expect(getComputedStyle(button).fontSize).not.toBe('40px');
+    expect(getComputedStyle(host).display).toBe('inline-block');
+    // Our rules (button, div, p, .b, .go) stay inside the shadow root.
+    expect(getComputedStyle(pageButton).color).toBe('rgb(255, 0, 0)');
+    expect(getComputedStyle(pageParagraph).color).toBe('rgb(0, 128, 0)');
+    expect(getComputedStyle(pageParagraph).fontWeight).not.toBe('600');
+    expect(document.querySelectorAll('style').length).toBe(
+      [...document.head.querySelectorAll('style')].length, // no style element leaked into the page
+    );
+    expect(shadow(host).querySelector('style')).not.toBeNull();
+  });
+});
+
+describe('the quote card', () => {
+  it('a click shows the one-click quote; "Swap in Swaplane" opens the popup prefilled', async () => {
+    const messenger = await open(PAGES.token);
+    const [host] = hosts();
+    if (!host) throw new Error('no host');
+    click(swapButton(host));
+    expect(card(host)?.textContent).toBe('Getting a quote…');
+    expect(swapButton(host).getAttribute('aria-expanded')).toBe('true');
+    await settle();
+    expect(messenger.quoteCalls).toEqual([ETH.usdc]);
+    const lines = [...(card(host)?.querySelectorAll('p') ?? [])].map((line) => line.textContent);
+    expect(lines).toEqual(['1 ETH ≈ 2,950.12 USDC', 'Minimum received: 2,935.37 USDC']);
+    const go = card(host)?.querySelector('button.go') as HTMLButtonElement;
+    expect(go.textContent).toBe('Swap in Swaplane');
+    click(go);
+    await settle();
+    expect(messenger.openCalls).toEqual([[1, ETH.usdc]]);
+    expect(card(host)).toBeNull();
+    expect(swapButton(host).getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('page script clicks (isTrusted false) do nothing', async () => {
+    const messenger = await open(PAGES.token);
+    const [host] = hosts();
+    if (!host) throw new Error('no host');
+    click(swapButton(host), false);
+    swapButton(host).click();
+    await settle();
+    expect(card(host)).toBeNull();
+    expect(messenger.quoteCalls).toEqual([]);
+    click(swapButton(host));
+    await settle();
+    const go = card(host)?.querySelector('button.go') as HTMLButtonElement;
+    click(go, false);
+    go.click();
+    await settle();
+    expect(messenger.openCalls).toEqual([]);
+  });
+
+  it("the button's click doesn't reach the page's own handlers", async () => {
+    await open(PAGES.tokens);
+    let pageClicks = 0;
+    document.body.addEventListener('click', () => pageClicks++);
+    const [host] = hosts();
+    if (!host) throw new Error('no host');
+    click(swapButton(host));
+    expect(pageClicks).toBe(0);
+  });
+
+  it('closes on a second click; one card at a time', async () => {
+    // Escape and a press elsewhere are the browser's (an auto popover): tested end to end.
+    await open(PAGES.address);
+    const [first, second] = hosts();
+    if (!first || !second) throw new Error('no hosts');
+    click(swapButton(first));
+    expect(card(first)).not.toBeNull();
+    click(swapButton(first));
+    expect(card(first)).toBeNull();
+    click(swapButton(first));
+    click(swapButton(second));
+    expect(card(first)).toBeNull();
+    expect(card(second)).not.toBeNull();
+  });
+
+  it.each([
+    [
+      { code: 'NOT_WHITELISTED', message: 'This token is not on the swap service’s list.' },
+      ['This token is not on the swap service’s list.'],
+    ],
+    [
+      {
+        code: 'SERVICE-UNAVAILABLE',
+        message: 'Cannot reach the swap service',
+        user: {
+          title: 'Cannot reach the swap service',
+          detail: 'The connection to the service failed.',
+          action: 'Check your internet connection and the service URL in Settings, then try again.',
+        },
+      },
+      [
+        'Cannot reach the swap service',
+        'Check your internet connection and the service URL in Settings, then try again.',
+      ],
+    ],
+    [
+      {
+        code: 'UNSUPPORTED-TOKEN',
+        message: 'No route for this pair',
+        user: {
+          title: 'No route for this pair',
+          detail: '…',
+          action: 'Try another token pair or a smaller amount.',
+        },
+      },
+      ['No route for this pair', 'Try another token pair or a smaller amount.'],
+    ],
+    [
+      { code: 'UNREACHABLE', message: 'Swaplane is not responding. Reload the page.' },
+      ['Swaplane is not responding. Reload the page.'],
+    ],
+  ])('shows %j as specific text', async (error, expected) => {
+    const messenger = fakeMessenger();
+    messenger.quoteAnswer = { ok: false, error };
+    await open(PAGES.token, messenger);
+    const [host] = hosts();
+    if (!host) throw new Error('no host');
+    click(swapButton(host));
+    await settle();
+    expect([...(card(host)?.querySelectorAll('p') ?? [])].map((line) => line.textContent)).toEqual(expected);
+    expect(card(host)?.querySelector('button')).toBeNull();
+    expect(failureText(error)).toEqual(expected);
+  });
+
+  it('a failed "open" keeps the card with the reason', async () => {
+    const messenger = fakeMessenger();
+    messenger.openAnswer = { ok: false, error: { code: 'INTERNAL', message: 'Could not open the popup.' } };
+    await open(PAGES.token, messenger);
+    const [host] = hosts();
+    if (!host) throw new Error('no host');
+    click(swapButton(host));
+    await settle();
+    click(card(host)?.querySelector('button.go') as HTMLButtonElement);
+    await settle();
+    expect(card(host)?.textContent).toBe('1 ETH ≈ 2,950.12 USDC' + 'Could not open the popup.');
+  });
+
+  it('writes service and page strings as text, never as HTML', async () => {
+    const messenger = fakeMessenger();
+    const evil = '<img src=x onerror="window.__pwned=1">';
+    messenger.quoteAnswer = { ok: true, result: { ...QUOTE, outSymbol: evil, inSymbol: '<b>ETH</b>' } };
+    await open(PAGES.token, messenger);
+    const [host] = hosts();
+    if (!host) throw new Error('no host');
+    click(swapButton(host));
+    await settle();
+    expect(card(host)?.textContent).toContain(`1 <b>ETH</b> ≈ 2,950.12 ${evil}`);
+    expect(shadow(host).querySelector('img, b')).toBeNull();
+    messenger.quoteAnswer = { ok: false, error: { code: 'X', message: evil, user: undefined } };
+    click(swapButton(host));
+    click(swapButton(host));
+    await settle();
+    expect(card(host)?.textContent).toBe(evil);
+    expect(shadow(host).querySelector('img')).toBeNull();
+  });
+
+  it('formats the quote by hand: amounts, decimals, symbols', () => {
+    expect(quoteText(QUOTE)).toEqual(['1 ETH ≈ 2,950.12 USDC', 'Minimum received: 2,935.37 USDC']);
+    expect(
+      quoteText({
+        ...QUOTE,
+        outAmount: 33_333_333_333_333n,
+        minReceived: 33_000_000_000_000n,
+        outDecimals: 18,
+        outSymbol: 'WETH',
+      }),
+    ).toEqual(['1 ETH ≈ 0.0000333333 WETH', 'Minimum received: 0.000033 WETH']);
+  });
+
+  it('stop() removes every button', async () => {
+    await open(PAGES.tokens);
+    expect(hosts().length).toBe(50);
+    scanner?.stop();
+    expect(hosts()).toEqual([]);
+  });
+});
