@@ -6,9 +6,10 @@ import { SwapProgress } from '@/components/SwapProgress';
 import { type PickedToken, TokenPicker } from '@/components/TokenPicker';
 import { formatAmount, formatAmountExact, parseAmount } from '@/lib/amounts';
 import { isNativeToken, sameAddress } from '@/lib/api/schema';
-import { CHAINS } from '@/lib/chains';
+import { CHAINS, getChain, isLocalRpcUrl } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
 import type { ResultOf } from '@/lib/messaging/protocol';
+import type { Settings } from '@/lib/storage/settings';
 import type { QuoteInput } from '@/lib/swap/session-state';
 import { safeLogoUrl } from '@/lib/tokens/import';
 import { buildTokenSearchIndex } from '@/lib/tokens/search';
@@ -25,7 +26,6 @@ export function SwapScreen() {
   const [approvalMode, setApprovalMode] = useState<'exact' | 'unlimited'>('exact');
   const [swapError, setSwapError] = useState<string | null>(null);
   const [balances, setBalances] = useState<Record<string, string>>({});
-  const [localChain, setLocalChain] = useState(false);
   const [chainId, setChainId] = useState(DEFAULT_CHAIN_ID);
   const [list, setList] = useState<TokenList | null>(null);
   const [listError, setListError] = useState<string | null>(null);
@@ -135,13 +135,14 @@ export function SwapScreen() {
   }, [chainId, from, to, amount, slippage]);
 
   const now = useNow(session?.status === 'ready');
-  const [serviceOrigin, setServiceOrigin] = useState<string | null>(null);
+  // Settings for logo origins and the Local label (the service URL and RPCs), read once.
+  const [settings, setSettings] = useState<Settings | null>(null);
   useEffect(() => {
-    callBackground({ type: 'getSettings' }).then(
-      (settings) => setServiceOrigin(settings.serviceBaseUrl),
-      () => undefined,
-    );
+    callBackground({ type: 'getSettings' }).then(setSettings, () => undefined);
   }, []);
+  const serviceOrigin = settings?.serviceBaseUrl ?? null;
+  const rpcUrl = settings?.rpcOverrides[String(chainId)] ?? getChain(chainId)?.defaultRpcUrl ?? '';
+  const localChain = isLocalRpcUrl(rpcUrl);
   // Balances of the two chosen tokens, refreshed when they change and after each swap.
   const swapStatus = swap?.status;
   useEffect(() => {
@@ -151,15 +152,6 @@ export function SwapScreen() {
     if (tokens.length === 0) return;
     callBackground({ type: 'getBalances', chainId, tokens }).then(setBalances, () => setBalances({}));
   }, [chainId, from, to, swapStatus]);
-  useEffect(() => {
-    callBackground({ type: 'getSettings' }).then(
-      (settings) =>
-        setLocalChain(
-          /^http:\/\/(127\.|localhost|\[::1\])/.test(settings.rpcOverrides[String(chainId)] ?? ''),
-        ),
-      () => undefined,
-    );
-  }, [chainId]);
   const balanceLine = (picked: PickedToken | null) => {
     if (!picked) return null;
     const raw = balances[picked.token.address.toLowerCase()];
