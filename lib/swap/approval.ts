@@ -2,8 +2,9 @@
 // Exact amount by default; unlimited only when the user chose it. A non-zero allowance that falls
 // short is first reset to zero: USDT-like tokens revert on non-zero -> non-zero approve, and the
 // extra step is harmless (and closes the approve front-running window) for every other token.
-import { type Address, encodeFunctionData, erc20Abi, type Hex, maxUint256, type PublicClient } from 'viem';
+import { type Address, encodeFunctionData, erc20Abi, type Hex, maxUint256 } from 'viem';
 import { isNativeToken } from '@/lib/api/schema';
+import type { RpcClient } from '@/lib/wallet/network';
 
 export type ApprovalMode = 'exact' | 'unlimited';
 
@@ -59,7 +60,7 @@ export function approvalTransactions(plan: ApprovalPlan, token: Address, spender
 }
 
 export async function readAllowance(
-  client: PublicClient,
+  client: RpcClient,
   token: Address,
   owner: Address,
   spender: Address,

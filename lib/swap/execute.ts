@@ -6,14 +6,7 @@
 //                              \--> needs-consent (new or changed router: ask, then run again)
 //
 // Nothing is signed before every check passed; every failure says whether anything was sent.
-import {
-  type Address,
-  getAddress,
-  type Hex,
-  type LocalAccount,
-  type PublicClient,
-  type TransactionReceipt,
-} from 'viem';
+import { type Address, getAddress, type Hex, type LocalAccount, type TransactionReceipt } from 'viem';
 import type { SwapApiClient } from '@/lib/api/client';
 import { QuoteOutdatedError } from '@/lib/api/errors';
 import { userMessageFor } from '@/lib/api/messages';
@@ -26,6 +19,7 @@ import {
 } from '@/lib/api/schema';
 import { explorerTxUrl, getChain } from '@/lib/chains';
 import { type BalanceReader, balanceOf, createBalanceReader } from '@/lib/wallet/balances';
+import type { RpcClient } from '@/lib/wallet/network';
 import { isRpcUnavailable } from '@/lib/wallet/network';
 import {
   broadcast,
@@ -81,7 +75,7 @@ export const DEFAULT_SWAP_TIMING: SwapTiming = {
 
 export interface SwapDeps {
   /** The public client of the swap's chain. */
-  client: PublicClient;
+  client: RpcClient;
   api: Pick<SwapApiClient, 'quote' | 'build'>;
   pins?: RouterPins;
   store?: PendingSwapStore;

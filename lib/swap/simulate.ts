@@ -13,9 +13,9 @@ import {
   encodeFunctionData,
   erc20Abi,
   type Hex,
-  type PublicClient,
 } from 'viem';
 import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
+import type { RpcClient } from '@/lib/wallet/network';
 import { isRpcUnavailable } from '@/lib/wallet/network';
 import { withGasMargin } from '@/lib/wallet/transactions';
 import type { RevertReason } from './pipeline-state';
@@ -154,7 +154,7 @@ export type PreflightResult =
  * traced transfers to them, when the RPC traces transfers at all (else unknown: null).
  */
 export async function preflightSwap(
-  client: PublicClient,
+  client: RpcClient,
   input: { from: Address; approvals: readonly Call[]; swap: Call; outToken: string; minReceived: bigint },
 ): Promise<PreflightResult> {
   const nativeOut = isNativeToken(input.outToken);
@@ -170,7 +170,7 @@ export async function preflightSwap(
     data: call.data,
     value: call.value ?? 0n,
   }));
-  let block: Awaited<ReturnType<PublicClient['simulateBlocks']>>[number] | undefined;
+  let block: Awaited<ReturnType<RpcClient['simulateBlocks']>>[number] | undefined;
   try {
     [block] = await client.simulateBlocks({ blocks: [{ calls }], traceTransfers: true, validation: false });
   } catch (error) {
@@ -219,7 +219,7 @@ export type SimulationResult =
  * returns what it paid: when the answer decodes as that, it must be >= minReceived.
  */
 export async function simulateSwap(
-  client: PublicClient,
+  client: RpcClient,
   input: { from: Address; swap: Call; minReceived: bigint; gasMarginPercent?: number },
 ): Promise<SimulationResult> {
   const request = {

@@ -1,16 +1,9 @@
 // Native and ERC-20 balances of one address, all in one eth_call through Multicall3's aggregate3
 // (allowFailure, so one broken token cannot hide the others), pinned to a block and cached per
 // (chain, owner, block): a popup re-render in the same block costs one eth_blockNumber.
-import {
-  type Address,
-  decodeFunctionResult,
-  encodeFunctionData,
-  erc20Abi,
-  type Hex,
-  type PublicClient,
-  parseAbi,
-} from 'viem';
+import { type Address, decodeFunctionResult, encodeFunctionData, erc20Abi, type Hex, parseAbi } from 'viem';
 import { isNativeToken } from '@/lib/api/schema';
+import type { RpcClient } from './network';
 
 /** Canonical Multicall3 address, the same on every chain it is deployed to (and on the devnet). */
 export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
@@ -40,7 +33,7 @@ export interface BalanceReader {
 }
 
 export interface BalanceReaderOptions {
-  client: PublicClient;
+  client: RpcClient;
   chainId: number;
   multicall3?: Address;
   /** Cached (owner, block) entries kept; old blocks are useless, so a few suffice. */

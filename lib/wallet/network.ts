@@ -1,6 +1,20 @@
 // One viem public client per chain and RPC URL. The URL is the settings override when there is
 // one, else the registry default; clients are cached so every module shares one transport.
-import { BaseError, createPublicClient, http, type PublicClient } from 'viem';
+import { BaseError, createClient, http, type PublicClient } from 'viem';
+import {
+  call,
+  estimateFeesPerGas,
+  estimateGas,
+  getBalance,
+  getBlockNumber,
+  getChainId,
+  getTransaction,
+  getTransactionCount,
+  getTransactionReceipt,
+  readContract,
+  sendRawTransaction,
+  simulateBlocks,
+} from 'viem/actions';
 import { isLocalRpcUrl, requireChain } from '@/lib/chains';
 import { viemChainFor } from '@/lib/chains/viem';
 import type { Settings } from '@/lib/storage/settings';
@@ -40,19 +54,43 @@ export function networkInfo(chainId: number, settings?: RpcSettings): NetworkInf
   };
 }
 
-const clients = new Map<string, PublicClient>();
+/**
+ * The RPC calls the wallet makes: a subset of viem's PublicClient. Built from viem's
+ * tree-shakeable actions rather than createPublicClient, whose every action (ENS, signatures,
+ * CCIP, deployless bytecode) would otherwise ship in the background bundle.
+ */
+export type RpcClient = Pick<
+  PublicClient,
+  | 'call'
+  | 'chain'
+  | 'estimateFeesPerGas'
+  | 'estimateGas'
+  | 'getBalance'
+  | 'getBlockNumber'
+  | 'getChainId'
+  | 'getTransaction'
+  | 'getTransactionCount'
+  | 'getTransactionReceipt'
+  | 'readContract'
+  | 'request'
+  | 'sendRawTransaction'
+  | 'simulateBlocks'
+  | 'transport'
+>;
+
+const clients = new Map<string, RpcClient>();
 
 /** The cached public client of a chain (keyed by chain and URL, so a settings change gets a new one). */
 export function publicClientFor(
   chainId: number,
   settings?: RpcSettings,
   options: ClientOptions = {},
-): PublicClient {
+): RpcClient {
   const rpcUrl = rpcUrlFor(chainId, settings);
   const key = `${chainId} ${rpcUrl} ${options.timeoutMs ?? ''} ${options.retryCount ?? ''}`;
   let client = clients.get(key);
   if (!client) {
-    client = createPublicClient({
+    const base = createClient({
       chain: viemChainFor(chainId),
       transport: http(rpcUrl, {
         timeout: options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS,
@@ -62,7 +100,25 @@ export function publicClientFor(
       // Block numbers key the balance cache: viem's own block-number cache would hide new blocks.
       cacheTime: 0,
       pollingInterval: 1_000,
-    }) as PublicClient;
+    });
+    // The same wrapping viem's publicActions decorator does, for the actions above only.
+    const c = base;
+    client = {
+      ...base,
+      call: (args: Parameters<typeof call>[1]) => call(c, args),
+      estimateFeesPerGas: (args?: Parameters<typeof estimateFeesPerGas>[1]) => estimateFeesPerGas(c, args),
+      estimateGas: (args: Parameters<typeof estimateGas>[1]) => estimateGas(c, args),
+      getBalance: (args: Parameters<typeof getBalance>[1]) => getBalance(c, args),
+      getBlockNumber: (args?: Parameters<typeof getBlockNumber>[1]) => getBlockNumber(c, args),
+      getChainId: () => getChainId(c),
+      getTransaction: (args: Parameters<typeof getTransaction>[1]) => getTransaction(c, args),
+      getTransactionCount: (args: Parameters<typeof getTransactionCount>[1]) => getTransactionCount(c, args),
+      getTransactionReceipt: (args: Parameters<typeof getTransactionReceipt>[1]) =>
+        getTransactionReceipt(c, args),
+      readContract: (args: Parameters<typeof readContract>[1]) => readContract(c, args),
+      sendRawTransaction: (args: Parameters<typeof sendRawTransaction>[1]) => sendRawTransaction(c, args),
+      simulateBlocks: (args: Parameters<typeof simulateBlocks>[1]) => simulateBlocks(c, args),
+    } as unknown as RpcClient;
     clients.set(key, client);
   }
   return client;

@@ -7,9 +7,9 @@ import {
   type Hex,
   keccak256,
   type LocalAccount,
-  type PublicClient,
   type TransactionReceipt,
 } from 'viem';
+import type { RpcClient } from './network';
 import { isRpcUnavailable } from './network';
 
 export interface UnsignedCall {
@@ -37,7 +37,7 @@ export function withGasMargin(estimate: bigint, percent = 25): bigint {
   return (estimate * BigInt(100 + percent) + 99n) / 100n;
 }
 
-export async function estimateFees(client: PublicClient): Promise<Fees> {
+export async function estimateFees(client: RpcClient): Promise<Fees> {
   const fees = await client.estimateFeesPerGas(); // EIP-1559 by default
   if (fees.maxFeePerGas === undefined || fees.maxPriorityFeePerGas === undefined) {
     throw new Error('the RPC gave no EIP-1559 fees');
@@ -47,7 +47,7 @@ export async function estimateFees(client: PublicClient): Promise<Fees> {
 
 /** Signs an EIP-1559 transaction with the next nonce (pending block: counts our own queued txs). */
 export async function signCall(
-  client: PublicClient,
+  client: RpcClient,
   account: LocalAccount,
   call: UnsignedCall,
   fees: Fees,
@@ -120,7 +120,7 @@ export function classifySendError(error: unknown): SendErrorCode {
 }
 
 /** Broadcasts signed bytes. "Already known" means the node has it: that is a success. */
-export async function broadcast(client: PublicClient, raw: Hex): Promise<void> {
+export async function broadcast(client: RpcClient, raw: Hex): Promise<void> {
   try {
     await client.sendRawTransaction({ serializedTransaction: raw });
   } catch (error) {
@@ -138,7 +138,7 @@ export type TrackResult =
   | { kind: 'aborted' };
 
 export interface TrackOptions {
-  client: PublicClient;
+  client: RpcClient;
   hash: Hex;
   from: Address;
   nonce: number;
@@ -202,7 +202,7 @@ export async function trackTransaction(options: TrackOptions): Promise<TrackResu
   }
 }
 
-async function receiptOf(client: PublicClient, hash: Hex): Promise<TransactionReceipt | null> {
+async function receiptOf(client: RpcClient, hash: Hex): Promise<TransactionReceipt | null> {
   try {
     return await client.getTransactionReceipt({ hash });
   } catch (error) {

@@ -4,6 +4,7 @@
 // (the account's nonce does not move); a sent swap survives a restart; a dropped one is said so.
 import {
   type Address,
+  createPublicClient,
   createTestClient,
   createWalletClient,
   decodeFunctionData,
@@ -13,7 +14,6 @@ import {
   http,
   type LocalAccount,
   maxUint256,
-  type PublicClient,
   type TestClient,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -37,7 +37,7 @@ import { createRouterPins } from '../../lib/swap/router-pins';
 import { preflightSwap, simulateSwap } from '../../lib/swap/simulate';
 import { createBalanceReader } from '../../lib/wallet/balances';
 import { addDerivedAccount, createKeyring, signerFor } from '../../lib/wallet/keyring';
-import { clearPublicClients, networkInfo, publicClientFor } from '../../lib/wallet/network';
+import { clearPublicClients, networkInfo, publicClientFor, type RpcClient } from '../../lib/wallet/network';
 import { type EmbeddedDefault, startEmbeddedDefault } from '../../scripts/embedded';
 
 const E18 = 10n ** 18n;
@@ -46,7 +46,7 @@ const TIMING = { pollMs: 20, dropAfterMs: 600, rebroadcastMs: 300 };
 
 let embedded: EmbeddedDefault;
 let chain: ManifestChain;
-let client: PublicClient;
+let client: RpcClient;
 let testClient: TestClient;
 let api: SwapApiClient;
 const signers: LocalAccount[] = [];
@@ -263,7 +263,10 @@ describe('swaps confirm with exactly the quoted output', () => {
       functionName: 'approve',
       args: [chain.router, 5n],
     });
-    await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    await createPublicClient({ transport: http(chain.rpcUrl) }).waitForTransactionReceipt({
+      hash,
+      pollingInterval: 20,
+    });
     const { state } = await swapAndCheck(0, requestOf(token('USDT'), token('USDC'), 1_000n * E6));
     expect(state.approval).toMatchObject({ plan: 'reset-then-approve', allowance: '5' });
     expect(state.approval?.txs.map((tx) => [tx.step, tx.amount, tx.status])).toEqual([
@@ -581,7 +584,7 @@ describe('balances, RPC and nonces', () => {
     const lagging = {
       ...client,
       getTransactionCount: async () => before.latest - 1,
-    } as PublicClient;
+    } as RpcClient;
     const state = await executeSwap(
       { chainId: 1, account, request: requestOf(NATIVE_TOKEN_ADDRESS, token('USDC'), E18), quote: null },
       deps({ client: lagging }),
