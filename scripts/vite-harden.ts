@@ -86,10 +86,16 @@ export function hardenModule(id: string, code: string): string | null {
 }
 
 export function harden(): Plugin {
+  // `wxt` (dev) builds unminified, and comments such as zod's "the caught `new Function`" would
+  // read as sinks: the scan is for minified (shipped) builds; the rewrites apply to every build.
+  let minified = true;
   return {
     name: 'swaplane:harden',
     apply: 'build',
     enforce: 'pre',
+    configResolved(config) {
+      minified = config.build.minify !== false;
+    },
     transform(code, id) {
       try {
         const hardened = hardenModule(id, code);
@@ -99,6 +105,7 @@ export function harden(): Plugin {
       }
     },
     generateBundle(_options, bundle) {
+      if (!minified) return;
       for (const [fileName, output] of Object.entries(bundle)) {
         if (output.type !== 'chunk') continue;
         const sinks = findUnsafeSinks(output.code);
