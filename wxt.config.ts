@@ -1,5 +1,6 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'wxt';
+import { harden } from './scripts/vite-harden';
 
 // The devnet preset (npm run demo) points the extension at the embedded default;
 // it is read at build time so a normal build carries no localhost defaults beyond the registry's.
@@ -8,6 +9,8 @@ export default defineConfig({
   srcDir: '.',
   entrypointsDir: 'entrypoints',
   publicDir: 'public',
+  // MV3 for every browser, Firefox included (WXT defaults Firefox to MV2): see scripts/lint-firefox.ts.
+  manifestVersion: 3,
   manifest: ({ browser }) => ({
     name: 'Swaplane',
     description: 'Swap tokens from your toolbar and from block-explorer pages.',
@@ -16,10 +19,22 @@ export default defineConfig({
     optional_host_permissions: ['https://*/*', 'http://*/*'],
     action: { default_title: 'Swaplane' },
     ...(browser === 'firefox'
-      ? { browser_specific_settings: { gecko: { id: 'swaplane@swaplane.dev', strict_min_version: '128.0' } } }
+      ? {
+          browser_specific_settings: {
+            gecko: {
+              id: 'swaplane@swaplane.dev',
+              // 140 (ESR) / Android 142: the first with data_collection_permissions.
+              strict_min_version: '140.0',
+              // Swap amounts go to the routing service; the address, balance reads and signed
+              // transactions go to the RPC node: transactions and balances leave the extension.
+              data_collection_permissions: { required: ['financialAndPaymentInfo'] },
+            },
+            gecko_android: { strict_min_version: '142.0' },
+          },
+        }
       : {}),
   }),
   vite: () => ({
-    plugins: [preact()],
+    plugins: [preact(), harden()],
   }),
 });

@@ -9,6 +9,7 @@ import { buildTokenSearchIndex } from '../lib/tokens/search.ts';
 import { syntheticTokens } from '../tests/support/tokens.ts';
 import { benchExplorer } from './bench-explorer.ts';
 import { benchQuoteOverhead } from './bench-extension.ts';
+import { benchLoad } from './bench-load.ts';
 import { benchService } from './bench-service.ts';
 
 interface Row {
@@ -145,6 +146,23 @@ async function main(): Promise<void> {
     withinBudget: null,
   });
 
+  const load = await benchLoad();
+  for (const [label, route, baseline, ratio] of [
+    ['quote', load.quote, load.noopPost, load.ratios.quoteThroughput],
+    ['token list', load.tokenList, load.noopGet, load.ratios.tokenListThroughput],
+  ] as const) {
+    const at = (stage: typeof route.capacity) =>
+      `${stage.requestsPerSecond} req/s, p99 ${stage.p99Ms} ms (${stage.connections} conns)`;
+    rows.push({
+      name: `reference service under load (autocannon): ${label} capacity`,
+      figure: `${at(route.capacity)}, ${route.capacity.errors} errors`,
+      baseline: `no-op route ${at(baseline.capacity)}`,
+      ratio,
+      budget: '0 errors at capacity',
+      withinBudget: route.capacity.errors === 0 && baseline.capacity.errors === 0,
+    });
+  }
+
   const explorer = await benchExplorer();
   rows.push({
     name: 'content script first pass, 10,000-link page',
@@ -198,7 +216,7 @@ async function main(): Promise<void> {
   mkdirSync('bench-results', { recursive: true });
   writeFileSync(
     join('bench-results', 'latest.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), rows, service, explorer, overhead }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), rows, service, load, explorer, overhead }, null, 2)}\n`,
   );
   console.log('\nwrote bench-results/latest.json');
 }
