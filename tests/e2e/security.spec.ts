@@ -256,6 +256,12 @@ test('page script cannot press Swaplane: synthetic clicks and keys on the page b
         ).chrome.extension.getViews({ type: 'popup' }).length,
     );
 
+  // Protocol-shaped messages posted by the page reach nothing: the content script has no message listener.
+  await tab.evaluate((token) => {
+    for (const type of ['openPopupPrefilled', 'oneClickQuote', 'walletReveal', 'startSwap']) {
+      window.postMessage({ type, chainId: 1, token, password: 'x', target: 'mnemonic' }, '*');
+    }
+  }, PAGES.token.expected[0]);
   expect(await pagePresses('.s')).toBeGreaterThan(0);
   await tab.waitForTimeout(500); // a quote request, had one started, would have put a card up by now
   expect(await cards()).toBe(0);
