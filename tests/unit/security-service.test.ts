@@ -1,7 +1,8 @@
 // SECURITY.md, "A compromised or buggy routing service": every way a quote or a build can lie is
 // refused with a named reason before anything is signed (the real chain run of the same refusals is
 // tests/integration/pipeline.test.ts, "refused before signing: nothing is sent").
-import { encodeFunctionData, erc20Abi, type Hex } from 'viem';
+import { encodeFunctionData, erc20Abi, type Hex, type PublicClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createSwapApiClient } from '@/lib/api/client';
@@ -12,6 +13,7 @@ import { createHandlers, handleMessage } from '@/lib/messaging/background';
 import { settingsItem } from '@/lib/storage/items';
 import { DEFAULT_SETTINGS } from '@/lib/storage/settings';
 import { buildCheckMessage, checkBuild } from '@/lib/swap/build-checks';
+import { executeSwap } from '@/lib/swap/execute';
 import { ROUTER_SWAP_ABI } from '@/lib/swap/router-abi';
 import { createQuoteSession, type QuoteSession } from '@/lib/swap/session';
 import { startTestService, type TestService } from '../support/test-service';
@@ -304,5 +306,35 @@ describe('tampered quotes from a live (fake) service', () => {
         expect(await ask()).toMatchObject({ ok: false, error: { code: 'QUOTE_REJECTED' } });
       });
     }
+  });
+});
+
+describe('an RPC (or settings) pointing at another chain', () => {
+  it('stops before quoting, building or signing: RPC_WRONG_CHAIN', async () => {
+    fakeBrowser.reset();
+    const calls: string[] = [];
+    const client = {
+      getChainId: async () => 8453,
+      request: async ({ method }: { method: string }) => {
+        calls.push(method);
+        throw new Error(`no ${method} expected`);
+      },
+    } as unknown as PublicClient;
+    const api = {
+      quote: async () => {
+        calls.push('quote');
+        throw new Error('no quote expected');
+      },
+      build: async () => {
+        calls.push('build');
+        throw new Error('no build expected');
+      },
+    };
+    const account = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+    const state = await executeSwap({ chainId: 1, account, request, quote }, { client, api });
+    expect(state.status).toBe('failed');
+    expect(state.failure).toMatchObject({ code: 'RPC_WRONG_CHAIN', step: 'network' });
+    expect(state.tx).toBeNull();
+    expect(calls).toEqual([]);
   });
 });
