@@ -62,19 +62,19 @@ export function QuoteCard({ state, inToken, outToken, now, onRefresh, symbolOf }
         <dl class="quote-figures">
           <dt>You receive (expected)</dt>
           <dd data-testid="quote-out">
-            {formatAmount(BigInt(quote.outAmount), quote.outDecimals)} {outToken.symbol}
+            {formatAmount(BigInt(quote.outAmount), outToken.decimals)} {outToken.symbol}
           </dd>
           <dt>Minimum received ({quote.slippage}% slippage)</dt>
           <dd data-testid="quote-min">
-            {formatAmount(BigInt(quote.minReceived), quote.outDecimals)} {outToken.symbol}
+            {formatAmount(BigInt(quote.minReceived), outToken.decimals)} {outToken.symbol}
           </dd>
           <dt>Rate</dt>
           <dd data-testid="quote-rate">
             1 {inToken.symbol} ={' '}
-            {rateOf(BigInt(quote.inAmount), quote.inDecimals, BigInt(quote.outAmount), quote.outDecimals)}{' '}
+            {rateOf(BigInt(quote.inAmount), inToken.decimals, BigInt(quote.outAmount), outToken.decimals)}{' '}
             {outToken.symbol}
             <br />1 {outToken.symbol} ={' '}
-            {rateOf(BigInt(quote.outAmount), quote.outDecimals, BigInt(quote.inAmount), quote.inDecimals)}{' '}
+            {rateOf(BigInt(quote.outAmount), outToken.decimals, BigInt(quote.inAmount), inToken.decimals)}{' '}
             {inToken.symbol}
           </dd>
           <dt>Quoted at block</dt>

@@ -68,7 +68,7 @@ export function SwapProgress({
       {swap.tx && (
         <p class="muted">
           Transaction <code>{`${swap.tx.hash.slice(0, 10)}…${swap.tx.hash.slice(-6)}`}</code>
-          {swap.tx.explorerUrl && !localChain && (
+          {swap.tx.explorerUrl && /^https:\/\//i.test(swap.tx.explorerUrl) && !localChain && (
             <>
               {' '}
               <a href={swap.tx.explorerUrl} target="_blank" rel="noreferrer noopener">

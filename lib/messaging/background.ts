@@ -8,6 +8,7 @@ import type { BackgroundServices } from '@/lib/background/services';
 import { UnknownChainError } from '@/lib/chains';
 import { prefillItem } from '@/lib/storage/items';
 import { SettingsSchema } from '@/lib/storage/settings';
+import { verifyFailureMessage, verifyMinReceived, verifyQuoteAnswersRequest } from '@/lib/swap/verify';
 import { KeyringError } from '@/lib/wallet/keyring';
 import { VaultError } from '@/lib/wallet/vault';
 import {
@@ -102,13 +103,27 @@ export function createHandlers(services: BackgroundServices): Handlers {
       if (!target || !native || sameAddress(target.address, native.address)) {
         throw new HandlerError('NO_NATIVE', 'No native coin to quote against on this chain.');
       }
-      const { quote } = await services.api().quote({
+      const request = {
         chainId,
         inToken: NATIVE_TOKEN_ADDRESS,
         outToken: target.address,
         inAmount: (10n ** BigInt(native.decimals)).toString(),
         slippage: services.settings().slippage,
-      });
+      };
+      const { quote } = await services.api().quote(request);
+      // The card shows this quote on the page: the same checks as the popup's session (SECURITY.md),
+      // and the decimals the card formats with must be the list's, not whatever the service says.
+      const answers = verifyQuoteAnswersRequest(request, quote);
+      const consistent = answers.ok ? verifyMinReceived(quote) : answers;
+      if (!consistent.ok) {
+        throw new HandlerError('QUOTE_REJECTED', verifyFailureMessage(consistent.reason).title);
+      }
+      if (quote.inDecimals !== native.decimals || quote.outDecimals !== target.decimals) {
+        throw new HandlerError(
+          'QUOTE_REJECTED',
+          'The swap service’s quote has the wrong decimals for these tokens.',
+        );
+      }
       return { quote, inSymbol: native.symbol, outSymbol: target.symbol };
     },
     openPopupPrefilled: async ({ chainId, token }) => {

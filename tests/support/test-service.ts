@@ -101,6 +101,12 @@ export async function startTestService(behaviour: TestServiceBehaviour): Promise
       if (behaviour.quoteDelayMs) await new Promise((resolve) => setTimeout(resolve, behaviour.quoteDelayMs));
       block++;
       const quote = quoteFor(body as QuoteRequest, block);
+      // Decimals as the service's own list has them (a real service does not contradict itself).
+      const listed = Object.values(behaviour.tokens).flat();
+      const decimalsOf = (address: string) =>
+        listed.find((token) => token.address.toLowerCase() === address.toLowerCase())?.decimals;
+      quote.inDecimals = decimalsOf(quote.inToken) ?? quote.inDecimals;
+      quote.outDecimals = decimalsOf(quote.outToken) ?? quote.outDecimals;
       return send(response, 200, {
         success: true,
         data: behaviour.tamper ? behaviour.tamper(quote) : quote,
