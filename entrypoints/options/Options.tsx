@@ -3,6 +3,7 @@ import { browser } from 'wxt/browser';
 import { CHAINS, normalizeHostname } from '@/lib/chains';
 import { BackgroundError, callBackground } from '@/lib/messaging/client';
 import { DEVNET_PRESET, type Settings, SettingsSchema } from '@/lib/storage/settings';
+import { checkOneClickAmount } from '@/lib/swap/one-click';
 import { checkSlippage } from '@/lib/swap/slippage';
 
 const FIELD_LABELS: Record<string, string> = {
@@ -11,6 +12,7 @@ const FIELD_LABELS: Record<string, string> = {
   chainNameOverrides: 'API chain name',
   slippage: 'Default slippage',
   refCode: 'Referral code',
+  oneClickAmount: 'One-click quote amount',
   explorerHosts: 'Explorer hosts',
   autoLockMinutes: 'Auto-lock',
 };
@@ -34,12 +36,14 @@ async function ensureHostPermission(url: string): Promise<boolean> {
 export function Options() {
   const [settings, setSettings] = useState<Settings | null>(null);
   const [hostsText, setHostsText] = useState('');
+  const [amountText, setAmountText] = useState('');
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
 
   useEffect(() => {
     callBackground({ type: 'getSettings' }).then(
       (loaded) => {
         setSettings(loaded);
+        setAmountText(loaded.oneClickAmount);
         setHostsText(
           Object.entries(loaded.explorerHosts)
             .map(([host, chainId]) => `${host} ${chainId}`)
@@ -64,6 +68,7 @@ export function Options() {
     setStatus({ kind: 'idle' });
   };
   const slippageCheck = checkSlippage(settings.slippage);
+  const amountCheck = checkOneClickAmount(amountText);
 
   const save = async (event: Event) => {
     event.preventDefault();
@@ -84,7 +89,15 @@ export function Options() {
       }
       explorerHosts[host] = chainId;
     }
-    const candidate = SettingsSchema.safeParse({ ...settings, explorerHosts });
+    if (!amountCheck.ok) {
+      setStatus({ kind: 'error', message: `One-click quote amount: ${amountCheck.message}` });
+      return;
+    }
+    const candidate = SettingsSchema.safeParse({
+      ...settings,
+      explorerHosts,
+      oneClickAmount: amountCheck.text,
+    });
     if (!candidate.success) {
       const issue = candidate.error.issues[0];
       const field = FIELD_LABELS[String(issue?.path[0] ?? '')] ?? 'Settings';
@@ -102,6 +115,7 @@ export function Options() {
       }
       const saved = await callBackground({ type: 'updateSettings', settings: candidate.data });
       setSettings(saved);
+      setAmountText(saved.oneClickAmount);
       setStatus({ kind: 'saved' });
     } catch (error) {
       setStatus({ kind: 'error', message: error instanceof BackgroundError ? error.message : String(error) });
@@ -209,6 +223,27 @@ export function Options() {
               {slippageCheck.message}
             </p>
           )}
+          <label>
+            One-click quote amount (native coin)
+            <input
+              inputMode="decimal"
+              value={amountText}
+              aria-describedby="one-click-note"
+              onInput={(event) => {
+                setAmountText(event.currentTarget.value);
+                setStatus({ kind: 'idle' });
+              }}
+            />
+          </label>
+          <p
+            id="one-click-note"
+            class={amountCheck.ok ? undefined : 'error'}
+            role={amountCheck.ok ? undefined : 'alert'}
+          >
+            {amountCheck.ok
+              ? `Explorer pages quote ${amountCheck.text} of the chain’s coin (ETH, BNB, POL…) into the token.`
+              : `One-click amount: ${amountCheck.message}`}
+          </p>
           <label>
             Auto-lock after (minutes)
             <input

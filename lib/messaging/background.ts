@@ -8,6 +8,7 @@ import type { BackgroundServices } from '@/lib/background/services';
 import { UnknownChainError } from '@/lib/chains';
 import { prefillItem } from '@/lib/storage/items';
 import { SettingsSchema } from '@/lib/storage/settings';
+import { checkOneClickAmount } from '@/lib/swap/one-click';
 import { KeyringError } from '@/lib/wallet/keyring';
 import { VaultError } from '@/lib/wallet/vault';
 import {
@@ -91,7 +92,7 @@ export function createHandlers(services: BackgroundServices): Handlers {
       return services.session.getState();
     },
     oneClickQuote: async ({ chainId, token }) => {
-      // The page's token priced against one unit of the chain's native coin.
+      // The page's token priced against the settings' amount of the chain's native coin.
       if (isNativeToken(token)) throw new HandlerError('SAME_TOKEN', 'This is the native coin itself.');
       const { view, index } = await services.indexFor(chainId);
       const hit = index.byAddress(token);
@@ -102,12 +103,20 @@ export function createHandlers(services: BackgroundServices): Handlers {
       if (!target || !native || sameAddress(target.address, native.address)) {
         throw new HandlerError('NO_NATIVE', 'No native coin to quote against on this chain.');
       }
+      const { oneClickAmount, slippage } = services.settings();
+      const amount = checkOneClickAmount(oneClickAmount, native.decimals);
+      if (!amount.ok) {
+        throw new HandlerError(
+          'BAD_AMOUNT',
+          `The one-click amount in settings does not fit: ${amount.message}`,
+        );
+      }
       const { quote } = await services.api().quote({
         chainId,
         inToken: NATIVE_TOKEN_ADDRESS,
         outToken: target.address,
-        inAmount: (10n ** BigInt(native.decimals)).toString(),
-        slippage: services.settings().slippage,
+        inAmount: amount.value.toString(),
+        slippage,
       });
       return { quote, inSymbol: native.symbol, outSymbol: target.symbol };
     },

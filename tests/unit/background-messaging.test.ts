@@ -129,11 +129,15 @@ describe('background message handling', () => {
     expect(answer).toMatchObject({ ok: true, result: [USDC.address.toUpperCase().replace('0X', '0x')] });
   });
 
-  it('gives a one-click quote: one native coin into the page token', async () => {
+  it('gives a one-click quote: the settings amount (default 0.1) of the native coin into the page token', async () => {
     const answer = await send({ type: 'oneClickQuote', chainId: 1, token: USDC.address }, 'content-script');
     expect(answer).toMatchObject({ ok: true, result: { inSymbol: 'ETH', outSymbol: USDC.symbol } });
     const body = service.hits.find((hit) => hit.path === '/v1/quote')?.body;
-    expect(body).toMatchObject({ inToken: NATIVE_TOKEN_ADDRESS, inAmount: (10n ** 18n).toString() });
+    expect(body).toMatchObject({ inToken: NATIVE_TOKEN_ADDRESS, inAmount: (10n ** 17n).toString() });
+    await services.updateSettings({ ...services.settings(), oneClickAmount: '2.5' });
+    await send({ type: 'oneClickQuote', chainId: 1, token: USDC.address }, 'content-script');
+    const bodies = service.hits.filter((hit) => hit.path === '/v1/quote').map((hit) => hit.body);
+    expect(bodies.at(-1)).toMatchObject({ inAmount: (25n * 10n ** 17n).toString() });
     const unlisted = await send(
       { type: 'oneClickQuote', chainId: 1, token: '0x00000000000000000000000000000000000000ff' },
       'content-script',
