@@ -11,7 +11,7 @@ export default defineConfig({
   manifest: ({ browser }) => ({
     name: 'Swaplane',
     description: 'Swap tokens from your toolbar and from block-explorer pages.',
-    permissions: ['storage', 'alarms', 'notifications', 'unlimitedStorage'],
+    permissions: ['storage', 'alarms', 'notifications', 'unlimitedStorage', 'scripting'],
     host_permissions: ['http://127.0.0.1/*', 'http://localhost/*'],
     optional_host_permissions: ['https://*/*', 'http://*/*'],
     action: { default_title: 'Swaplane' },

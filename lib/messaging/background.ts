@@ -6,6 +6,7 @@ import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/sche
 import { CodedError } from '@/lib/background/errors';
 import type { BackgroundServices } from '@/lib/background/services';
 import { UnknownChainError } from '@/lib/chains';
+import { explorerChainForUrl } from '@/lib/explorer/user-hosts';
 import { prefillItem } from '@/lib/storage/items';
 import { SettingsSchema } from '@/lib/storage/settings';
 import { checkOneClickAmount } from '@/lib/swap/one-click';
@@ -64,7 +65,18 @@ function errorResult(error: unknown): ErrorResult {
   return { code, message: user.title, user };
 }
 
-type Handlers = { [T in Request['type']]: (request: Extract<Request, { type: T }>) => Promise<ResultOf<T>> };
+/** What the browser says about a sender, for the few handlers that depend on it. */
+export interface SenderInfo {
+  /** The sending frame's URL, as the browser reports it (a page cannot choose it). */
+  url?: string;
+}
+
+type Handlers = {
+  [T in Request['type']]: (
+    request: Extract<Request, { type: T }>,
+    sender: SenderInfo,
+  ) => Promise<ResultOf<T>>;
+};
 
 export function createHandlers(services: BackgroundServices): Handlers {
   return {
@@ -153,6 +165,10 @@ export function createHandlers(services: BackgroundServices): Handlers {
     },
     getBalances: ({ chainId, tokens }) => services.swaps.balances(chainId, tokens),
     getHistory: () => services.swaps.history(),
+    explorerChain: async (_request, sender) => ({
+      chainId: explorerChainForUrl(sender.url, services.settings().explorerHosts) ?? null,
+    }),
+    setExplorerHost: ({ host, chainId }) => services.explorerHosts.set(host, chainId),
     takePrefill: async () => {
       const prefill = await prefillItem.get();
       if (prefill) await prefillItem.remove();
@@ -168,6 +184,7 @@ export async function handleMessage(
   services: Pick<BackgroundServices, 'ready' | 'wallet'>,
   message: unknown,
   kind: SenderKind,
+  sender: SenderInfo = {},
 ): Promise<Response> {
   if (kind === 'unknown') return { ok: false, error: { code: 'FORBIDDEN', message: 'Unknown sender.' } };
   const parsed = RequestSchema.safeParse(message);
@@ -189,8 +206,8 @@ export async function handleMessage(
     await services.ready;
     // A view in use keeps the wallet unlocked; a page (content script) does not.
     if (kind === 'view') await services.wallet.touch();
-    const handler = handlers[request.type] as (request: Request) => Promise<unknown>;
-    return { ok: true, result: await handler(request) };
+    const handler = handlers[request.type] as (request: Request, sender: SenderInfo) => Promise<unknown>;
+    return { ok: true, result: await handler(request, sender) };
   } catch (error) {
     return { ok: false, error: errorResult(error) };
   }
@@ -202,7 +219,7 @@ export function registerBackgroundHandlers(services: BackgroundServices): void {
   const kindOf = (sender: Sender | undefined) => senderKind(sender, browser.runtime.id, extensionOrigin);
 
   browser.runtime.onMessage.addListener((message: unknown, sender: Browser.runtime.MessageSender) =>
-    handleMessage(handlers, services, message, kindOf(sender)),
+    handleMessage(handlers, services, message, kindOf(sender), { url: sender.url }),
   );
 
   // Views follow the quote session through a port: state at once, then every change.

@@ -145,6 +145,25 @@ describe('background message handling', () => {
     expect(unlisted).toMatchObject({ ok: false, error: { code: 'NOT_WHITELISTED' } });
   });
 
+  it('names the chain of a user-added explorer host from the sender URL, for content scripts only', async () => {
+    await services.updateSettings({
+      ...services.settings(),
+      explorerHosts: { 'explorer.example.org': 8453 },
+    });
+    const ask = (url: string | undefined) =>
+      handleMessage(createHandlers(services), services, { type: 'explorerChain' }, 'content-script', { url });
+    expect(await ask('https://explorer.example.org/token/0x1')).toEqual({
+      ok: true,
+      result: { chainId: 8453 },
+    });
+    expect(await ask('https://etherscan.io/')).toEqual({ ok: true, result: { chainId: 1 } });
+    for (const url of ['https://explorer.example.org.evil.com/', 'http://explorer.example.org/', undefined]) {
+      expect(await ask(url)).toEqual({ ok: true, result: { chainId: null } });
+    }
+    const add = { type: 'setExplorerHost', host: 'explorer.example.org', chainId: 1 };
+    expect(await send(add, 'content-script')).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+  });
+
   it('turns service failures into user messages and unknown chains into UNKNOWN_CHAIN', async () => {
     service.behaviour.quoteFailure = { status: 503, times: 10 };
     const answer = await send({ type: 'oneClickQuote', chainId: 1, token: USDC.address });
