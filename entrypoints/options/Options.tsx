@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
-import { CHAINS, normalizeHostname } from '@/lib/chains';
+import { CHAINS } from '@/lib/chains';
 import { BackgroundError, callBackground } from '@/lib/messaging/client';
 import { DEVNET_PRESET, type Settings, SettingsSchema } from '@/lib/storage/settings';
 import { checkOneClickAmount } from '@/lib/swap/one-click';
 import { checkSlippage } from '@/lib/swap/slippage';
+import { ExplorerHosts } from './ExplorerHosts';
 
 const FIELD_LABELS: Record<string, string> = {
   serviceBaseUrl: 'Service base URL',
@@ -35,7 +36,6 @@ async function ensureHostPermission(url: string): Promise<boolean> {
 
 export function Options() {
   const [settings, setSettings] = useState<Settings | null>(null);
-  const [hostsText, setHostsText] = useState('');
   const [amountText, setAmountText] = useState('');
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
 
@@ -44,11 +44,6 @@ export function Options() {
       (loaded) => {
         setSettings(loaded);
         setAmountText(loaded.oneClickAmount);
-        setHostsText(
-          Object.entries(loaded.explorerHosts)
-            .map(([host, chainId]) => `${host} ${chainId}`)
-            .join('\n'),
-        );
       },
       (error: unknown) => setStatus({ kind: 'error', message: String(error) }),
     );
@@ -72,30 +67,12 @@ export function Options() {
 
   const save = async (event: Event) => {
     event.preventDefault();
-    const explorerHosts: Record<string, number> = {};
-    for (const line of hostsText
-      .split('\n')
-      .map((entry) => entry.trim())
-      .filter(Boolean)) {
-      const [rawHost, rawChain] = line.split(/\s+/);
-      const host = normalizeHostname(rawHost);
-      const chainId = Number(rawChain);
-      if (!host || !CHAINS.some((chain) => chain.chainId === chainId)) {
-        setStatus({
-          kind: 'error',
-          message: `Explorer host line “${line}” needs a host name and a known chain id.`,
-        });
-        return;
-      }
-      explorerHosts[host] = chainId;
-    }
     if (!amountCheck.ok) {
       setStatus({ kind: 'error', message: `One-click quote amount: ${amountCheck.message}` });
       return;
     }
     const candidate = SettingsSchema.safeParse({
       ...settings,
-      explorerHosts,
       oneClickAmount: amountCheck.text,
     });
     if (!candidate.success) {
@@ -257,18 +234,6 @@ export function Options() {
           </label>
         </fieldset>
 
-        <fieldset>
-          <legend>Extra explorer hosts</legend>
-          <label>
-            One per line: host and chain id, e.g. “explorer.example.org 8453”
-            <textarea
-              rows={4}
-              value={hostsText}
-              onInput={(event) => setHostsText(event.currentTarget.value)}
-            />
-          </label>
-        </fieldset>
-
         <button type="submit" disabled={slippageCheck.level === 'error'}>
           Save
         </button>
@@ -277,6 +242,13 @@ export function Options() {
           {status.kind === 'error' && status.message}
         </p>
       </form>
+      {/* Outside the form: added and removed at once, not with Save. */}
+      <ExplorerHosts
+        hosts={settings.explorerHosts}
+        onSaved={(saved) =>
+          setSettings((current) => current && { ...current, explorerHosts: saved.explorerHosts })
+        }
+      />
     </main>
   );
 }
