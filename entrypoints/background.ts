@@ -19,6 +19,12 @@ export default defineBackground(() => {
     },
   });
   registerBackgroundHandlers(services);
+  // Scripts registered for the user's explorer hosts persist across sessions; a start (after an update
+  // too) and any permission change re-align them with the settings and what is still granted.
+  const syncExplorerHosts = () => void services.ready.then(() => services.explorerHosts.sync());
+  syncExplorerHosts();
+  browser.permissions.onRemoved.addListener(syncExplorerHosts);
+  browser.permissions.onAdded.addListener(syncExplorerHosts);
   browser.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === AUTO_LOCK_ALARM) void services.ready.then(() => services.wallet.checkAutoLock());
   });

@@ -4,21 +4,27 @@ import { createMessenger } from '@/lib/explorer/messenger';
 import { startScanner } from '@/lib/explorer/scanner';
 import { explorerChainOf, explorerMatches } from '@/lib/explorer/site';
 
-// TODO(issue 8): explorer hosts the user adds in settings are not wired yet. They need an optional
-// host permission requested at run time (permissions.request from the options page), a content script
-// registered dynamically for them (scripting.registerContentScripts, re-registered on start and on
-// settings change), and the settings' host -> chain map passed to chainForExplorerHost as `extraHosts`
-// (which is why explorerChainOf would grow a second argument). Pending a decision.
+// One file serves both ways: the manifest lists it for the built-in hosts (below), and the background
+// registers the same built file at run time (scripting.registerContentScripts) for the hosts the user
+// adds in settings once their permission is granted (lib/background/explorer-hosts.ts).
 export default defineContentScript({
   matches: explorerMatches(),
   runAt: 'document_idle',
   main(ctx) {
-    // The manifest already limits hosts; this also refuses anything hosts.ts doesn't match exactly.
+    const messenger = createMessenger();
+    const start = (chainId: number) => {
+      const scanner = startScanner({ chainId, messenger });
+      // pushState/popstate (Navigation API, or WXT's polling where it's missing): the token may change.
+      ctx.addEventListener(window, 'wxt:locationchange', () => scanner.refresh());
+      ctx.onInvalidated(() => scanner.stop());
+    };
+    // Built-in hosts: exactly as hosts.ts matches them (look-alikes fail), decided here, no round trip.
     const chainId = explorerChainOf(location);
-    if (chainId === undefined) return;
-    const scanner = startScanner({ chainId, messenger: createMessenger() });
-    // pushState/popstate (Navigation API, or WXT's polling where it's missing): the token may change.
-    ctx.addEventListener(window, 'wxt:locationchange', () => scanner.refresh());
-    ctx.onInvalidated(() => scanner.stop());
+    if (chainId !== undefined) return start(chainId);
+    // Anywhere else we run because the user added the host: the background names its chain from the
+    // URL the browser reports for this frame (not one the page could supply), or null.
+    messenger.explorerChain().then((answer) => {
+      if (answer.ok && answer.result !== null && ctx.isValid) start(answer.result);
+    });
   },
 });

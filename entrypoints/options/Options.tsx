@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
-import { CHAINS, normalizeHostname } from '@/lib/chains';
+import { CHAINS } from '@/lib/chains';
 import { BackgroundError, callBackground } from '@/lib/messaging/client';
 import { DEVNET_PRESET, type Settings, SettingsSchema } from '@/lib/storage/settings';
+import { checkOneClickAmount } from '@/lib/swap/one-click';
 import { checkSlippage } from '@/lib/swap/slippage';
+import { ExplorerHosts } from './ExplorerHosts';
 
 const FIELD_LABELS: Record<string, string> = {
   serviceBaseUrl: 'Service base URL',
@@ -11,6 +13,7 @@ const FIELD_LABELS: Record<string, string> = {
   chainNameOverrides: 'API chain name',
   slippage: 'Default slippage',
   refCode: 'Referral code',
+  oneClickAmount: 'One-click quote amount',
   explorerHosts: 'Explorer hosts',
   autoLockMinutes: 'Auto-lock',
 };
@@ -33,18 +36,14 @@ async function ensureHostPermission(url: string): Promise<boolean> {
 
 export function Options() {
   const [settings, setSettings] = useState<Settings | null>(null);
-  const [hostsText, setHostsText] = useState('');
+  const [amountText, setAmountText] = useState('');
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
 
   useEffect(() => {
     callBackground({ type: 'getSettings' }).then(
       (loaded) => {
         setSettings(loaded);
-        setHostsText(
-          Object.entries(loaded.explorerHosts)
-            .map(([host, chainId]) => `${host} ${chainId}`)
-            .join('\n'),
-        );
+        setAmountText(loaded.oneClickAmount);
       },
       (error: unknown) => setStatus({ kind: 'error', message: String(error) }),
     );
@@ -64,27 +63,18 @@ export function Options() {
     setStatus({ kind: 'idle' });
   };
   const slippageCheck = checkSlippage(settings.slippage);
+  const amountCheck = checkOneClickAmount(amountText);
 
   const save = async (event: Event) => {
     event.preventDefault();
-    const explorerHosts: Record<string, number> = {};
-    for (const line of hostsText
-      .split('\n')
-      .map((entry) => entry.trim())
-      .filter(Boolean)) {
-      const [rawHost, rawChain] = line.split(/\s+/);
-      const host = normalizeHostname(rawHost);
-      const chainId = Number(rawChain);
-      if (!host || !CHAINS.some((chain) => chain.chainId === chainId)) {
-        setStatus({
-          kind: 'error',
-          message: `Explorer host line “${line}” needs a host name and a known chain id.`,
-        });
-        return;
-      }
-      explorerHosts[host] = chainId;
+    if (!amountCheck.ok) {
+      setStatus({ kind: 'error', message: `One-click quote amount: ${amountCheck.message}` });
+      return;
     }
-    const candidate = SettingsSchema.safeParse({ ...settings, explorerHosts });
+    const candidate = SettingsSchema.safeParse({
+      ...settings,
+      oneClickAmount: amountCheck.text,
+    });
     if (!candidate.success) {
       const issue = candidate.error.issues[0];
       const field = FIELD_LABELS[String(issue?.path[0] ?? '')] ?? 'Settings';
@@ -102,6 +92,7 @@ export function Options() {
       }
       const saved = await callBackground({ type: 'updateSettings', settings: candidate.data });
       setSettings(saved);
+      setAmountText(saved.oneClickAmount);
       setStatus({ kind: 'saved' });
     } catch (error) {
       setStatus({ kind: 'error', message: error instanceof BackgroundError ? error.message : String(error) });
@@ -210,6 +201,27 @@ export function Options() {
             </p>
           )}
           <label>
+            One-click quote amount (native coin)
+            <input
+              inputMode="decimal"
+              value={amountText}
+              aria-describedby="one-click-note"
+              onInput={(event) => {
+                setAmountText(event.currentTarget.value);
+                setStatus({ kind: 'idle' });
+              }}
+            />
+          </label>
+          <p
+            id="one-click-note"
+            class={amountCheck.ok ? undefined : 'error'}
+            role={amountCheck.ok ? undefined : 'alert'}
+          >
+            {amountCheck.ok
+              ? `Explorer pages quote ${amountCheck.text} of the chain’s coin (ETH, BNB, POL…) into the token.`
+              : `One-click amount: ${amountCheck.message}`}
+          </p>
+          <label>
             Auto-lock after (minutes)
             <input
               type="number"
@@ -222,18 +234,6 @@ export function Options() {
           </label>
         </fieldset>
 
-        <fieldset>
-          <legend>Extra explorer hosts</legend>
-          <label>
-            One per line: host and chain id, e.g. “explorer.example.org 8453”
-            <textarea
-              rows={4}
-              value={hostsText}
-              onInput={(event) => setHostsText(event.currentTarget.value)}
-            />
-          </label>
-        </fieldset>
-
         <button type="submit" disabled={slippageCheck.level === 'error'}>
           Save
         </button>
@@ -242,6 +242,13 @@ export function Options() {
           {status.kind === 'error' && status.message}
         </p>
       </form>
+      {/* Outside the form: added and removed at once, not with Save. */}
+      <ExplorerHosts
+        hosts={settings.explorerHosts}
+        onSaved={(saved) =>
+          setSettings((current) => current && { ...current, explorerHosts: saved.explorerHosts })
+        }
+      />
     </main>
   );
 }

@@ -1,6 +1,7 @@
 // The background's long-lived services, built once per worker start: settings, the API client,
 // the token-list cache and the quote session. Everything that must survive the worker lives in
 // storage; these objects are rebuilt from it after a restart.
+import { browser } from 'wxt/browser';
 import { createSwapApiClient, type SwapApiClient } from '@/lib/api/client';
 import { userMessageFor } from '@/lib/api/messages';
 import type { Token } from '@/lib/api/schema';
@@ -13,6 +14,12 @@ import { createTokenListCache, type TokenListCache, type TokenListView } from '@
 import { lookupToken, type TokenLookup } from '@/lib/tokens/import';
 import { buildTokenSearchIndex, type TokenSearchIndex } from '@/lib/tokens/search';
 import type { KdfParams } from '@/lib/wallet/vault';
+import {
+  createExplorerHosts,
+  type ExplorerHosts,
+  type PermissionsApi,
+  type ScriptingApi,
+} from './explorer-hosts';
 import { createSwapService, type SwapService } from './swaps';
 import { createWalletService, type WalletService } from './wallet';
 
@@ -30,6 +37,8 @@ export interface BackgroundServices {
   session: QuoteSession;
   wallet: WalletService;
   swaps: SwapService;
+  /** Explorer hosts the user added: settings, permission, dynamically registered content script. */
+  explorerHosts: ExplorerHosts;
   onSessionChange(listener: (state: QuoteSessionState) => void): () => void;
 }
 
@@ -41,6 +50,9 @@ export interface BackgroundOptions {
   kdf?: KdfParams;
   now?: () => number;
   notify?: (title: string, message: string) => void;
+  /** The browser's scripting and permissions APIs (tests pass their own). */
+  scripting?: () => ScriptingApi | undefined;
+  permissions?: () => PermissionsApi | undefined;
 }
 
 export function apiChainName(chainId: number, settings: Settings): string {
@@ -110,6 +122,26 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     ...(options.notify ? { notify: options.notify } : {}),
   });
 
+  async function updateSettings(next: Settings): Promise<Settings> {
+    const serviceChanged =
+      next.serviceBaseUrl !== settings.serviceBaseUrl ||
+      JSON.stringify(next.chainNameOverrides) !== JSON.stringify(settings.chainNameOverrides);
+    const hostsChanged = JSON.stringify(next.explorerHosts) !== JSON.stringify(settings.explorerHosts);
+    await settingsItem.set(next);
+    settings = next;
+    // A quote from the previous service must not stay on screen as if it came from this one.
+    if (serviceChanged) session.refreshNow();
+    if (hostsChanged) void explorerHosts.sync();
+    return settings;
+  }
+
+  const explorerHosts = createExplorerHosts({
+    scripting: options.scripting ?? (() => browser.scripting as unknown as ScriptingApi | undefined),
+    permissions: options.permissions ?? (() => browser.permissions as PermissionsApi | undefined),
+    settings: () => settings,
+    saveSettings: updateSettings,
+  });
+
   const ready = (async () => {
     settings = await settingsItem.get();
     await wallet.restore();
@@ -122,16 +154,7 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
   return {
     ready,
     settings: () => settings,
-    async updateSettings(next) {
-      const serviceChanged =
-        next.serviceBaseUrl !== settings.serviceBaseUrl ||
-        JSON.stringify(next.chainNameOverrides) !== JSON.stringify(settings.chainNameOverrides);
-      await settingsItem.set(next);
-      settings = next;
-      // A quote from the previous service must not stay on screen as if it came from this one.
-      if (serviceChanged) session.refreshNow();
-      return settings;
-    },
+    updateSettings,
     api,
     tokens,
     indexFor,
@@ -153,6 +176,7 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     session,
     wallet,
     swaps,
+    explorerHosts,
     onSessionChange(listener) {
       sessionListeners.add(listener);
       return () => sessionListeners.delete(listener);

@@ -1,6 +1,8 @@
 // The content script's side of the protocol (lib/messaging/protocol.ts), without zod: the bundle must
 // stay tiny, so every answer is checked by hand (typeof, regex) before anything reads it. The background
 // validates requests; this side only trusts answers of the exact expected shape.
+// `wxt/browser` is the browser's native API in this bundle (wxt.config.ts): runtime.sendMessage returns a
+// promise natively in Chromium MV3 and Firefox, so the polyfill is left out to keep the bundle small.
 import { browser } from 'wxt/browser';
 
 export interface UserText {
@@ -34,6 +36,8 @@ export interface Messenger {
   oneClickQuote(chainId: number, token: string): Promise<Outcome<OneClickQuote>>;
   /** True when the real popup opened, false when a tab with the popup page did instead. */
   openPopupPrefilled(chainId: number, token: string): Promise<Outcome<boolean>>;
+  /** The chain of this page's host as the background sees it (a host the user added), or null. */
+  explorerChain(): Promise<Outcome<number | null>>;
 }
 
 type Send = (message: unknown) => Promise<unknown>;
@@ -82,6 +86,13 @@ function readOpened(result: unknown): boolean | undefined {
   return typeof opened === 'boolean' ? opened : undefined;
 }
 
+function readChain(result: unknown): number | null | undefined {
+  const { chainId } = json(result);
+  return chainId === null || (Number.isSafeInteger(chainId) && (chainId as number) > 0)
+    ? (chainId as number | null)
+    : undefined;
+}
+
 function readFailure(value: unknown): Failure | undefined {
   const error = json(value);
   const user = json(error.user);
@@ -120,5 +131,6 @@ export function createMessenger(send: Send = (message) => browser.runtime.sendMe
     oneClickQuote: (chainId, token) => call(send, { type: 'oneClickQuote', chainId, token }, readQuote),
     openPopupPrefilled: (chainId, token) =>
       call(send, { type: 'openPopupPrefilled', chainId, token }, readOpened),
+    explorerChain: () => call(send, { type: 'explorerChain' }, readChain),
   };
 }

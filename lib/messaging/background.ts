@@ -6,8 +6,10 @@ import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/sche
 import { CodedError } from '@/lib/background/errors';
 import type { BackgroundServices } from '@/lib/background/services';
 import { UnknownChainError } from '@/lib/chains';
+import { explorerChainForUrl } from '@/lib/explorer/user-hosts';
 import { prefillItem } from '@/lib/storage/items';
 import { SettingsSchema } from '@/lib/storage/settings';
+import { checkOneClickAmount } from '@/lib/swap/one-click';
 import { verifyFailureMessage, verifyMinReceived, verifyQuoteAnswersRequest } from '@/lib/swap/verify';
 import { KeyringError } from '@/lib/wallet/keyring';
 import { VaultError } from '@/lib/wallet/vault';
@@ -64,7 +66,18 @@ function errorResult(error: unknown): ErrorResult {
   return { code, message: user.title, user };
 }
 
-type Handlers = { [T in Request['type']]: (request: Extract<Request, { type: T }>) => Promise<ResultOf<T>> };
+/** What the browser says about a sender, for the few handlers that depend on it. */
+export interface SenderInfo {
+  /** The sending frame's URL, as the browser reports it (a page cannot choose it). */
+  url?: string;
+}
+
+type Handlers = {
+  [T in Request['type']]: (
+    request: Extract<Request, { type: T }>,
+    sender: SenderInfo,
+  ) => Promise<ResultOf<T>>;
+};
 
 export function createHandlers(services: BackgroundServices): Handlers {
   return {
@@ -92,7 +105,7 @@ export function createHandlers(services: BackgroundServices): Handlers {
       return services.session.getState();
     },
     oneClickQuote: async ({ chainId, token }) => {
-      // The page's token priced against one unit of the chain's native coin.
+      // The page's token priced against the settings' amount of the chain's native coin.
       if (isNativeToken(token)) throw new HandlerError('SAME_TOKEN', 'This is the native coin itself.');
       const { view, index } = await services.indexFor(chainId);
       const hit = index.byAddress(token);
@@ -103,12 +116,17 @@ export function createHandlers(services: BackgroundServices): Handlers {
       if (!target || !native || sameAddress(target.address, native.address)) {
         throw new HandlerError('NO_NATIVE', 'No native coin to quote against on this chain.');
       }
+      const { oneClickAmount, slippage } = services.settings();
+      const amount = checkOneClickAmount(oneClickAmount, native.decimals);
+      if (!amount.ok) {
+        throw new HandlerError('BAD_AMOUNT', `The one-click amount in settings does not fit: ${amount.message}`);
+      }
       const request = {
         chainId,
         inToken: NATIVE_TOKEN_ADDRESS,
         outToken: target.address,
-        inAmount: (10n ** BigInt(native.decimals)).toString(),
-        slippage: services.settings().slippage,
+        inAmount: amount.value.toString(),
+        slippage,
       };
       const { quote } = await services.api().quote(request);
       // The card shows this quote on the page: the same checks as the popup's session (SECURITY.md),
@@ -159,6 +177,10 @@ export function createHandlers(services: BackgroundServices): Handlers {
     },
     getBalances: ({ chainId, tokens }) => services.swaps.balances(chainId, tokens),
     getHistory: () => services.swaps.history(),
+    explorerChain: async (_request, sender) => ({
+      chainId: explorerChainForUrl(sender.url, services.settings().explorerHosts) ?? null,
+    }),
+    setExplorerHost: ({ host, chainId }) => services.explorerHosts.set(host, chainId),
     takePrefill: async () => {
       const prefill = await prefillItem.get();
       if (prefill) await prefillItem.remove();
@@ -174,6 +196,7 @@ export async function handleMessage(
   services: Pick<BackgroundServices, 'ready' | 'wallet'>,
   message: unknown,
   kind: SenderKind,
+  sender: SenderInfo = {},
 ): Promise<Response> {
   if (kind === 'unknown') return { ok: false, error: { code: 'FORBIDDEN', message: 'Unknown sender.' } };
   const parsed = RequestSchema.safeParse(message);
@@ -195,8 +218,8 @@ export async function handleMessage(
     await services.ready;
     // A view in use keeps the wallet unlocked; a page (content script) does not.
     if (kind === 'view') await services.wallet.touch();
-    const handler = handlers[request.type] as (request: Request) => Promise<unknown>;
-    return { ok: true, result: await handler(request) };
+    const handler = handlers[request.type] as (request: Request, sender: SenderInfo) => Promise<unknown>;
+    return { ok: true, result: await handler(request, sender) };
   } catch (error) {
     return { ok: false, error: errorResult(error) };
   }
@@ -208,7 +231,7 @@ export function registerBackgroundHandlers(services: BackgroundServices): void {
   const kindOf = (sender: Sender | undefined) => senderKind(sender, browser.runtime.id, extensionOrigin);
 
   browser.runtime.onMessage.addListener((message: unknown, sender: Browser.runtime.MessageSender) =>
-    handleMessage(handlers, services, message, kindOf(sender)),
+    handleMessage(handlers, services, message, kindOf(sender), { url: sender.url }),
   );
 
   // Views follow the quote session through a port: state at once, then every change.

@@ -35,6 +35,14 @@ export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('oneClickQuote'), ...ChainRequest, token: AddressSchema }),
   /** Open the popup on the swap screen with this token and chain (content script). */
   z.object({ type: z.literal('openPopupPrefilled'), ...ChainRequest, token: AddressSchema }),
+  /** The chain of the explorer page the content script runs on, from the sender's URL (content script). */
+  z.object({ type: z.literal('explorerChain') }),
+  /** Add (chainId) or remove (null) an explorer host of the user's; adding needs its permission first. */
+  z.object({
+    type: z.literal('setExplorerHost'),
+    host: z.string().max(260),
+    chainId: ChainIdSchema.nullable(),
+  }),
   /** The prefill the popup should start from, consumed once. */
   z.object({ type: z.literal('takePrefill') }),
   // Wallet (views only). Secrets and passwords are bounded strings; the background validates them.
@@ -83,6 +91,7 @@ export const CONTENT_SCRIPT_REQUESTS: ReadonlySet<RequestType> = new Set<Request
   'whitelistedTokens',
   'oneClickQuote',
   'openPopupPrefilled',
+  'explorerChain',
 ]);
 
 export const TokenListViewSchema = z.object({
@@ -121,6 +130,8 @@ export const RESULT_SCHEMAS = {
   oneClickQuote: OneClickQuoteSchema,
   openPopupPrefilled: z.object({ opened: z.boolean() }),
   takePrefill: PrefillSchema.nullable(),
+  explorerChain: z.object({ chainId: ChainIdSchema.nullable() }),
+  setExplorerHost: SettingsSchema,
   walletState: WalletStateSchema,
   walletStartCreate: z.object({ mnemonic: z.string(), confirmPositions: z.array(z.number().int()) }),
   walletConfirmCreate: WalletStateSchema,

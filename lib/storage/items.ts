@@ -21,7 +21,7 @@ import { DEFAULT_SETTINGS, SettingsSchema } from './settings';
 export const settingsItem = defineStorageItem({
   area: 'local',
   key: 'settings',
-  version: 2,
+  version: 3,
   schema: SettingsSchema,
   fallback: () => structuredClone(DEFAULT_SETTINGS),
   migrations: {
@@ -35,6 +35,8 @@ export const settingsItem = defineStorageItem({
         slippage: Number.isFinite(slippage) ? slippage : DEFAULT_SETTINGS.slippage,
       };
     },
+    // v3 added the one-click quote amount (explorer pages), which v2 fixed at 1 native coin.
+    3: (previous) => ({ ...(previous as object), oneClickAmount: DEFAULT_SETTINGS.oneClickAmount }),
   },
 });
 

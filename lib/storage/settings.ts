@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkOneClickAmount, DEFAULT_ONE_CLICK_AMOUNT } from '@/lib/swap/one-click';
 
 /** Hostname as typed by a user: lowercase labels, at least one dot, no scheme or path. */
 const HostSchema = z
@@ -25,6 +26,14 @@ export const SettingsSchema = z.object({
   refCode: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   /** Extra explorer hosts the user added: host -> chainId. */
   explorerHosts: z.record(HostSchema, z.number().int().positive()),
+  /** Native-coin amount of the explorer pages' one-click quote, canonical decimal (e.g. "0.1"). */
+  oneClickAmount: z
+    .string()
+    .max(100)
+    .refine((value) => {
+      const check = checkOneClickAmount(value);
+      return check.ok && check.text === value;
+    }, 'expected an amount above 0 like 0.1, with at most 18 decimals'),
   autoLockMinutes: z
     .number()
     .int()
@@ -45,5 +54,6 @@ export const DEFAULT_SETTINGS: Settings = {
   chainNameOverrides: {},
   slippage: 0.5,
   explorerHosts: {},
+  oneClickAmount: DEFAULT_ONE_CLICK_AMOUNT,
   autoLockMinutes: 15,
 };

@@ -150,7 +150,7 @@ test('a click shows the quote from the reference service; "Swap in Swaplane" ope
   const titleButton = tab.locator(`h1 + ${HOST}`).getByRole('button', { name: 'Swap', exact: true });
   await titleButton.click();
 
-  // What the reference service quotes for 1 ETH -> USDC, asked directly.
+  // What the reference service quotes for 0.1 ETH (the default one-click amount) -> USDC, asked directly.
   const response = await fetch(`${serviceUrl}/v1/quote`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -158,12 +158,12 @@ test('a click shows the quote from the reference service; "Swap in Swaplane" ope
       chainId: 1,
       inToken: NATIVE,
       outToken: ETH.usdc,
-      inAmount: (10n ** 18n).toString(),
+      inAmount: (10n ** 17n).toString(),
       slippage: 0.5,
     }),
   });
   const { data } = (await response.json()) as { data: { outAmount: string; outDecimals: number } };
-  const expected = `1 ETH ≈ ${formatAmount(BigInt(data.outAmount), data.outDecimals)} USDC`;
+  const expected = `0.1 ETH ≈ ${formatAmount(BigInt(data.outAmount), data.outDecimals)} USDC`;
   const quoteCard = tab.locator(`h1 + ${HOST}`).getByRole('dialog', { name: 'Swaplane quote' });
   await expect(quoteCard).toContainText(expected, { timeout: 20_000 });
   await expect(quoteCard).toContainText(/Minimum received: [\d,.]+ USDC/);
@@ -212,7 +212,7 @@ test('Base: a Blockscout page quotes on chain 8453; a token off the list says so
   await expect(title).toHaveAttribute('data-swaplane-chain', '8453');
   await expect(title).toHaveAttribute('data-swaplane-token', BASE.usdc);
   await title.getByRole('button', { name: 'Swap', exact: true }).click();
-  await expect(title.getByRole('dialog')).toContainText(/^1 ETH ≈ [\d,.]+ USDC/, { timeout: 20_000 });
+  await expect(title.getByRole('dialog')).toContainText(/^0\.1 ETH ≈ [\d,.]+ USDC/, { timeout: 20_000 });
 
   // The address page's scam token is a /token/ link (so it has a button) but not whitelisted.
   await tab.goto(PAGES.address.url);
@@ -244,7 +244,7 @@ test('off-screen rows get buttons when scrolled near; rows added after load get 
   for (const address of more) await expect(rowButton(address)).toHaveCount(1);
   expect(more).toContain(ETH.aave);
   await rowButton(ETH.aave).getByRole('button', { name: 'Swap', exact: true }).click();
-  await expect(rowButton(ETH.aave).getByRole('dialog')).toContainText(/^1 ETH ≈ [\d,.]+ AAVE/, {
+  await expect(rowButton(ETH.aave).getByRole('dialog')).toContainText(/^0\.1 ETH ≈ [\d,.]+ AAVE/, {
     timeout: 20_000,
   });
 });

@@ -24,7 +24,13 @@ test('the options page validates and saves settings through the background', asy
   await expect(page.getByTestId('settings-status')).toContainText('Service base URL:');
 
   await page.getByLabel('Service base URL').fill('http://127.0.0.1:9999/');
-  await page.getByLabel(/One per line/).fill('explorer.example.org 8453');
+  const amount = page.getByLabel('One-click quote amount (native coin)');
+  await expect(amount).toHaveValue('0.1');
+  await amount.fill('0');
+  await expect(page.getByRole('alert')).toContainText('above 0');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('settings-status')).toContainText('One-click quote amount:');
+  await amount.fill('.250');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('settings-status')).toHaveText('Saved.');
 
@@ -32,7 +38,8 @@ test('the options page validates and saves settings through the background', asy
   expect(saved.result).toMatchObject({
     slippage: 1.5,
     serviceBaseUrl: 'http://127.0.0.1:9999/',
-    explorerHosts: { 'explorer.example.org': 8453 },
+    oneClickAmount: '0.25',
   });
+  await expect(amount).toHaveValue('0.25');
   expect(problems).toEqual([]);
 });

@@ -129,16 +129,39 @@ describe('background message handling', () => {
     expect(answer).toMatchObject({ ok: true, result: [USDC.address.toUpperCase().replace('0X', '0x')] });
   });
 
-  it('gives a one-click quote: one native coin into the page token', async () => {
+  it('gives a one-click quote: the settings amount (default 0.1) of the native coin into the page token', async () => {
     const answer = await send({ type: 'oneClickQuote', chainId: 1, token: USDC.address }, 'content-script');
     expect(answer).toMatchObject({ ok: true, result: { inSymbol: 'ETH', outSymbol: USDC.symbol } });
     const body = service.hits.find((hit) => hit.path === '/v1/quote')?.body;
-    expect(body).toMatchObject({ inToken: NATIVE_TOKEN_ADDRESS, inAmount: (10n ** 18n).toString() });
+    expect(body).toMatchObject({ inToken: NATIVE_TOKEN_ADDRESS, inAmount: (10n ** 17n).toString() });
+    await services.updateSettings({ ...services.settings(), oneClickAmount: '2.5' });
+    await send({ type: 'oneClickQuote', chainId: 1, token: USDC.address }, 'content-script');
+    const bodies = service.hits.filter((hit) => hit.path === '/v1/quote').map((hit) => hit.body);
+    expect(bodies.at(-1)).toMatchObject({ inAmount: (25n * 10n ** 17n).toString() });
     const unlisted = await send(
       { type: 'oneClickQuote', chainId: 1, token: '0x00000000000000000000000000000000000000ff' },
       'content-script',
     );
     expect(unlisted).toMatchObject({ ok: false, error: { code: 'NOT_WHITELISTED' } });
+  });
+
+  it('names the chain of a user-added explorer host from the sender URL, for content scripts only', async () => {
+    await services.updateSettings({
+      ...services.settings(),
+      explorerHosts: { 'explorer.example.org': 8453 },
+    });
+    const ask = (url: string | undefined) =>
+      handleMessage(createHandlers(services), services, { type: 'explorerChain' }, 'content-script', { url });
+    expect(await ask('https://explorer.example.org/token/0x1')).toEqual({
+      ok: true,
+      result: { chainId: 8453 },
+    });
+    expect(await ask('https://etherscan.io/')).toEqual({ ok: true, result: { chainId: 1 } });
+    for (const url of ['https://explorer.example.org.evil.com/', 'http://explorer.example.org/', undefined]) {
+      expect(await ask(url)).toEqual({ ok: true, result: { chainId: null } });
+    }
+    const add = { type: 'setExplorerHost', host: 'explorer.example.org', chainId: 1 };
+    expect(await send(add, 'content-script')).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
   });
 
   it('turns service failures into user messages and unknown chains into UNKNOWN_CHAIN', async () => {

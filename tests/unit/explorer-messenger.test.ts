@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatAmount } from '@/lib/amounts';
 import { formatUnits } from '@/lib/explorer/format';
 import { createMessenger } from '@/lib/explorer/messenger';
+import { CONTENT_SCRIPT_REQUESTS, RequestSchema } from '@/lib/messaging/protocol';
 
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 
@@ -39,12 +40,36 @@ describe('messenger: requests', () => {
     await messenger.whitelistedTokens(1, [USDC.toLowerCase()]);
     await messenger.oneClickQuote(8453, USDC);
     await messenger.openPopupPrefilled(10, USDC);
+    await messenger.explorerChain();
     expect(sent).toEqual([
       { type: 'whitelistedTokens', chainId: 1, addresses: [USDC.toLowerCase()] },
       { type: 'oneClickQuote', chainId: 8453, token: USDC },
       { type: 'openPopupPrefilled', chainId: 10, token: USDC },
+      { type: 'explorerChain' },
     ]);
+    for (const message of sent) {
+      const parsed = RequestSchema.safeParse(message);
+      expect(parsed.success && CONTENT_SCRIPT_REQUESTS.has(parsed.data.type)).toBe(true);
+    }
   });
+});
+
+describe('messenger: explorerChain', () => {
+  it.each([
+    [{ chainId: 8453 }, 8453],
+    [{ chainId: null }, null],
+  ])('accepts %j', async (result, chainId) => {
+    const { messenger } = withAnswer({ ok: true, result });
+    expect(await messenger.explorerChain()).toEqual({ ok: true, result: chainId });
+  });
+
+  it.each([[{ chainId: '1' }], [{ chainId: 0 }], [{ chainId: 1.5 }], [{ chainId: -1 }], [{}], [null]])(
+    'refuses %j',
+    async (result) => {
+      const { messenger } = withAnswer({ ok: true, result });
+      expect(await messenger.explorerChain()).toMatchObject({ ok: false, error: { code: 'BAD_RESPONSE' } });
+    },
+  );
 });
 
 describe('messenger: answers are checked by hand before use', () => {

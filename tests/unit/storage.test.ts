@@ -12,7 +12,7 @@ describe('storage items', () => {
     expect(await settingsItem.read()).toEqual({ ok: true, value: DEFAULT_SETTINGS, found: false });
     await settingsItem.set({ ...DEFAULT_SETTINGS, slippage: 1 });
     const raw = await fakeBrowser.storage.local.get('settings');
-    expect(raw.settings).toEqual({ v: 2, data: { ...DEFAULT_SETTINGS, slippage: 1 } });
+    expect(raw.settings).toEqual({ v: 3, data: { ...DEFAULT_SETTINGS, slippage: 1 } });
     expect((await settingsItem.get()).slippage).toBe(1);
   });
 
@@ -24,7 +24,32 @@ describe('storage items', () => {
     expect(result.ok && result.value.slippage).toBe(0.8);
     expect(result.ok && result.value.serviceBaseUrl).toBe('http://127.0.0.1:9999');
     expect(result.ok && result.value.autoLockMinutes).toBe(15);
-    expect((await fakeBrowser.storage.local.get('settings')).settings).toMatchObject({ v: 2 });
+    expect(result.ok && result.value.oneClickAmount).toBe('0.1');
+    expect((await fakeBrowser.storage.local.get('settings')).settings).toMatchObject({ v: 3 });
+  });
+
+  it('runs the v3 migration: v2 settings get the one-click amount default (0.1), the rest kept', async () => {
+    const { oneClickAmount: _added, ...v2 } = {
+      ...DEFAULT_SETTINGS,
+      slippage: 2,
+      explorerHosts: { 'a.example.org': 1 },
+    };
+    await fakeBrowser.storage.local.set({ settings: { v: 2, data: v2 } });
+    const result = await settingsItem.read();
+    expect(result).toEqual({ ok: true, found: true, value: { ...v2, oneClickAmount: '0.1' } });
+    expect((await fakeBrowser.storage.local.get('settings')).settings).toMatchObject({
+      v: 3,
+      data: { oneClickAmount: '0.1', slippage: 2 },
+    });
+  });
+
+  it('refuses a stored one-click amount that is zero, negative, not canonical or too precise', async () => {
+    for (const oneClickAmount of ['0', '-1', '0.10', '1e18', '0.0000000000000000001', '']) {
+      await fakeBrowser.storage.local.set({
+        settings: { v: 3, data: { ...DEFAULT_SETTINGS, oneClickAmount } },
+      });
+      expect((await settingsItem.read()).ok, oneClickAmount).toBe(false);
+    }
   });
 
   it('migrates an unparseable v1 slippage to the default instead of failing', async () => {

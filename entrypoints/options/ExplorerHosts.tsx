@@ -1,0 +1,154 @@
+import { useEffect, useState } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import { CHAINS, getChain } from '@/lib/chains';
+import { checkExplorerHost, userHostOrigin } from '@/lib/explorer/user-hosts';
+import { BackgroundError, callBackground } from '@/lib/messaging/client';
+import type { Settings } from '@/lib/storage/settings';
+
+type Note = { kind: 'ok' | 'error'; text: string } | undefined;
+
+const messageOf = (error: unknown) => (error instanceof BackgroundError ? error.message : String(error));
+
+/**
+ * Explorer sites the user adds: a host and its chain. Adding asks the browser for access to the host
+ * (an optional host permission) from the click itself, the user's gesture; only once granted does the
+ * background store it and register the explorer content script there. Removing gives the access back.
+ */
+export function ExplorerHosts({
+  hosts,
+  onSaved,
+}: {
+  hosts: Readonly<Record<string, number>>;
+  onSaved: (settings: Settings) => void;
+}) {
+  const [hostText, setHostText] = useState('');
+  const [chainId, setChainId] = useState(CHAINS[0]?.chainId ?? 1);
+  const [note, setNote] = useState<Note>();
+  const [access, setAccess] = useState<Record<string, boolean>>({});
+  const entries = Object.entries(hosts).sort(([a], [b]) => a.localeCompare(b));
+  const key = entries.map(([host]) => host).join(' ');
+
+  // Access can be revoked in the browser's own settings: show it per host, with a way to grant it again.
+  useEffect(() => {
+    const names = key ? key.split(' ') : [];
+    const refresh = () =>
+      Promise.all(
+        names.map(async (host) => [
+          host,
+          await browser.permissions.contains({ origins: [userHostOrigin(host)] }),
+        ]),
+      ).then((pairs) => setAccess(Object.fromEntries(pairs)));
+    void refresh();
+    browser.permissions.onAdded.addListener(refresh);
+    browser.permissions.onRemoved.addListener(refresh);
+    return () => {
+      browser.permissions.onAdded.removeListener(refresh);
+      browser.permissions.onRemoved.removeListener(refresh);
+    };
+  }, [key]);
+
+  /** Asks for access first thing in the click handler: permissions.request needs the user's gesture. */
+  const grantThenSave = (host: string, chain: number) =>
+    browser.permissions
+      .request({ origins: [userHostOrigin(host)] })
+      .then(async (granted) => {
+        if (!granted) {
+          setNote({ kind: 'error', text: `Access to ${host} was not granted, so it was not added.` });
+          return;
+        }
+        onSaved(await callBackground({ type: 'setExplorerHost', host, chainId: chain }));
+        setHostText('');
+        setNote({ kind: 'ok', text: `Added ${host} (${getChain(chain)?.name ?? chain}).` });
+      })
+      .catch((error: unknown) => setNote({ kind: 'error', text: messageOf(error) }));
+
+  const add = (event: Event) => {
+    event.preventDefault();
+    const check = checkExplorerHost(hostText);
+    if (!check.ok) {
+      setNote({ kind: 'error', text: check.message });
+      return;
+    }
+    void grantThenSave(check.host, chainId);
+  };
+
+  const remove = (host: string) =>
+    callBackground({ type: 'setExplorerHost', host, chainId: null }).then(
+      (saved) => {
+        onSaved(saved);
+        setNote({ kind: 'ok', text: `Removed ${host}.` });
+      },
+      (error: unknown) => setNote({ kind: 'error', text: messageOf(error) }),
+    );
+
+  return (
+    <fieldset>
+      <legend>Explorer sites</legend>
+      <p class="hint">
+        Swap buttons appear on the built-in explorers (Etherscan family, Blockscout). Add another explorer by
+        its host; Swaplane asks your browser for access to it.
+      </p>
+      {entries.length > 0 && (
+        <ul class="hosts" aria-label="Added explorer sites">
+          {entries.map(([host, chain]) => (
+            <li key={host} data-host={host}>
+              <span>
+                {host} · {getChain(chain)?.name ?? `chain ${chain}`}
+                {access[host] === false && ' · no access'}
+              </span>
+              {access[host] === false && (
+                <button type="button" onClick={() => void grantThenSave(host, chain)}>
+                  Grant access to {host}
+                </button>
+              )}
+              <button type="button" onClick={() => void remove(host)}>
+                Remove {host}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div class="add-host">
+        <label>
+          Explorer host
+          <input
+            placeholder="explorer.example.org"
+            autoComplete="off"
+            spellcheck={false}
+            value={hostText}
+            onInput={(event) => {
+              setHostText(event.currentTarget.value);
+              setNote(undefined);
+            }}
+            onKeyDown={(event) => event.key === 'Enter' && add(event)}
+          />
+        </label>
+        <label>
+          {/* Named by its own span: a wrapping label would also read out every option. */}
+          <span id="explorer-chain-label">Chain</span>
+          <select
+            aria-labelledby="explorer-chain-label"
+            value={chainId}
+            onChange={(event) => setChainId(Number(event.currentTarget.value))}
+          >
+            {CHAINS.map((chain) => (
+              <option key={chain.chainId} value={chain.chainId}>
+                {chain.name} ({chain.chainId})
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={add}>
+          Add explorer
+        </button>
+      </div>
+      <p
+        role="status"
+        data-testid="explorer-hosts-status"
+        class={note?.kind === 'error' ? 'error' : undefined}
+      >
+        {note?.text}
+      </p>
+    </fieldset>
+  );
+}
