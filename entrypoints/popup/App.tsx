@@ -3,21 +3,25 @@ import { callBackground } from '@/lib/messaging/client';
 import type { WalletState } from '@/lib/wallet/state';
 import { AccountBar } from './AccountBar';
 import { Activity } from './Activity';
+import { takeBootWallet } from './boot';
 import { messageOf } from './messages';
 import { Onboarding } from './Onboarding';
 import { SwapScreen } from './SwapScreen';
 import { Unlock } from './Unlock';
 
 export function App() {
-  const [wallet, setWallet] = useState<WalletState | null>(null);
+  // The state main.tsx already asked for (boot.ts): usually in by the first render.
+  const [booted] = useState(takeBootWallet);
+  const [wallet, setWallet] = useState<WalletState | null>(booted?.value ?? null);
   const [error, setError] = useState<string | null>(null);
   const [tab, setTab] = useState<'swap' | 'activity'>('swap');
 
   useEffect(() => {
-    callBackground({ type: 'walletState' }).then(setWallet, (failure: unknown) =>
+    if (booted?.value) return;
+    (booted?.promise ?? callBackground({ type: 'walletState' })).then(setWallet, (failure: unknown) =>
       setError(messageOf(failure)),
     );
-  }, []);
+  }, [booted]);
 
   return (
     <main class="shell">
