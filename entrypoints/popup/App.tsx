@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { callBackground } from '@/lib/messaging/client';
 import type { WalletState } from '@/lib/wallet/state';
 import { AccountBar } from './AccountBar';
+import { AccountScreen } from './AccountScreen';
 import { Activity } from './Activity';
 import { takeBootWallet } from './boot';
 import { messageOf } from './messages';
@@ -14,7 +15,7 @@ export function App() {
   const [booted] = useState(takeBootWallet);
   const [wallet, setWallet] = useState<WalletState | null>(booted?.value ?? null);
   const [error, setError] = useState<string | null>(null);
-  const [tab, setTab] = useState<'swap' | 'activity'>('swap');
+  const [tab, setTab] = useState<'swap' | 'activity' | 'accounts'>('swap');
 
   useEffect(() => {
     if (booted?.value) return;
@@ -27,7 +28,14 @@ export function App() {
     <main class="shell">
       <header class="shell-header">
         <h1>Swaplane</h1>
-        {wallet?.status === 'unlocked' && <AccountBar wallet={wallet} onChange={setWallet} />}
+        {wallet?.status === 'unlocked' && (
+          <AccountBar
+            wallet={wallet}
+            onChange={setWallet}
+            accountsOpen={tab === 'accounts'}
+            onAccounts={() => setTab(tab === 'accounts' ? 'swap' : 'accounts')}
+          />
+        )}
       </header>
       {error && (
         <p class="error" role="alert">
@@ -55,7 +63,11 @@ export function App() {
               Activity
             </button>
           </nav>
-          {tab === 'swap' ? <SwapScreen /> : <Activity />}
+          {tab === 'swap' && <SwapScreen />}
+          {tab === 'activity' && <Activity />}
+          {tab === 'accounts' && (
+            <AccountScreen wallet={wallet} onChange={setWallet} onClose={() => setTab('swap')} />
+          )}
         </>
       )}
     </main>
