@@ -302,7 +302,24 @@ export function SwapScreen() {
             setTo(from);
           }}
         >
-          ⇅
+          {/* The glyph is a graphic: its colour is --fg on --surface (3:1 checked in a11y.spec.ts). */}
+          <svg
+            class="flip-glyph"
+            viewBox="0 0 16 16"
+            width="16"
+            height="16"
+            aria-hidden="true"
+            focusable="false"
+          >
+            <path
+              d="M5 13V3M2 6l3-3 3 3M11 3v10M8 10l3 3 3-3"
+              fill="none"
+              stroke="currentColor"
+              stroke-width="1.6"
+              stroke-linecap="round"
+              stroke-linejoin="round"
+            />
+          </svg>
         </button>
         <TokenPicker
           label="To"
