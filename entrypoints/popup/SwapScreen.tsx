@@ -132,8 +132,11 @@ export function SwapScreen() {
 
   // Every change of the form becomes the session's input; the background debounces and cancels.
   // Deliberately keyed on the form only: the session echoing the input back must not re-send it.
+  // Read at render: when the session and list are in by the first render, the restore effect runs
+  // in the same pass as this one, before its values reach the form; the form then is not live yet.
+  const formLive = restored.current;
   useEffect(() => {
-    if (!restored.current) return;
+    if (!formLive) return;
     let input: QuoteInput | null = null;
     if (from && to && parsed?.ok && parsed.value > 0n && !sameAddress(from.token.address, to.token.address)) {
       input = {
