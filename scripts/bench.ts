@@ -10,6 +10,7 @@ import { syntheticTokens } from '../tests/support/tokens.ts';
 import { benchExplorer } from './bench-explorer.ts';
 import { benchQuoteOverhead } from './bench-extension.ts';
 import { benchLoad } from './bench-load.ts';
+import { benchPopupReady } from './bench-popup.ts';
 import { benchService } from './bench-service.ts';
 
 interface Row {
@@ -207,6 +208,16 @@ async function main(): Promise<void> {
     withinBudget: overhead.overheadP50Ms <= 3,
   });
 
+  const popupReady = await benchPopupReady();
+  rows.push({
+    name: `popup ready, cached token list, p50 of ${popupReady.rounds} opens`,
+    figure: `${popupReady.popupP50Ms.toFixed(0)} ms`,
+    baseline: `empty Preact popup ${popupReady.emptyP50Ms.toFixed(0)} ms`,
+    ratio: popupReady.ratio,
+    budget: '<= 1.5x empty',
+    withinBudget: popupReady.ratio <= 1.5,
+  });
+
   const columns: (keyof Row)[] = ['name', 'figure', 'baseline', 'ratio', 'budget', 'withinBudget'];
   const cell = (row: Row, key: keyof Row) =>
     key === 'ratio' ? (row.ratio === null ? '-' : row.ratio.toFixed(2)) : String(row[key] ?? '-');
@@ -216,7 +227,7 @@ async function main(): Promise<void> {
   mkdirSync('bench-results', { recursive: true });
   writeFileSync(
     join('bench-results', 'latest.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), rows, service, load, explorer, overhead }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), rows, service, load, explorer, overhead, popupReady }, null, 2)}\n`,
   );
   console.log('\nwrote bench-results/latest.json');
 }

@@ -8,9 +8,14 @@ const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)
 export function AccountBar({
   wallet,
   onChange,
+  accountsOpen,
+  onAccounts,
 }: {
   wallet: WalletState;
   onChange: (state: WalletState) => void;
+  /** The account screen (rename, import a key, reveal) is shown. */
+  accountsOpen: boolean;
+  onAccounts: () => void;
 }) {
   const [error, setError] = useState<string | null>(null);
   const run = (request: Parameters<typeof callBackground>[0]) =>
@@ -41,6 +46,24 @@ export function AccountBar({
         onClick={() => run({ type: 'walletAddAccount' })}
       >
         +
+      </button>
+      <button
+        type="button"
+        class="compact"
+        aria-label="Manage accounts"
+        title="Rename, import a private key, reveal a secret"
+        aria-pressed={accountsOpen}
+        onClick={onAccounts}
+      >
+        <svg class="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
+          <circle cx="8" cy="5" r="3" fill="none" stroke="currentColor" stroke-width="1.6" />
+          <path
+            d="M2.5 14.5c.6-3 2.8-4.5 5.5-4.5s4.9 1.5 5.5 4.5"
+            fill="none"
+            stroke="currentColor"
+            stroke-width="1.6"
+          />
+        </svg>
       </button>
       <button type="button" class="compact" onClick={() => run({ type: 'walletLock' })}>
         Lock

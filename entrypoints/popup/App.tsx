@@ -2,28 +2,40 @@ import { useEffect, useState } from 'preact/hooks';
 import { callBackground } from '@/lib/messaging/client';
 import type { WalletState } from '@/lib/wallet/state';
 import { AccountBar } from './AccountBar';
+import { AccountScreen } from './AccountScreen';
 import { Activity } from './Activity';
+import { takeBootWallet } from './boot';
 import { messageOf } from './messages';
 import { Onboarding } from './Onboarding';
 import { SwapScreen } from './SwapScreen';
 import { Unlock } from './Unlock';
 
 export function App() {
-  const [wallet, setWallet] = useState<WalletState | null>(null);
+  // The state main.tsx already asked for (boot.ts): usually in by the first render.
+  const [booted] = useState(takeBootWallet);
+  const [wallet, setWallet] = useState<WalletState | null>(booted?.value ?? null);
   const [error, setError] = useState<string | null>(null);
-  const [tab, setTab] = useState<'swap' | 'activity'>('swap');
+  const [tab, setTab] = useState<'swap' | 'activity' | 'accounts'>('swap');
 
   useEffect(() => {
-    callBackground({ type: 'walletState' }).then(setWallet, (failure: unknown) =>
+    if (booted?.value) return;
+    (booted?.promise ?? callBackground({ type: 'walletState' })).then(setWallet, (failure: unknown) =>
       setError(messageOf(failure)),
     );
-  }, []);
+  }, [booted]);
 
   return (
     <main class="shell">
       <header class="shell-header">
         <h1>Swaplane</h1>
-        {wallet?.status === 'unlocked' && <AccountBar wallet={wallet} onChange={setWallet} />}
+        {wallet?.status === 'unlocked' && (
+          <AccountBar
+            wallet={wallet}
+            onChange={setWallet}
+            accountsOpen={tab === 'accounts'}
+            onAccounts={() => setTab(tab === 'accounts' ? 'swap' : 'accounts')}
+          />
+        )}
       </header>
       {error && (
         <p class="error" role="alert">
@@ -51,7 +63,11 @@ export function App() {
               Activity
             </button>
           </nav>
-          {tab === 'swap' ? <SwapScreen /> : <Activity />}
+          {tab === 'swap' && <SwapScreen />}
+          {tab === 'activity' && <Activity />}
+          {tab === 'accounts' && (
+            <AccountScreen wallet={wallet} onChange={setWallet} onClose={() => setTab('swap')} />
+          )}
         </>
       )}
     </main>

@@ -16,12 +16,17 @@ export class BackgroundError extends Error {
 
 const UNREADABLE = 'The background sent an answer Swaplane cannot read.';
 
+/**
+ * Sends `request` and parses the answer. `sent`: the raw answer of this same request, already sent
+ * (the popup sends its first requests before its schemas are even built, then parses them here).
+ */
 export async function callBackground<T extends RequestType>(
   request: Extract<Request, { type: T }>,
+  sent?: Promise<unknown>,
 ): Promise<ResultOf<T>> {
   let raw: unknown;
   try {
-    raw = await browser.runtime.sendMessage(request);
+    raw = await (sent ?? browser.runtime.sendMessage(request));
   } catch (error) {
     throw new BackgroundError(
       'UNREACHABLE',

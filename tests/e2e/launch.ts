@@ -7,15 +7,17 @@ import { type BrowserContext, chromium, type Worker } from '@playwright/test';
 export const EXTENSION_PATH = path.resolve('.output/chrome-mv3');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Launches Chromium with the built extension in a throwaway profile. */
-export async function launchWithExtension(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
-  if (!existsSync(path.join(EXTENSION_PATH, 'manifest.json'))) {
-    throw new Error(`No built extension at ${EXTENSION_PATH}: run \`npm run build\` first.`);
+/** Launches Chromium with the built extension (or another unpacked one) in a throwaway profile. */
+export async function launchWithExtension(
+  extensionPath = EXTENSION_PATH,
+): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  if (!existsSync(path.join(extensionPath, 'manifest.json'))) {
+    throw new Error(`No built extension at ${extensionPath}: run \`npm run build\` first.`);
   }
   const profile = mkdtempSync(path.join(tmpdir(), 'swaplane-e2e-'));
   const args = [
-    `--disable-extensions-except=${EXTENSION_PATH}`,
-    `--load-extension=${EXTENSION_PATH}`,
+    `--disable-extensions-except=${extensionPath}`,
+    `--load-extension=${extensionPath}`,
     '--no-first-run',
     '--disable-background-networking',
     '--disable-component-update',

@@ -3,40 +3,70 @@ import { browser } from 'wxt/browser';
 import { QUOTE_SESSION_PORT, SessionPortMessageSchema } from '@/lib/messaging/protocol';
 import type { SwapState } from '@/lib/swap/pipeline-state';
 import type { QuoteSessionState } from '@/lib/swap/session-state';
+import { type PreloadedPort, takePreloadedPort } from '../preload';
 
 const RECONNECT_MS = 500;
+
+type Port = ReturnType<typeof browser.runtime.connect>;
+type Latest = { session: QuoteSessionState | null; swap: SwapState | null };
+
+/** The latest session and swap states among port messages (unparseable ones ignored). */
+function latestOf(messages: unknown[], start: Latest): Latest {
+  const latest = { ...start };
+  for (const message of messages) {
+    const parsed = SessionPortMessageSchema.safeParse(message);
+    if (!parsed.success) continue;
+    if (parsed.data.type === 'swap') latest.swap = parsed.data.state;
+    else latest.session = parsed.data.state;
+  }
+  return latest;
+}
 
 /**
  * Follows the background's quote session through a port: the current state arrives at once.
  * If the worker stops, the port drops; reconnecting wakes the worker, which restores the session.
+ * The first mount takes the port the popup opened before its bundle was evaluated (preload.ts),
+ * with what it already received.
  */
 export function useQuoteSession(): { session: QuoteSessionState | null; swap: SwapState | null } {
-  const [state, setState] = useState<QuoteSessionState | null>(null);
-  const [swap, setSwap] = useState<SwapState | null>(null);
+  const [preloaded] = useState<PreloadedPort | null>(takePreloadedPort);
+  const [initial] = useState(() => ({
+    ...latestOf(preloaded?.messages ?? [], { session: null, swap: null }),
+    seen: preloaded?.messages.length ?? 0,
+  }));
+  const [state, setState] = useState<QuoteSessionState | null>(initial.session);
+  const [swap, setSwap] = useState<SwapState | null>(initial.swap);
   useEffect(() => {
     let closed = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let port: ReturnType<typeof browser.runtime.connect> | undefined;
-    const connect = () => {
-      port = browser.runtime.connect({ name: QUOTE_SESSION_PORT });
-      port.onMessage.addListener((message: unknown) => {
-        const parsed = SessionPortMessageSchema.safeParse(message);
-        if (!parsed.success) return;
-        const data = parsed.data;
-        if (data.type === 'swap') setSwap(data.state);
-        else setState(data.state);
+    let port: Port | undefined;
+    const follow = (next: Port) => {
+      port = next;
+      next.onMessage.addListener((message: unknown) => {
+        const latest = latestOf([message], { session: null, swap: null });
+        if (latest.swap) setSwap(latest.swap);
+        if (latest.session) setState(latest.session);
       });
-      port.onDisconnect.addListener(() => {
+      next.onDisconnect.addListener(() => {
         if (!closed) timer = setTimeout(connect, RECONNECT_MS);
       });
     };
-    connect();
+    const connect = () => follow(browser.runtime.connect({ name: QUOTE_SESSION_PORT }));
+    if (preloaded) {
+      // Our listeners first, then stop buffering: nothing falls between the two.
+      follow(preloaded.port);
+      preloaded.release();
+      const later = latestOf(preloaded.messages.slice(initial.seen), { session: null, swap: null });
+      if (later.swap) setSwap(later.swap);
+      if (later.session) setState(later.session);
+      if (preloaded.disconnected && !closed) timer = setTimeout(connect, 0);
+    } else connect();
     return () => {
       closed = true;
       clearTimeout(timer);
       port?.disconnect();
     };
-  }, []);
+  }, [preloaded, initial]);
   return { session: state, swap };
 }
 

@@ -1,0 +1,206 @@
+// Popup ready with a cached token list, against an empty Preact popup in the same browser
+// (DESIGN.md section 7: <= 1.5x).
+//
+// - Baseline: scripts/bench-popup/empty.html, a trivial Preact component built with Vite and the same
+//   Preact preset as the extension, copied into a copy of the built extension (so it is an extension
+//   page of the same extension, same origin, same process model) and never shipped.
+// - Figure: the real popup.html, unlocked wallet, settings on the embedded default, token list already
+//   fetched once (the cache is warm), quote session empty.
+// - Ready: the `swaplane:popup-ready` performance mark, relative to the page's navigation start. Both
+//   pages set it from a Preact effect, which runs after the first paint of what it rendered: for the
+//   empty page its first render, for the popup the swap screen with the cached token list and the
+//   quote session in (SwapScreen.tsx).
+// - Each round opens both pages as new tabs, in alternating order; p50 over all rounds.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { BrowserContext } from '@playwright/test';
+import preact from '@preact/preset-vite';
+import { build } from 'vite';
+import { extensionIdOf, launchWithExtension, serviceWorkerOf } from '../tests/e2e/launch.ts';
+import { startEmbeddedDefault } from './embedded.ts';
+
+const READY_MARK = 'swaplane:popup-ready';
+const OUTPUT = path.resolve('.output/chrome-mv3');
+const PASSWORD = 'bench popup password';
+const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
+
+export interface PopupReadyResult {
+  rounds: number;
+  emptyP50Ms: number;
+  popupP50Ms: number;
+  emptyP95Ms: number;
+  popupP95Ms: number;
+  /** popupP50Ms / emptyP50Ms (budget <= 1.5). */
+  ratio: number;
+  /** Where the popup's time goes, p50 of each phase end (ms from navigation start). */
+  popupPhases: { responseEnd: number; domContentLoaded: number; firstPaint: number; ready: number };
+  emptyPhases: { responseEnd: number; domContentLoaded: number; firstPaint: number; ready: number };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+/** Builds the empty Preact page into `outDir` (a folder of the copied extension). */
+async function buildEmptyPage(outDir: string): Promise<void> {
+  await build({
+    configFile: false,
+    logLevel: 'warn',
+    root: path.resolve('scripts/bench-popup'),
+    base: './',
+    plugins: [preact()],
+    build: { outDir, emptyOutDir: true, rollupOptions: { input: 'empty.html' } },
+  });
+}
+
+interface Sample {
+  responseEnd: number;
+  domContentLoaded: number;
+  firstPaint: number;
+  ready: number;
+}
+
+async function openUntilReady(context: BrowserContext, url: string): Promise<Sample> {
+  const page = await context.newPage();
+  try {
+    await page.setViewportSize({ width: 360, height: 600 });
+    await page.goto(url);
+    await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, READY_MARK, {
+      timeout: 10_000,
+      polling: 50,
+    });
+    return await page.evaluate((mark) => {
+      const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+      const paint = performance.getEntriesByName('first-paint')[0];
+      return {
+        responseEnd: navigation?.responseEnd ?? 0,
+        domContentLoaded: navigation?.domContentLoadedEventEnd ?? 0,
+        firstPaint: paint?.startTime ?? 0,
+        ready: performance.getEntriesByName(mark)[0]?.startTime ?? 0,
+      };
+    }, READY_MARK);
+  } finally {
+    await page.close();
+  }
+}
+
+export async function benchPopupReady(rounds = 40): Promise<PopupReadyResult> {
+  const work = mkdtempSync(path.join(tmpdir(), 'swaplane-bench-popup-'));
+  const extension = path.join(work, 'extension');
+  cpSync(OUTPUT, extension, { recursive: true });
+  await buildEmptyPage(path.join(extension, 'bench-empty'));
+  const embedded = await startEmbeddedDefault({ ports: { ethereum: 0, base: 0, service: 0 } });
+  const browser = await launchWithExtension(extension);
+  try {
+    const { context } = browser;
+    const extensionId = extensionIdOf(await serviceWorkerOf(context));
+    const popupUrl = `chrome-extension://${extensionId}/popup.html`;
+    const emptyUrl = `chrome-extension://${extensionId}/bench-empty/empty.html`;
+
+    // Set up as a user would have it: settings on the embedded default, a wallet, the list fetched once.
+    const setup = await context.newPage();
+    await setup.goto(popupUrl);
+    await setup.evaluate(
+      async ({ serviceUrl, rpcUrls, secret, password }) => {
+        type Runtime = { sendMessage(message: unknown): Promise<{ ok: boolean; result: unknown }> };
+        const runtime = (globalThis as unknown as { chrome: { runtime: Runtime } }).chrome.runtime;
+        const settings = await runtime.sendMessage({ type: 'getSettings' });
+        const updated = await runtime.sendMessage({
+          type: 'updateSettings',
+          settings: { ...(settings.result as object), serviceBaseUrl: serviceUrl, rpcOverrides: rpcUrls },
+        });
+        const imported = await runtime.sendMessage({
+          type: 'walletImport',
+          kind: 'mnemonic',
+          secret,
+          password,
+          confirmation: password,
+        });
+        if (!updated.ok || !imported.ok) throw new Error('bench setup failed');
+      },
+      {
+        serviceUrl: embedded.service.url,
+        rpcUrls: embedded.rpcUrls,
+        secret: ANVIL_MNEMONIC,
+        password: PASSWORD,
+      },
+    );
+    await setup.reload();
+    await setup.locator('form.swap[data-ready="true"]').waitFor({ timeout: 20_000 });
+    const cached = await setup.evaluate(async () => {
+      type Runtime = {
+        sendMessage(message: unknown): Promise<{ ok: boolean; result: { tokens: unknown[] } }>;
+      };
+      const runtime = (globalThis as unknown as { chrome: { runtime: Runtime } }).chrome.runtime;
+      return (await runtime.sendMessage({ type: 'getTokenList', chainId: 1 })).result.tokens.length;
+    });
+    if (cached === 0) throw new Error('the token list was not cached');
+    // The setup page stays open (as another view would), so the worker is not idled out mid-run.
+
+    // Warm-up: the first opens of each page compile and cache their code.
+    for (let i = 0; i < 5; i++) {
+      await openUntilReady(context, emptyUrl);
+      await openUntilReady(context, popupUrl);
+    }
+    const empty: Sample[] = [];
+    const popup: Sample[] = [];
+    for (let round = 0; round < rounds; round++) {
+      if (round % 2 === 0) {
+        empty.push(await openUntilReady(context, emptyUrl));
+        popup.push(await openUntilReady(context, popupUrl));
+      } else {
+        popup.push(await openUntilReady(context, popupUrl));
+        empty.push(await openUntilReady(context, emptyUrl));
+      }
+    }
+    const phases = (samples: Sample[]) => ({
+      responseEnd: percentile(
+        samples.map((sample) => sample.responseEnd),
+        50,
+      ),
+      domContentLoaded: percentile(
+        samples.map((sample) => sample.domContentLoaded),
+        50,
+      ),
+      firstPaint: percentile(
+        samples.map((sample) => sample.firstPaint),
+        50,
+      ),
+      ready: percentile(
+        samples.map((sample) => sample.ready),
+        50,
+      ),
+    });
+    const emptyReady = empty.map((sample) => sample.ready);
+    const popupReady = popup.map((sample) => sample.ready);
+    const emptyP50Ms = percentile(emptyReady, 50);
+    const popupP50Ms = percentile(popupReady, 50);
+    return {
+      rounds,
+      emptyP50Ms,
+      popupP50Ms,
+      emptyP95Ms: percentile(emptyReady, 95),
+      popupP95Ms: percentile(popupReady, 95),
+      ratio: popupP50Ms / emptyP50Ms,
+      popupPhases: phases(popup),
+      emptyPhases: phases(empty),
+    };
+  } finally {
+    await browser.close();
+    await embedded.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+// `npx tsx scripts/bench-popup.ts` runs this benchmark alone (after `npx wxt build`).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchPopupReady().then(
+    (result) => console.log(JSON.stringify(result, null, 2)),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
