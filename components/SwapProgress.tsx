@@ -1,5 +1,5 @@
 import { formatAmount } from '@/lib/amounts';
-import type { SwapState, SwapStatus } from '@/lib/swap/pipeline-state';
+import type { SwapState, SwapStatus, SwapStep } from '@/lib/swap/pipeline-state';
 
 const STEPS: { status: SwapStatus; label: string }[] = [
   { status: 'building', label: 'Build the transaction' },
@@ -21,6 +21,30 @@ const ORDER: SwapStatus[] = [
   'confirmed',
 ];
 
+/** The shown step a failure belongs to (failures name pipeline steps, the list shows statuses). */
+const FAILED_AT: Record<SwapStep, SwapStatus> = {
+  network: 'building',
+  quote: 'building',
+  build: 'building',
+  check: 'checking',
+  balance: 'checking',
+  preflight: 'checking',
+  approve: 'approving',
+  simulate: 'simulating',
+  sign: 'signing',
+  send: 'signing',
+  track: 'sent',
+  resume: 'sent', // refined by failedStatus: a restart interrupts whatever step the swap was in
+};
+
+function failedStatus(swap: SwapState): SwapStatus {
+  const step = swap.failure?.step ?? 'build';
+  if (step !== 'resume') return FAILED_AT[step];
+  if (swap.tx) return swap.tx.sentAt !== null ? 'sent' : 'signing';
+  if (swap.approval?.txs.length) return 'approving';
+  return swap.build ? 'checking' : 'building';
+}
+
 export interface SwapProgressProps {
   swap: SwapState;
   outSymbol: string;
@@ -39,7 +63,7 @@ export function SwapProgress({
   onConsent,
   onDone,
 }: SwapProgressProps) {
-  const reached = ORDER.indexOf(swap.status === 'failed' ? (swap.failure?.step as SwapStatus) : swap.status);
+  const reached = ORDER.indexOf(swap.status === 'failed' ? failedStatus(swap) : swap.status);
   const approvalNeeded = swap.approval !== null && swap.approval.plan !== 'none';
   return (
     <section class="progress" aria-live="polite" data-testid="swap-progress" data-status={swap.status}>

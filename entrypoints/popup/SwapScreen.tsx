@@ -35,6 +35,8 @@ export function SwapScreen() {
   if (bootList.current === undefined) bootList.current = takeBootTokenList(DEFAULT_CHAIN_ID);
   const [list, setList] = useState<TokenList | null>(bootList.current?.value ?? null);
   const [listError, setListError] = useState<string | null>(null);
+  // Bumped by the list error's Try again button: fetches the list anew.
+  const [listAttempt, setListAttempt] = useState(0);
   const [from, setFrom] = useState<PickedToken | null>(null);
   const [to, setTo] = useState<PickedToken | null>(null);
   const [amount, setAmount] = useState('');
@@ -58,7 +60,7 @@ export function SwapScreen() {
     return () => {
       current = false;
     };
-  }, [chainId]);
+  }, [chainId, listAttempt]);
 
   const index = useMemo(() => (list ? buildTokenSearchIndex(list.tokens) : null), [list]);
   const findToken = useCallback(
@@ -257,9 +259,12 @@ export function SwapScreen() {
       </div>
 
       {listError && (
-        <p class="error" role="alert" data-testid="list-error">
-          {listError}
-        </p>
+        <div class="error" role="alert" data-testid="list-error">
+          <p>{listError}</p>
+          <button type="button" onClick={() => setListAttempt((attempt) => attempt + 1)}>
+            Try again
+          </button>
+        </div>
       )}
       {list?.refreshError && (
         <p class="warning" role="status">

@@ -2,7 +2,7 @@
 // the token-list cache and the quote session. Everything that must survive the worker lives in
 // storage; these objects are rebuilt from it after a restart.
 import { browser } from 'wxt/browser';
-import { createSwapApiClient, type SwapApiClient } from '@/lib/api/client';
+import { createSwapApiClient, type SwapApiClient, type SwapApiClientOptions } from '@/lib/api/client';
 import { userMessageFor } from '@/lib/api/messages';
 import type { Token } from '@/lib/api/schema';
 import { apiChainNameFor, getChain, UnknownChainError } from '@/lib/chains';
@@ -44,6 +44,8 @@ export interface BackgroundServices {
 
 export interface BackgroundOptions {
   fetch?: typeof fetch;
+  /** The API client's timeout and retry policy (tests shorten them; the defaults are the product's). */
+  api?: Pick<SwapApiClientOptions, 'timeoutMs' | 'retry'>;
   /** Schedules the wallet's auto-lock check (browser.alarms in the worker). */
   scheduleLock?: (at: number | null) => void;
   /** Tests use fewer PBKDF2 iterations and their own clock. */
@@ -72,6 +74,7 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
   function api(): SwapApiClient {
     if (!client || client.baseUrl !== settings.serviceBaseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')) {
       client = createSwapApiClient({
+        ...options.api,
         baseUrl: settings.serviceBaseUrl,
         ...(options.fetch ? { fetch: options.fetch } : {}),
       });

@@ -124,6 +124,13 @@ export function createSwapService(deps: SwapServiceDeps) {
 
     /** Picks up swaps that were in flight when the worker stopped. */
     async resume(): Promise<void> {
+      // Views see a swap in flight at once, not only when tracking it next changes its state
+      // (with the RPC down, that could be minutes away).
+      const latest = (await store.list()).at(-1);
+      if (latest && !current) {
+        current = latest;
+        for (const listener of listeners) listener(latest);
+      }
       const states = await resumePendingSwaps(depsFor, store);
       for (const state of states) settle(state);
     },

@@ -339,6 +339,10 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
     try {
       await broadcast(client, signed.raw);
     } catch (error) {
+      // No answer is not a refusal: the node may have the transaction (a cut or late answer).
+      // Never say "nothing sent" then: track it by hash; the tracker re-broadcasts these same
+      // bytes (same nonce, so at most one of them can ever be mined) while the node lacks it.
+      if (error instanceof SendError && error.code === 'RPC_UNAVAILABLE') return { ...tx, sentAt: now() };
       if (error instanceof SendError) {
         const code = SEND_FAILURES[error.code];
         throw new Stop(code, step, { detail: error.message });

@@ -203,12 +203,23 @@ export async function trackTransaction(options: TrackOptions): Promise<TrackResu
 }
 
 async function receiptOf(client: RpcClient, hash: Hex): Promise<TransactionReceipt | null> {
+  let receipt: TransactionReceipt;
   try {
-    return await client.getTransactionReceipt({ hash });
+    receipt = await client.getTransactionReceipt({ hash });
   } catch (error) {
     if (isNotFound(error)) return null;
     throw error;
   }
+  // viem formats whatever JSON the node sent: only a receipt of this hash, in a block, with a
+  // status is believed (garbage must not read as a revert, or end tracking). Else: an RPC error.
+  const wellFormed =
+    typeof receipt.transactionHash === 'string' &&
+    receipt.transactionHash.toLowerCase() === hash.toLowerCase() &&
+    typeof receipt.blockNumber === 'bigint' &&
+    (receipt.status === 'success' || receipt.status === 'reverted') &&
+    Array.isArray(receipt.logs);
+  if (!wellFormed) throw new Error(`the RPC answered a malformed receipt for ${hash}`);
+  return receipt;
 }
 
 function isNotFound(error: unknown): boolean {

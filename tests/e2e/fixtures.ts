@@ -98,3 +98,71 @@ export async function stopServiceWorker(
   await cdp.send('Target.closeTarget', { targetId: worker.targetId });
   await cdp.detach();
 }
+
+// ----- faults (popup-errors.spec.ts, faults.spec.ts) -----
+
+/** Changes some settings from an extension page (e.g. the service URL or an RPC to a fault proxy). */
+export async function patchSettings(page: Page, patch: Record<string, unknown>): Promise<void> {
+  const current = (await sendFromView(page, { type: 'getSettings' })) as {
+    ok: boolean;
+    result: Record<string, unknown>;
+  };
+  if (!current.ok) throw new Error('could not read settings');
+  const answer = (await sendFromView(page, {
+    type: 'updateSettings',
+    settings: { ...current.result, ...patch },
+  })) as { ok: boolean };
+  if (!answer.ok) throw new Error(`could not update settings: ${JSON.stringify(answer)}`);
+}
+
+/** Chooses a token in the popup's "from" or "to" picker by searching for it. */
+export async function pickToken(page: Page, picker: 'from' | 'to', query: string, address: string) {
+  await page.getByTestId(`${picker}-picker`).click();
+  await page.getByLabel(new RegExp(`Search ${picker} token`, 'i')).fill(query);
+  await page.locator(`button[data-token="${address.toLowerCase()}"]`).click();
+}
+
+/** One JSON-RPC call straight to a node (anvil), bypassing the extension and any proxy. */
+export async function rpcCall(url: string, method: string, params: unknown[] = []): Promise<unknown> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
+/**
+ * What a user must never see in the popup: exception names, stack frames, status lines, server
+ * error codes. Asserted on the visible text of the whole page.
+ */
+export async function expectNoRawErrors(page: Page): Promise<void> {
+  const text = (await page.locator('body').textContent()) ?? '';
+  expect(text).not.toMatch(
+    /\b\w*Error\b|\bat \S+ \(|:\d+:\d+\)|HTTP \d{3}|\b[A-Z]{2,}_[A-Z_]{2,}\b|undefined|\[object/,
+  );
+}
+
+/**
+ * The usual start of a popup test: the embedded default (with `settings` on top, e.g. a fault
+ * proxy's URL), anvil's wallet imported, and a fresh popup tab watched for page problems.
+ */
+export async function openWalletPopup(
+  context: BrowserContext,
+  extensionId: string,
+  settings: Record<string, unknown> = {},
+): Promise<{ popup: Page; popupUrl: string; problems: string[]; rpcUrls: Record<string, string> }> {
+  const popupUrl = `chrome-extension://${extensionId}/popup.html`;
+  const setup = await context.newPage();
+  await setup.goto(popupUrl);
+  const { rpcUrls } = await useEmbeddedDefault(setup);
+  if (Object.keys(settings).length > 0) await patchSettings(setup, settings);
+  await importAnvilWallet(setup);
+  await setup.close();
+  const popup = await context.newPage();
+  const problems = await watchPageProblems(popup);
+  await popup.goto(popupUrl);
+  return { popup, popupUrl, problems, rpcUrls };
+}

@@ -1,0 +1,304 @@
+// Issue 7: the popup's words for the routing service's errors (5xx, service down, 404, 406, an
+// outdated build), each with its next step, against the built extension, the devnet and the
+// reference service. Faults the reference service cannot be made to produce on demand come from
+// the fault proxy (tests/support/fault-proxy.ts) put between the extension and the service.
+import type { BrowserContext, Page } from '@playwright/test';
+import { type FaultProxy, onPath, type ProxyRequestInfo, startFaultProxy } from '../support/fault-proxy';
+import {
+  test as base,
+  expect,
+  expectNoRawErrors,
+  openWalletPopup,
+  pickToken,
+  rpcCall,
+  sendFromView,
+} from './fixtures';
+
+const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
+
+/** The reference service's error body (README, "Error body"). */
+function errorBody(code: string, message: string): string {
+  return JSON.stringify({ success: false, error: { code, message }, timestamp: new Date().toISOString() });
+}
+const json = 'application/json';
+
+// A fault proxy in front of the reference service, per test.
+const test = base.extend<{ serviceProxy: FaultProxy }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
+  serviceProxy: async ({}, use) => {
+    const target = process.env.SWAPLANE_E2E_SERVICE_URL;
+    if (!target) throw new Error('global-setup.ts did not start the embedded default');
+    const proxy = await startFaultProxy(target);
+    await use(proxy);
+    await proxy.close();
+  },
+});
+
+/** The popup on the devnet, through the proxied service. */
+const openPopup = (context: BrowserContext, extensionId: string, serviceUrl: string) =>
+  openWalletPopup(context, extensionId, { serviceBaseUrl: serviceUrl });
+
+/** The quote card settled on an error: the message, and no spinner or "refreshing" left behind. */
+async function expectQuoteError(popup: Page, title: string, lines: string[]): Promise<void> {
+  const error = popup.getByTestId('quote-error');
+  // Generous: a 5xx is retried with backoff before the popup hears of it, on a loaded machine.
+  await expect(error).toContainText(title, { timeout: 40_000 });
+  for (const line of lines) await expect(error).toContainText(line);
+  await expect(error.getByRole('button', { name: 'Try again' })).toBeVisible();
+  await expect(popup.getByTestId('quote-card')).toHaveAttribute('aria-busy', 'false');
+  await expect(popup.getByTestId('quote-status')).toHaveCount(0);
+  await expect(popup.getByText('Refreshing…')).toHaveCount(0);
+  await expect(popup.getByTestId('quote-out')).toHaveCount(0);
+  await expect(popup.getByRole('button', { name: 'Review swap' })).toHaveCount(0);
+  await expectNoRawErrors(popup);
+}
+
+const quoteHits = (proxy: FaultProxy) => proxy.hits.filter((hit) => hit.path === '/v1/quote');
+const buildHits = (proxy: FaultProxy) => proxy.hits.filter((hit) => hit.path === '/v1/build');
+const bodyOf = (hit: ProxyRequestInfo) => JSON.parse(hit.body) as Record<string, unknown>;
+
+test('5xx and a service that is down: specific messages, retried, no spinner; recovers on Try again', async ({
+  context,
+  extensionId,
+  serviceProxy,
+}) => {
+  test.setTimeout(120_000);
+  const { popup, problems } = await openPopup(context, extensionId, serviceProxy.url);
+  await pickToken(popup, 'from', 'ETH', ETH);
+  await pickToken(popup, 'to', 'USDC', USDC);
+
+  // 1. The service answers 503 to every quote.
+  serviceProxy.add({
+    match: onPath('/v1/quote'),
+    fault: {
+      kind: 'status',
+      status: 503,
+      body: errorBody('SERVICE_UNAVAILABLE', 'internal trouble'),
+      contentType: json,
+    },
+  });
+  await popup.getByLabel('Amount').fill('1');
+  await expectQuoteError(popup, 'Swap service is unavailable', [
+    'The service is having trouble right now.',
+    'Try again in a few minutes.',
+  ]);
+  // A quote is safe to retry: the client tried more than once before giving up.
+  expect(quoteHits(serviceProxy).length).toBeGreaterThanOrEqual(2);
+  await popup.screenshot({ path: test.info().outputPath('quote-5xx.png') });
+
+  // 2. The service is unreachable (connections dropped): a different message, pointing at Settings.
+  serviceProxy.clear();
+  serviceProxy.add({ match: onPath('/v1/quote'), fault: { kind: 'reset' } });
+  await popup.getByTestId('quote-error').getByRole('button', { name: 'Try again' }).click();
+  await expectQuoteError(popup, 'Cannot reach the swap service', [
+    'The connection to the service failed.',
+    'Check your internet connection and the service URL in Settings, then try again.',
+  ]);
+
+  // 3. Back up: Try again gets a real quote.
+  serviceProxy.clear();
+  await popup.getByTestId('quote-error').getByRole('button', { name: 'Try again' }).click();
+  await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+  await expect(popup.getByTestId('quote-error')).toHaveCount(0);
+  await expect(popup.getByRole('button', { name: 'Review swap' })).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test('404: no route (the reference service itself) and unsupported tokens, each with its next step', async ({
+  context,
+  extensionId,
+  serviceProxy,
+}) => {
+  test.setTimeout(90_000);
+  const { popup, problems } = await openPopup(context, extensionId, serviceProxy.url);
+
+  // 1. ETH -> WETH is not a swap: the reference service answers 404 NO_ROUTE.
+  await pickToken(popup, 'from', 'ETH', ETH);
+  await pickToken(popup, 'to', 'WETH', WETH);
+  await popup.getByLabel('Amount').fill('1');
+  await expectQuoteError(popup, 'No route for this pair', [
+    'The swap service found no liquidity path between these tokens.',
+    'Try another token pair or a smaller amount.',
+  ]);
+  // A 4xx is an answer, not an outage: asked once, not retried.
+  expect(quoteHits(serviceProxy).map((hit) => String(bodyOf(hit).outToken).toLowerCase())).toEqual([WETH]);
+
+  // 2. A service that does not trade the pair (404 UNSUPPORTED_TOKENS).
+  serviceProxy.add({
+    match: onPath('/v1/quote'),
+    fault: {
+      kind: 'status',
+      status: 404,
+      body: errorBody('UNSUPPORTED_TOKENS', 'not whitelisted'),
+      contentType: json,
+    },
+  });
+  await pickToken(popup, 'to', 'USDC', USDC);
+  await expectQuoteError(popup, 'Token not supported', [
+    'The swap service cannot trade one of these tokens.',
+    'Pick a different token, or check the token address.',
+  ]);
+  await popup.screenshot({ path: test.info().outputPath('quote-404.png') });
+  expect(problems).toEqual([]);
+});
+
+test('406: a slippage the service refuses says so, keeps the typed value, and a preset fixes it', async ({
+  context,
+  extensionId,
+  serviceProxy,
+}) => {
+  test.setTimeout(90_000);
+  const { popup, problems } = await openPopup(context, extensionId, serviceProxy.url);
+  // A service with a stricter policy than the reference one: at most 1% slippage.
+  serviceProxy.add({
+    match: (hit) => hit.path === '/v1/quote' && Number(bodyOf(hit).slippage) > 1,
+    fault: {
+      kind: 'status',
+      status: 406,
+      body: errorBody('SLIPPAGE_OUT_OF_RANGE', 'slippage must be within [0.01, 1]'),
+      contentType: json,
+    },
+  });
+  await pickToken(popup, 'from', 'ETH', ETH);
+  await pickToken(popup, 'to', 'USDC', USDC);
+  await popup.getByLabel('Amount').fill('1');
+  await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+
+  await popup.getByLabel('Slippage (%)').fill('3');
+  await expectQuoteError(popup, 'Slippage out of range', [
+    'The swap service refused this slippage setting.',
+    'Choose a slippage the service accepts.',
+  ]);
+  await expect(popup.getByLabel('Slippage (%)')).toHaveValue('3'); // no silent reset
+  expect(quoteHits(serviceProxy).filter((hit) => bodyOf(hit).slippage === 3)).toHaveLength(1);
+  await popup.screenshot({ path: test.info().outputPath('quote-406.png') });
+
+  await popup.getByRole('button', { name: '0.5%' }).click();
+  await expect(popup.getByText('Minimum received (0.5% slippage)')).toBeVisible({ timeout: 20_000 });
+  await expect(popup.getByTestId('quote-min')).toContainText('USDC');
+  await expect(popup.getByTestId('quote-error')).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
+test('outdated build, twice: the swap stops before anything is sent and says to review the new quote', async ({
+  context,
+  extensionId,
+  serviceProxy,
+}) => {
+  test.setTimeout(120_000);
+  const { popup, problems, rpcUrls } = await openPopup(context, extensionId, serviceProxy.url);
+  serviceProxy.add({
+    match: onPath('/v1/build'),
+    fault: {
+      kind: 'status',
+      status: 400,
+      body: errorBody('QUOTE_OUTDATED', 'Quote is outdated'),
+      contentType: json,
+    },
+  });
+  const nonceBefore = await rpcCall(rpcUrls['1'] ?? '', 'eth_getTransactionCount', [ACCOUNT, 'latest']);
+  await pickToken(popup, 'from', 'ETH', ETH);
+  await pickToken(popup, 'to', 'USDC', USDC);
+  await popup.getByLabel('Amount').fill('0.5');
+  await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+  await popup.getByRole('button', { name: 'Review swap' }).click();
+  await popup.getByRole('button', { name: 'Confirm swap' }).click();
+
+  const failed = popup.getByTestId('swap-failed');
+  await expect(failed).toContainText('Quote expired', { timeout: 30_000 });
+  await expect(failed).toContainText('The quote went out of date twice while preparing the swap.');
+  await expect(failed).toContainText('Nothing was sent.');
+  await expect(failed).toContainText('Review the new quote and confirm again.');
+  const progress = popup.getByTestId('swap-progress');
+  await expect(progress).toHaveAttribute('data-status', 'failed');
+  await expect(progress.locator('.step-failed')).toContainText('Build the transaction');
+  await expect(progress.locator('.step-active')).toHaveCount(0);
+  await expectNoRawErrors(popup);
+  await popup.screenshot({ path: test.info().outputPath('build-outdated.png') });
+
+  // One automatic re-quote, then it gave up: two builds, the second with the fresh quote.
+  const builds = buildHits(serviceProxy);
+  expect(builds).toHaveLength(2);
+  expect(Number(bodyOf(builds[1] as ProxyRequestInfo).blockNumber)).toBeGreaterThanOrEqual(
+    Number(bodyOf(builds[0] as ProxyRequestInfo).blockNumber),
+  );
+  // Nothing sent, nothing in history.
+  expect(await rpcCall(rpcUrls['1'] ?? '', 'eth_getTransactionCount', [ACCOUNT, 'latest'])).toBe(nonceBefore);
+  expect(((await sendFromView(popup, { type: 'getHistory' })) as { result: unknown[] }).result).toEqual([]);
+
+  // Back to the quote: a fresh, executable quote is on screen again.
+  await failed.getByRole('button', { name: 'Back to the quote' }).click();
+  await expect(progress).toHaveCount(0);
+  await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+  await expect(popup.getByRole('button', { name: 'Review swap' })).toBeVisible({ timeout: 20_000 });
+  expect(problems).toEqual([]);
+});
+
+test('outdated build, for real (the chain moved past the quote): re-quoted once and the swap confirms', async ({
+  context,
+  extensionId,
+  serviceProxy,
+}) => {
+  test.setTimeout(120_000);
+  const { popup, problems, rpcUrls } = await openPopup(context, extensionId, serviceProxy.url);
+  await pickToken(popup, 'from', 'ETH', ETH);
+  await pickToken(popup, 'to', 'USDC', USDC);
+  await popup.getByLabel('Amount').fill('0.25');
+  await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+  await popup.getByRole('button', { name: 'Review swap' }).click();
+  await popup.getByRole('button', { name: 'Confirm swap' }).click();
+  // The first swap in a fresh profile asks to trust the router: the moment to let the chain move on.
+  await expect(popup.getByTestId('swap-consent')).toBeVisible({ timeout: 30_000 });
+  await sendFromView(popup, { type: 'markTyping' }); // hold the session's own refresh meanwhile
+  const session = (await sendFromView(popup, { type: 'getQuoteSession' })) as {
+    result: { quote: { blockNumber: number } };
+  };
+  const quotedAt = session.result.quote.blockNumber;
+  // The reference service calls an Ethereum quote outdated 20 blocks after its block.
+  await rpcCall(rpcUrls['1'] ?? '', 'anvil_mine', ['0x19']);
+  const buildsBefore = buildHits(serviceProxy).length;
+  await popup.getByRole('button', { name: 'Trust this router and swap' }).click();
+  await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 40_000 });
+
+  // The run built the outdated quote first, got 400, re-quoted at the head and built again.
+  const builds = buildHits(serviceProxy).slice(buildsBefore);
+  expect(builds.map((hit) => Number(bodyOf(hit).blockNumber) > quotedAt + 20)).toEqual([false, true]);
+  const swap = (await sendFromView(popup, { type: 'getSwap' })) as {
+    result: { status: string; requotes: number; quote: { blockNumber: number } };
+  };
+  expect(swap.result.status).toBe('confirmed');
+  expect(swap.result.requotes).toBe(1);
+  expect(swap.result.quote.blockNumber).toBeGreaterThan(quotedAt + 20);
+  expect(problems).toEqual([]);
+});
+
+test('token list 5xx on the first open: a message with its next step, and Try again loads the list', async ({
+  context,
+  extensionId,
+  serviceProxy,
+}) => {
+  test.setTimeout(90_000);
+  serviceProxy.add({
+    match: onPath('/v1/tokens/'),
+    fault: { kind: 'status', status: 502, body: '<html>Bad Gateway</html>', contentType: 'text/html' },
+  });
+  const { popup, problems } = await openPopup(context, extensionId, serviceProxy.url);
+  const error = popup.getByTestId('list-error');
+  await expect(error).toContainText('Swap service is unavailable', { timeout: 40_000 });
+  await expect(error).toContainText('Try again in a few minutes.');
+  await expectNoRawErrors(popup);
+  const listHits = () => serviceProxy.hits.filter(onPath('/v1/tokens/')).length;
+  expect(listHits()).toBeGreaterThanOrEqual(2); // a GET is safe to retry, and was
+
+  serviceProxy.clear();
+  await error.getByRole('button', { name: 'Try again' }).click();
+  await expect(error).toHaveCount(0, { timeout: 20_000 });
+  await pickToken(popup, 'from', 'ETH', ETH);
+  await pickToken(popup, 'to', 'USDC', USDC);
+  await popup.getByLabel('Amount').fill('1');
+  await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+  expect(problems).toEqual([]);
+});
