@@ -119,7 +119,10 @@ export function createHandlers(services: BackgroundServices): Handlers {
       const { oneClickAmount, slippage } = services.settings();
       const amount = checkOneClickAmount(oneClickAmount, native.decimals);
       if (!amount.ok) {
-        throw new HandlerError('BAD_AMOUNT', `The one-click amount in settings does not fit: ${amount.message}`);
+        throw new HandlerError(
+          'BAD_AMOUNT',
+          `The one-click amount in settings does not fit: ${amount.message}`,
+        );
       }
       const request = {
         chainId,

@@ -39,7 +39,7 @@ import { createSwapHistory } from '../../lib/swap/history';
 import type { SwapState, SwapStatus } from '../../lib/swap/pipeline-state';
 import { createRouterPins } from '../../lib/swap/router-pins';
 import { addDerivedAccount, createKeyring, signerFor } from '../../lib/wallet/keyring';
-import { clearPublicClients, publicClientFor } from '../../lib/wallet/network';
+import { clearPublicClients, publicClientFor, type RpcClient } from '../../lib/wallet/network';
 import { type EmbeddedDefault, startEmbeddedDefault } from '../../scripts/embedded';
 import {
   type Fault,
@@ -131,7 +131,7 @@ const ROWS = (Object.keys(TARGETS) as Step[]).flatMap((step) =>
 let embedded: EmbeddedDefault;
 let chain: ManifestChain;
 let proxy: FaultProxy;
-let client: PublicClient;
+let client: RpcClient;
 let direct: PublicClient;
 let testClient: TestClient;
 let api: SwapApiClient;

@@ -8,7 +8,7 @@
 // safe: it only computes calldata; nothing is signed or sent until it answered and was checked.
 //
 // The API client's real options make the waits short: 300 ms per attempt, 2 retries.
-import type { Address, PublicClient } from 'viem';
+import type { Address } from 'viem';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { TEST_MNEMONIC } from '../../devnet/accounts';
@@ -25,7 +25,7 @@ import { createSwapHistory } from '../../lib/swap/history';
 import { createRouterPins } from '../../lib/swap/router-pins';
 import type { QuoteSessionState } from '../../lib/swap/session-state';
 import { createKeyring, signerFor } from '../../lib/wallet/keyring';
-import { clearPublicClients, publicClientFor } from '../../lib/wallet/network';
+import { clearPublicClients, publicClientFor, type RpcClient } from '../../lib/wallet/network';
 import { type EmbeddedDefault, startEmbeddedDefault } from '../../scripts/embedded';
 import { type Fault, type FaultProxy, onPath, onRpc, startFaultProxy } from '../support/fault-proxy';
 
@@ -137,7 +137,7 @@ let embedded: EmbeddedDefault;
 let chain: ManifestChain;
 let service: FaultProxy;
 let rpc: FaultProxy;
-let client: PublicClient;
+let client: RpcClient;
 let services: BackgroundServices;
 const durations: { step: Step; fault: string; ms: number; tries: number }[] = [];
 
