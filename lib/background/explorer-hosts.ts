@@ -37,6 +37,8 @@ export interface ExplorerHostsOptions {
 export interface ExplorerHosts {
   /** Registers the granted user hosts' scripts, unregisters the rest; serialised, never throws. */
   sync(): Promise<void>;
+  /** Why the last sync failed, or null; adding or removing a host reports it to the options page. */
+  lastSyncError(): string | null;
   /**
    * Adds (chainId) or removes (null) a user host. Adding needs the host permission already granted
    * (the options page asks for it on the user's click); removing also gives the permission back.
@@ -46,6 +48,7 @@ export interface ExplorerHosts {
 
 export function createExplorerHosts(options: ExplorerHostsOptions): ExplorerHosts {
   let queue: Promise<void> = Promise.resolve();
+  let lastError: string | null = null;
 
   async function runSync(): Promise<void> {
     const scripting = options.scripting();
@@ -62,15 +65,32 @@ export function createExplorerHosts(options: ExplorerHostsOptions): ExplorerHost
     if (plan.register.length > 0) await scripting.registerContentScripts(plan.register);
   }
 
+  // No console output (SECURITY.md): a failure is kept and reported by the next `set`.
   function sync(): Promise<void> {
-    queue = queue.then(runSync).catch((error: unknown) => {
-      console.warn('Swaplane: explorer host scripts could not be synced', error);
-    });
+    queue = queue.then(runSync).then(
+      () => {
+        lastError = null;
+      },
+      (error: unknown) => {
+        lastError = error instanceof Error ? error.message : String(error);
+      },
+    );
     return queue;
+  }
+
+  async function syncOrThrow(host: string): Promise<void> {
+    await sync();
+    if (lastError) {
+      throw new CodedError(
+        'EXPLORER_SYNC_FAILED',
+        `The setting for ${host} was saved, but the browser refused to update its page script (${lastError}). Reload the extension and try again.`,
+      );
+    }
   }
 
   return {
     sync,
+    lastSyncError: () => lastError,
     async set(input, chainId) {
       const permissions = options.permissions();
       const current = options.settings();
@@ -79,7 +99,7 @@ export function createExplorerHosts(options: ExplorerHostsOptions): ExplorerHost
         if (!host) return current;
         const { [host]: _removed, ...explorerHosts } = current.explorerHosts;
         const saved = await options.saveSettings({ ...current, explorerHosts });
-        await sync();
+        await syncOrThrow(host);
         // The permission goes too, unless the service or an RPC lives on the same origin.
         const origin = `https://${host}`;
         const urls = [saved.serviceBaseUrl, ...Object.values(saved.rpcOverrides)];
@@ -98,7 +118,7 @@ export function createExplorerHosts(options: ExplorerHostsOptions): ExplorerHost
         ...current,
         explorerHosts: { ...current.explorerHosts, [check.host]: chainId },
       });
-      await sync();
+      await syncOrThrow(check.host);
       return saved;
     },
   };

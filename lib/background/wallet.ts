@@ -4,7 +4,7 @@
 // never key material, except the one-time phrase at creation and the password-gated reveal.
 import type { LocalAccount } from 'viem';
 import { keyringMetaItem, vaultItem, walletSessionItem } from '@/lib/storage/items';
-import { shouldLock, startSession, touch } from '@/lib/wallet/autolock';
+import { shouldLock, startSession, touch, touchIsDue } from '@/lib/wallet/autolock';
 import {
   activeAccount,
   addDerivedAccount,
@@ -89,7 +89,7 @@ export function createWalletService(options: WalletOptions) {
       await lock();
       return;
     }
-    if (!activity) return;
+    if (!activity || !touchIsDue(session.autoLock, now(), options.autoLockMinutes())) return;
     const next = touch(session.autoLock, now(), options.autoLockMinutes());
     if (!next) {
       await lock();

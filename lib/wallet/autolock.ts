@@ -63,6 +63,18 @@ export function touch(
   return { deadline: nextDeadline(now, minutes), minutes, lastSeen: Math.max(now, state.lastSeen) };
 }
 
+/**
+ * Activity this soon after the last recorded one leaves the deadline where it is: a popup sends
+ * several messages as it opens, and each recorded touch costs a storage write and an alarm. The
+ * wallet may so lock up to this much before `minutes` after the very last activity, never later.
+ */
+export const TOUCH_GRANULARITY_MS = 5_000;
+
+/** Whether activity at `now` should be recorded (see TOUCH_GRANULARITY_MS); a changed setting always is. */
+export function touchIsDue(state: AutoLockState, now: number, minutes: number): boolean {
+  return minutes !== state.minutes || now - state.lastSeen >= TOUCH_GRANULARITY_MS;
+}
+
 /** Milliseconds until the lock (0 when due), for scheduling an alarm. */
 export function msUntilLock(state: AutoLockState | null | undefined, now: number): number {
   if (!state || shouldLock(state, now)) return 0;

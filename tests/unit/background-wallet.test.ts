@@ -188,6 +188,14 @@ describe('wallet in the background', () => {
     expect((await services.wallet.state()).lockAt).toBe(clock - 5 * 60_000 + 15 * 60_000);
     await send({ type: 'ping' }, 'view');
     expect((await services.wallet.state()).lockAt).toBe(clock + 15 * 60_000);
+    // A burst of view messages (a popup opening) records the activity once.
+    const recorded = clock + 15 * 60_000;
+    clock += 1_000;
+    await send({ type: 'ping' }, 'view');
+    expect((await services.wallet.state()).lockAt).toBe(recorded);
+    clock += 5_000;
+    await send({ type: 'ping' }, 'view');
+    expect((await services.wallet.state()).lockAt).toBe(clock + 15 * 60_000);
   });
 
   it('reveals the phrase only with the password again', async () => {

@@ -204,7 +204,7 @@ function harness(granted: string[] = []) {
       return settings;
     },
   });
-  return { hosts, scripts, origins, calls, settings: () => settings };
+  return { hosts, scripting, scripts, origins, calls, settings: () => settings };
 }
 
 describe('explorer host service', () => {
@@ -242,6 +242,24 @@ describe('explorer host service', () => {
     await h.hosts.set('a.example.org', null);
     expect(h.scripts.size).toBe(0);
     expect([...h.origins]).toEqual(['https://a.example.org/*']);
+  });
+
+  it('a browser that refuses the registration is reported, not logged, and the next sync recovers', async () => {
+    const h = harness(['https://a.example.org/*']);
+    const register = h.scripting.registerContentScripts;
+    h.scripting.registerContentScripts = async () => {
+      throw new Error('Invalid match pattern');
+    };
+    await expect(h.hosts.set('a.example.org', 1)).rejects.toMatchObject({
+      code: 'EXPLORER_SYNC_FAILED',
+      message: expect.stringContaining('Invalid match pattern'),
+    });
+    expect(h.hosts.lastSyncError()).toBe('Invalid match pattern');
+    expect(h.settings().explorerHosts).toEqual({ 'a.example.org': 1 });
+    h.scripting.registerContentScripts = register;
+    await h.hosts.sync();
+    expect(h.hosts.lastSyncError()).toBeNull();
+    expect([...h.scripts.keys()]).toEqual(['explorer-host:a.example.org']);
   });
 
   it('sync follows revoked permissions and hand-edited settings, and is idempotent', async () => {

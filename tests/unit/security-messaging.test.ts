@@ -43,6 +43,7 @@ const SENDERS: Record<string, Sender> = {
 const VIEW_ONLY: Request[] = [
   { type: 'getSettings' },
   { type: 'updateSettings', settings: { ...DEFAULT_SETTINGS, serviceBaseUrl: 'https://evil.example' } },
+  { type: 'setExplorerHost', host: 'evil.example', chainId: 1 },
   { type: 'getTokenList', chainId: 1 },
   { type: 'refreshTokenList', chainId: 1 },
   { type: 'getQuoteSession' },
@@ -117,9 +118,17 @@ afterEach(() => {
 });
 
 describe('a content script (code in a page the user visits)', () => {
-  it('the protocol lists exactly its four calls plus ping, and every other request is view-only', () => {
+  it('the protocol lists exactly its five calls plus ping, and every other request is view-only', () => {
+    // explorerChain answers from the sender URL the browser reports, never from page-supplied data.
     expect([...CONTENT_SCRIPT_REQUESTS].sort()).toEqual(
-      ['lookupToken', 'oneClickQuote', 'openPopupPrefilled', 'ping', 'whitelistedTokens'].sort(),
+      [
+        'explorerChain',
+        'lookupToken',
+        'oneClickQuote',
+        'openPopupPrefilled',
+        'ping',
+        'whitelistedTokens',
+      ].sort(),
     );
     const covered = new Set<RequestType>([
       ...VIEW_ONLY.map((request) => request.type),

@@ -7,7 +7,9 @@ import {
   nextDeadline,
   shouldLock,
   startSession,
+  TOUCH_GRANULARITY_MS,
   touch,
+  touchIsDue,
 } from '@/lib/wallet/autolock';
 
 const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
@@ -35,6 +37,16 @@ describe('auto-lock', () => {
     expect(shouldLock(touched, T0 + 15 * MIN)).toBe(true);
     expect(msUntilLock(touched, T0 + 14 * MIN)).toBe(MIN);
     expect(msUntilLock(touched, T0 + 16 * MIN)).toBe(0);
+  });
+
+  it('records activity at most once per TOUCH_GRANULARITY_MS, and always after a setting change', () => {
+    const state = startSession(T0, 15);
+    expect(touchIsDue(state, T0 + 1, 15)).toBe(false);
+    expect(touchIsDue(state, T0 + TOUCH_GRANULARITY_MS - 1, 15)).toBe(false);
+    expect(touchIsDue(state, T0 + TOUCH_GRANULARITY_MS, 15)).toBe(true);
+    expect(touchIsDue(state, T0 + 1, 5)).toBe(true);
+    // A clock a little behind lastSeen is not activity to record (shouldLock handles a big step).
+    expect(touchIsDue(state, T0 - 1_000, 15)).toBe(false);
   });
 
   it('never revives an expired session with activity', () => {
