@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import { startDevnet } from '../devnet/start';
 import { startService } from '../service/server';
+import { QUOTE_BODY } from './bench-service.ts';
 
 export interface LoadStage {
   connections: number;
@@ -51,14 +52,6 @@ export interface BenchLoadOptions {
   connections?: number[];
   log?: (line: string) => void;
 }
-
-const QUOTE_BODY = JSON.stringify({
-  chainId: 1,
-  inToken: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', // WETH
-  outToken: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', // USDC
-  inAmount: '25000000000000000000',
-  slippage: 0.5,
-});
 
 interface Target {
   route: string;

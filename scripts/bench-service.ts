@@ -34,7 +34,8 @@ export interface BenchServiceOptions {
   log?: (line: string) => void;
 }
 
-const QUOTE_BODY = JSON.stringify({
+/** The quote every service benchmark asks for (25 WETH -> USDC on chain 1). */
+export const QUOTE_BODY = JSON.stringify({
   chainId: 1,
   inToken: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', // WETH
   outToken: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', // USDC

@@ -5,28 +5,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { callBackground } from '@/lib/messaging/client';
 import type { WalletState } from '@/lib/wallet/state';
-import { messageOf } from './messages';
+import { useAttempt } from './hooks/useAttempt';
 
 const NAME_MAX = 40;
 
 type Account = WalletState['accounts'][number];
-
-function useAttempt() {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const attempt = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (failure) {
-      setError(messageOf(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, setError, attempt };
-}
 
 export function RenameAccount({
   account,

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { callBackground } from '@/lib/messaging/client';
 import { estimateStrength } from '@/lib/wallet/password';
 import type { WalletState } from '@/lib/wallet/state';
-import { messageOf } from './messages';
+import { useAttempt } from './hooks/useAttempt';
 
 type Step =
   | { kind: 'choose' }
@@ -59,20 +59,7 @@ export function Onboarding({ onDone }: { onDone: (state: WalletState) => void })
   const [answers, setAnswers] = useState<Record<number, string>>({});
   const [importKind, setImportKind] = useState<'mnemonic' | 'privateKey'>('mnemonic');
   const [secret, setSecret] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const attempt = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (failure) {
-      setError(messageOf(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, attempt } = useAttempt();
 
   const errorLine = error && (
     <p class="error" role="alert" data-testid="onboarding-error">
