@@ -26,12 +26,10 @@ function isGrantedByManifest(origin: string): boolean {
   return hostname === '127.0.0.1' || hostname === 'localhost';
 }
 
-async function ensureHostPermission(url: string): Promise<boolean> {
-  const origin = new URL(url).origin;
-  if (isGrantedByManifest(origin)) return true;
-  const origins = [`${origin}/*`];
-  if (await browser.permissions.contains({ origins })) return true;
-  return browser.permissions.request({ origins });
+/** The match patterns of the origins among `urls` that the manifest does not already grant. */
+function originsToAsk(urls: string[]): string[] {
+  const origins = urls.map((url) => new URL(url).origin).filter((origin) => !isGrantedByManifest(origin));
+  return [...new Set(origins)].map((origin) => `${origin}/*`);
 }
 
 export function Options() {
@@ -82,13 +80,15 @@ export function Options() {
       return;
     }
     try {
-      // Asked first, while the click still counts as a user gesture.
+      // One request, as the click's first await: the user gesture does not outlive an awaited
+      // call, so asking `contains` first (or one origin after another) could lose it. Already
+      // granted origins resolve at once without a prompt.
       const urls = [candidate.data.serviceBaseUrl, ...Object.values(candidate.data.rpcOverrides)];
-      for (const url of urls) {
-        if (!(await ensureHostPermission(url))) {
-          setStatus({ kind: 'error', message: `Swaplane needs permission to reach ${new URL(url).origin}.` });
-          return;
-        }
+      const origins = originsToAsk(urls);
+      if (origins.length > 0 && !(await browser.permissions.request({ origins }))) {
+        const names = origins.map((pattern) => pattern.slice(0, -2)).join(', ');
+        setStatus({ kind: 'error', message: `Swaplane needs permission to reach ${names}.` });
+        return;
       }
       const saved = await callBackground({ type: 'updateSettings', settings: candidate.data });
       setSettings(saved);

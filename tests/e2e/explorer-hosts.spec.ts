@@ -10,10 +10,17 @@
 // which Chromium resolves `true` without a dialog because the user already granted that site.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page, Route } from '@playwright/test';
+import type { Page, Route } from '@playwright/test';
 import { formatAmount } from '../../lib/amounts/index.ts';
 import { ETH, fixtureHtml, PAGES } from '../fixtures/explorer/pages.ts';
-import { expect, stopServiceWorker, test, useEmbeddedDefault, watchPageProblems } from './fixtures';
+import {
+  expect,
+  grantSiteAccess,
+  stopServiceWorker,
+  test,
+  useEmbeddedDefault,
+  watchPageProblems,
+} from './fixtures';
 import { EXTENSION_PATH } from './launch';
 
 const HOST = 'explorer.example.org';
@@ -30,26 +37,6 @@ async function serve(route: Route): Promise<void> {
       ? fixtureHtml(PAGES.token.file)
       : `<!doctype html><title>landed</title><h1 id="landed">${url.pathname}</h1>`;
   return route.fulfill({ contentType: 'text/html; charset=utf-8', body });
-}
-
-/** The user's grant outside the prompt (see the header): chrome://extensions' Site access. */
-async function grantSiteAccess(context: BrowserContext, extensionId: string, origin: string): Promise<void> {
-  const page = await context.newPage();
-  await page.goto('chrome://extensions');
-  const error = await page.evaluate(
-    ([id, pattern]) =>
-      new Promise<string>((resolve) => {
-        type Dev = { addHostPermission(id: string, host: string, done: () => void): void };
-        type Chrome = { developerPrivate: Dev; runtime: { lastError?: { message: string } } };
-        const chrome = (globalThis as unknown as { chrome: Chrome }).chrome;
-        chrome.developerPrivate.addHostPermission(id as string, pattern as string, () =>
-          resolve(chrome.runtime.lastError?.message ?? ''),
-        );
-      }),
-    [extensionId, origin],
-  );
-  expect(error).toBe('');
-  await page.close();
 }
 
 async function extensionEval<T>(page: Page, script: string): Promise<T> {

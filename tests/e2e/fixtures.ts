@@ -166,3 +166,32 @@ export async function openWalletPopup(
   await popup.goto(popupUrl);
   return { popup, popupUrl, problems, rpcUrls };
 }
+
+/**
+ * A site-access grant made the way a user can outside the permission prompt: chrome://extensions >
+ * Details > Site access > "On specific sites" (its `developerPrivate.addHostPermission`). Headless
+ * Chromium shows permissions.request's dialog where nothing can answer it (microsoft/playwright#32755);
+ * after this grant the extension's real permissions.request resolves true without a dialog.
+ */
+export async function grantSiteAccess(
+  context: BrowserContext,
+  extensionId: string,
+  origin: string,
+): Promise<void> {
+  const page = await context.newPage();
+  await page.goto('chrome://extensions');
+  const error = await page.evaluate(
+    ([id, pattern]) =>
+      new Promise<string>((resolve) => {
+        type Dev = { addHostPermission(id: string, host: string, done: () => void): void };
+        type Chrome = { developerPrivate: Dev; runtime: { lastError?: { message: string } } };
+        const chrome = (globalThis as unknown as { chrome: Chrome }).chrome;
+        chrome.developerPrivate.addHostPermission(id as string, pattern as string, () =>
+          resolve(chrome.runtime.lastError?.message ?? ''),
+        );
+      }),
+    [extensionId, origin],
+  );
+  expect(error).toBe('');
+  await page.close();
+}
