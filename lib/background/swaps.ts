@@ -126,13 +126,22 @@ export function createSwapService(deps: SwapServiceDeps) {
     async resume(): Promise<void> {
       // Views see a swap in flight at once, not only when tracking it next changes its state
       // (with the RPC down, that could be minutes away).
-      const latest = (await store.list()).at(-1);
+      const pending = await store.list();
+      if (pending.length === 0) return;
+      const latest = pending.at(-1);
       if (latest && !current) {
         current = latest;
         for (const listener of listeners) listener(latest);
       }
-      const states = await resumePendingSwaps(depsFor, store);
-      for (const state of states) settle(state);
+      // One swap at a time, as after `start`: a new one waits until the resumed ones settle
+      // (the view hides its button, but the background must refuse too).
+      running = true;
+      try {
+        const states = await resumePendingSwaps(depsFor, store);
+        for (const state of states) settle(state);
+      } finally {
+        running = false;
+      }
     },
 
     /** Balances of the active account, as decimal strings, for the tokens a view shows. */

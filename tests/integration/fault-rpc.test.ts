@@ -345,6 +345,10 @@ describe('RPC down after the send', () => {
     await restarted.ready;
     await until(() => proxy.hits.filter(isTracking).length > downHits + 1);
     expect((await createPendingSwapStore().list()).map((s) => s.status)).toEqual(['sent']);
+    // While it is being tracked, the restarted background refuses a second swap.
+    await expect(restarted.swaps.start({ approvalMode: 'exact' })).rejects.toMatchObject({
+      code: 'SWAP_IN_PROGRESS',
+    });
 
     // The RPC comes back: the resumed tracking confirms the swap, in the history, nothing pending.
     proxy.clear();
