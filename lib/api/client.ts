@@ -33,6 +33,7 @@ import {
   TokenSearchResponseSchema,
   type TokenWithExtensions,
 } from '@/lib/api/schema';
+import { sleep as abortableSleep } from '@/lib/async';
 import { ensureJitlessZod } from '@/lib/zod-config';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -136,7 +137,7 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
   const retryOptions = options.retry === false ? undefined : options.retry;
   const clientPolicy =
     options.retry === false ? false : checkPolicy({ ...DEFAULT_RETRY, ...stripUndefined(retryOptions) });
-  const sleep = retryOptions?.sleep ?? defaultSleep;
+  const sleep = retryOptions?.sleep ?? abortableSleep;
   const random = retryOptions?.random ?? Math.random;
   const now = retryOptions?.now ?? Date.now;
   // A local binding, called plainly: a detached `window.fetch` then still gets the global `this`.
@@ -469,17 +470,4 @@ function checkPolicy(policy: RetryPolicy): RetryPolicy {
 function stripUndefined<T extends object>(value: T | undefined): Partial<T> {
   if (!value) return {};
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

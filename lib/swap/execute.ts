@@ -17,6 +17,7 @@ import {
   type Quote,
   type QuoteRequest,
 } from '@/lib/api/schema';
+import { sleep as abortableSleep } from '@/lib/async';
 import { explorerTxUrl, getChain } from '@/lib/chains';
 import { type BalanceReader, balanceOf, createBalanceReader } from '@/lib/wallet/balances';
 import type { RpcClient } from '@/lib/wallet/network';
@@ -28,7 +29,6 @@ import {
   SendError,
   type SignedTx,
   signCall,
-  sleepMs,
   trackTransaction,
   withGasMargin,
 } from '@/lib/wallet/transactions';
@@ -176,7 +176,7 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
   const store = deps.store ?? createPendingSwapStore();
   const history = deps.history ?? createSwapHistory();
   const now = deps.now ?? Date.now;
-  const sleep = deps.sleep ?? sleepMs;
+  const sleep = deps.sleep ?? abortableSleep;
   const newId = deps.newId ?? (() => `swap-${now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`);
   let balances = deps.balances;
   let state: SwapState | null = null;
@@ -397,9 +397,9 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
     await update({ approval: { ...approval, txs: [...txs, tx] } });
   }
 
-  /** Waits for an approval's receipt and records it; a revert or a drop stops the swap. */
-  async function finishApproval(tx: ApprovalTxState, from: Address, signal?: AbortSignal): Promise<void> {
-    const result = await trackTransaction({
+  /** Follows a sent transaction (approval or swap) until mined, dropped or the signal aborts. */
+  function follow(tx: { hash: string; nonce: number; raw: string }, from: Address, signal?: AbortSignal) {
+    return trackTransaction({
       client,
       hash: tx.hash as Hex,
       from,
@@ -412,6 +412,11 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
       sleep,
       ...(signal ? { signal } : {}),
     });
+  }
+
+  /** Waits for an approval's receipt and records it; a revert or a drop stops the swap. */
+  async function finishApproval(tx: ApprovalTxState, from: Address, signal?: AbortSignal): Promise<void> {
+    const result = await follow(tx, from, signal);
     // Stop following, not cancel: the approval is out there. The state stays 'approving' (persisted)
     // and a resume finishes it.
     if (result.kind === 'aborted') throw new Halt();
@@ -431,19 +436,7 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
     const s = current();
     const tx = s.tx;
     if (!tx || !s.quote) throw new Stop('UNEXPECTED', 'track', { detail: 'no transaction to track' });
-    const result = await trackTransaction({
-      client,
-      hash: tx.hash as Hex,
-      from: s.account as Address,
-      nonce: tx.nonce,
-      raw: tx.raw as Hex,
-      pollMs: timing.pollMs,
-      dropAfterMs: timing.dropAfterMs,
-      rebroadcastMs: timing.rebroadcastMs,
-      now,
-      sleep,
-      ...(signal ? { signal } : {}),
-    });
+    const result = await follow(tx, s.account as Address, signal);
     if (result.kind === 'aborted') return current(); // still 'sent': resume later
     balances?.invalidate(s.account as Address);
     if (result.kind === 'dropped') throw new Stop('DROPPED', 'track');

@@ -2,6 +2,7 @@
 // entry becomes confirmed or failed in place). Writes are queued so concurrent updates from two
 // swaps never lose each other.
 
+import { createSerialQueue } from '@/lib/async';
 import type { StorageItem } from '@/lib/storage/item';
 import { swapHistoryItem } from '@/lib/storage/items';
 import {
@@ -37,13 +38,7 @@ export function addToHistory(
 export function createSwapHistory(options: SwapHistoryOptions = {}): SwapHistory {
   const item = options.item ?? swapHistoryItem;
   const limit = options.limit ?? HISTORY_LIMIT;
-  let queue: Promise<unknown> = Promise.resolve();
-
-  function enqueue<T>(task: () => Promise<T>): Promise<T> {
-    const run = queue.then(task, task);
-    queue = run.catch(() => undefined);
-    return run;
-  }
+  const enqueue = createSerialQueue();
 
   return {
     async record(entry) {

@@ -1,5 +1,7 @@
 // Swaps in flight, in storage.local (pendingSwapsItem): saved after every step, removed once
 // terminal. What a restarted worker resumes. Writes are queued so two swaps never lose each other.
+
+import { createSerialQueue } from '@/lib/async';
 import type { StorageItem } from '@/lib/storage/item';
 import { pendingSwapsItem } from '@/lib/storage/items';
 import type { SwapState } from './pipeline-state';
@@ -14,12 +16,7 @@ export interface PendingSwapStore {
 const MAX_PENDING = 50;
 
 export function createPendingSwapStore(item: StorageItem<SwapState[]> = pendingSwapsItem): PendingSwapStore {
-  let queue: Promise<unknown> = Promise.resolve();
-  const enqueue = <T>(task: () => Promise<T>): Promise<T> => {
-    const run = queue.then(task, task);
-    queue = run.catch(() => undefined);
-    return run;
-  };
+  const enqueue = createSerialQueue();
   return {
     save(state) {
       return enqueue(async () => {

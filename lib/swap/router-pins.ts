@@ -2,6 +2,7 @@
 // a build naming any other address needs the user's consent again.
 import { getAddress } from 'viem';
 import type { Address } from '@/lib/api/schema';
+import { createSerialQueue } from '@/lib/async';
 import type { StorageItem } from '@/lib/storage/item';
 import { routerPinsItem } from '@/lib/storage/items';
 import type { RouterPinsMap } from './pipeline-state';
@@ -16,12 +17,7 @@ export function createRouterPins(
   item: StorageItem<RouterPinsMap> = routerPinsItem,
   now: () => number = Date.now,
 ): RouterPins {
-  let queue: Promise<unknown> = Promise.resolve();
-  const enqueue = <T>(task: () => Promise<T>): Promise<T> => {
-    const run = queue.then(task, task);
-    queue = run.catch(() => undefined);
-    return run;
-  };
+  const enqueue = createSerialQueue();
   return {
     async get(chainId) {
       const pins = await enqueue(() => item.get());

@@ -9,6 +9,7 @@ import {
   type LocalAccount,
   type TransactionReceipt,
 } from 'viem';
+import { sleep as abortableSleep } from '@/lib/async';
 import type { RpcClient } from './network';
 import { isRpcUnavailable } from './network';
 
@@ -161,7 +162,7 @@ export interface TrackOptions {
 export async function trackTransaction(options: TrackOptions): Promise<TrackResult> {
   const { client, hash, from, nonce, raw, signal } = options;
   const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? sleepMs;
+  const sleep = options.sleep ?? abortableSleep;
   let missingSince: number | null = null;
   let lastBroadcast = now();
   let errors = 0;
@@ -225,17 +226,4 @@ async function receiptOf(client: RpcClient, hash: Hex): Promise<TransactionRecei
 function isNotFound(error: unknown): boolean {
   const name = (error as { name?: string })?.name;
   return name === 'TransactionReceiptNotFoundError' || name === 'TransactionNotFoundError';
-}
-
-export function sleepMs(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
