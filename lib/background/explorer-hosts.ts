@@ -1,6 +1,7 @@
 // Explorer hosts the user adds: the settings entry, its optional host permission and the content script
 // registered at run time for it (the same file the manifest lists for the built-in hosts). The plan is
 // pure (lib/explorer/user-hosts.ts); this runs it against the browser, one sync at a time.
+import { createSerialQueue } from '@/lib/async';
 import { getChain } from '@/lib/chains';
 import {
   checkExplorerHost,
@@ -47,7 +48,7 @@ export interface ExplorerHosts {
 }
 
 export function createExplorerHosts(options: ExplorerHostsOptions): ExplorerHosts {
-  let queue: Promise<void> = Promise.resolve();
+  const enqueue = createSerialQueue();
   let lastError: string | null = null;
 
   async function runSync(): Promise<void> {
@@ -67,7 +68,7 @@ export function createExplorerHosts(options: ExplorerHostsOptions): ExplorerHost
 
   // No console output (SECURITY.md): a failure is kept and reported by the next `set`.
   function sync(): Promise<void> {
-    queue = queue.then(runSync).then(
+    return enqueue(runSync).then(
       () => {
         lastError = null;
       },
@@ -75,7 +76,6 @@ export function createExplorerHosts(options: ExplorerHostsOptions): ExplorerHost
         lastError = error instanceof Error ? error.message : String(error);
       },
     );
-    return queue;
   }
 
   async function syncOrThrow(host: string): Promise<void> {
