@@ -129,7 +129,12 @@ export function TokenPicker({
               );
             }}
           />
-          {results.length === 0 && !isAddress && <p class="muted">No token matches “{query}”.</p>}
+          {!index && (
+            <p class="muted" role="status">
+              Loading tokens…
+            </p>
+          )}
+          {index && results.length === 0 && !isAddress && <p class="muted">No token matches “{query}”.</p>}
           {lookup === 'loading' && <p class="muted">Looking up this address…</p>}
           {lookup && lookup !== 'loading' && 'error' in lookup && (
             <p class="error" role="alert">

@@ -4,7 +4,7 @@ import type { WalletState } from '@/lib/wallet/state';
 import { AccountBar } from './AccountBar';
 import { AccountScreen } from './AccountScreen';
 import { Activity } from './Activity';
-import { takeBootWallet } from './boot';
+import { takeBootForApp } from './boot';
 import { messageOf } from './messages';
 import { Onboarding } from './Onboarding';
 import { SwapScreen } from './SwapScreen';
@@ -12,16 +12,17 @@ import { Unlock } from './Unlock';
 
 export function App() {
   // The state main.tsx already asked for (boot.ts): usually in by the first render.
-  const [booted] = useState(takeBootWallet);
-  const [wallet, setWallet] = useState<WalletState | null>(booted?.value ?? null);
+  const [booted] = useState(takeBootForApp);
+  const [wallet, setWallet] = useState<WalletState | null>(booted?.value?.wallet ?? null);
   const [error, setError] = useState<string | null>(null);
   const [tab, setTab] = useState<'swap' | 'activity' | 'accounts'>('swap');
 
   useEffect(() => {
     if (booted?.value) return;
-    (booted?.promise ?? callBackground({ type: 'walletState' })).then(setWallet, (failure: unknown) =>
-      setError(messageOf(failure)),
-    );
+    const state = booted
+      ? booted.promise.then((start) => start.wallet)
+      : callBackground({ type: 'walletState' });
+    state.then(setWallet, (failure: unknown) => setError(messageOf(failure)));
   }, [booted]);
 
   return (

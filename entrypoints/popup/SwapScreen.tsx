@@ -5,56 +5,107 @@ import { SlippageControl } from '@/components/SlippageControl';
 import { SwapProgress } from '@/components/SwapProgress';
 import { type PickedToken, TokenPicker } from '@/components/TokenPicker';
 import { formatAmount, formatAmountExact, parseAmount } from '@/lib/amounts';
-import { isNativeToken, sameAddress } from '@/lib/api/schema';
+import { isNativeToken, sameAddress, type Token } from '@/lib/api/schema';
 import { CHAINS, getChain, isLocalRpcUrl } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
 import type { ResultOf } from '@/lib/messaging/protocol';
 import type { Settings } from '@/lib/storage/settings';
+import { type RestoredForm, restoreForm } from '@/lib/swap/restore-form';
 import type { QuoteInput } from '@/lib/swap/session-state';
 import { safeLogoUrl } from '@/lib/tokens/import';
 import { buildTokenSearchIndex } from '@/lib/tokens/search';
-import { type Booted, takeBootTokenList } from './boot';
+import { takeBootForSwapScreen } from './boot';
 import { useNow, useQuoteSession } from './hooks/useQuoteSession';
 import { messageOf } from './messages';
 
 type TokenList = ResultOf<'getTokenList'>;
 
 const DEFAULT_CHAIN_ID = 1;
-/** performance.mark name set once the swap screen is usable with the cached list (see bench-popup). */
+/** performance.mark name set once the swap screen is usable (see bench-popup). */
 export const POPUP_READY_MARK = 'swaplane:popup-ready';
+/** performance.mark name set when the chain's whole token list is in the pickers (see bench-popup). */
+export const POPUP_LIST_MARK = 'swaplane:popup-token-list';
+
+const picked = (token: Token | undefined): PickedToken | null =>
+  token ? { token, whitelisted: true } : null;
 
 export function SwapScreen() {
   const { session, swap } = useQuoteSession();
+  // What main.tsx already asked for (boot.ts): the settings and the few listed tokens the session
+  // names, usually in by the first render. The whole list is asked for after the first frame.
+  const [booted] = useState(takeBootForSwapScreen);
+  const bootTokens = booted?.value?.tokens ?? null;
+  const findBootToken = (chain: number, address: string) =>
+    bootTokens && bootTokens.chainId === chain
+      ? bootTokens.tokens.find((token) => sameAddress(token.address, address))
+      : undefined;
+  // The form restored in the first render when the session and its tokens are already in; null
+  // sends the restore effect below to wait for them.
+  const [initial] = useState((): { form: RestoredForm | null } | null => {
+    if (!session) return null;
+    if (!session.input) return { form: null };
+    const form = restoreForm(session.input, (address) => findBootToken(session.input?.chainId ?? 0, address));
+    return form.complete ? { form } : null;
+  });
   const [reviewing, setReviewing] = useState(false);
   const [approvalMode, setApprovalMode] = useState<'exact' | 'unlimited'>('exact');
   const [swapError, setSwapError] = useState<string | null>(null);
   const [balances, setBalances] = useState<Record<string, string>>({});
-  const [chainId, setChainId] = useState(DEFAULT_CHAIN_ID);
-  // The default chain's list main.tsx already asked for (boot.ts): usually in by the first render.
-  const bootList = useRef<Booted<TokenList> | null | undefined>(undefined);
-  if (bootList.current === undefined) bootList.current = takeBootTokenList(DEFAULT_CHAIN_ID);
-  const [list, setList] = useState<TokenList | null>(bootList.current?.value ?? null);
+  const [chainId, setChainId] = useState(initial?.form?.chainId ?? DEFAULT_CHAIN_ID);
+  const [list, setList] = useState<TokenList | null>(null);
   const [listError, setListError] = useState<string | null>(null);
   // Bumped by the list error's Try again button: fetches the list anew.
   const [listAttempt, setListAttempt] = useState(0);
-  const [from, setFrom] = useState<PickedToken | null>(null);
-  const [to, setTo] = useState<PickedToken | null>(null);
-  const [amount, setAmount] = useState('');
-  const [slippage, setSlippage] = useState(0.5);
+  const [from, setFrom] = useState<PickedToken | null>(picked(initial?.form?.from));
+  const [to, setTo] = useState<PickedToken | null>(picked(initial?.form?.to));
+  const [amount, setAmount] = useState(initial?.form?.amount ?? '');
+  const [slippage, setSlippage] = useState(
+    initial?.form?.slippage ?? booted?.value?.settings.slippage ?? 0.5,
+  );
+  // Settings for logo origins and the Local label (the service URL and RPCs).
+  const [settings, setSettings] = useState<Settings | null>(booted?.value?.settings ?? null);
   // False until the form was restored from the session (or a prefill): nothing is sent before that.
-  const restored = useRef(false);
+  // A ref, read at render (see formLive); `restoredShown` is the same fact as state, for `ready`.
+  const restored = useRef(initial !== null);
+  const [restoredShown, setRestoredShown] = useState(initial !== null);
+  const markRestored = () => {
+    restored.current = true;
+    setRestoredShown(true);
+  };
   // State, not a ref: the cached list may arrive before the prefill, and applying it must re-render.
   const [pendingPrefill, setPendingPrefill] = useState<{ chainId: number; token: string } | null>(null);
 
-  // The token list of the chain: cached in the background, so this answers at once after the first time.
+  const index = useMemo(() => (list ? buildTokenSearchIndex(list.tokens) : null), [list]);
+  const findToken = useCallback(
+    (address: string): Token | undefined => {
+      const hit = index?.byAddress(address);
+      if (hit !== undefined) return list?.tokens[hit];
+      return findBootToken(chainId, address);
+    },
+    // findBootToken reads `bootTokens`, fixed at mount.
+    [index, list, chainId],
+  );
+
+  // Ready: the live session is in and the form shows it, so the screen is usable. The mark (after
+  // paint: Preact runs effects after the next frame) is what `npm run bench` measures. Declared
+  // before the list's effect so that, when the first frame is ready, the mark comes first.
+  const ready = session !== null && restoredShown;
+  useEffect(() => {
+    if (ready) performance.mark(POPUP_READY_MARK);
+  }, [ready]);
+
+  // The chain's whole list, for the pickers: cached in the background, so this answers at once after
+  // the first time. Asked for after the first frame, so its ~400 kB never delays that frame.
   useEffect(() => {
     let current = true;
-    const booted = bootList.current?.promise;
-    bootList.current = null;
-    if (!booted) setList(null);
+    setList(null);
     setListError(null);
-    (booted ?? callBackground({ type: 'getTokenList', chainId })).then(
-      (result) => current && setList(result),
+    callBackground({ type: 'getTokenList', chainId }).then(
+      (result) => {
+        if (!current) return;
+        setList(result);
+        performance.mark(POPUP_LIST_MARK);
+      },
       (error: unknown) => current && setListError(messageOf(error)),
     );
     return () => {
@@ -62,38 +113,32 @@ export function SwapScreen() {
     };
   }, [chainId, listAttempt]);
 
-  const index = useMemo(() => (list ? buildTokenSearchIndex(list.tokens) : null), [list]);
-  const findToken = useCallback(
-    (address: string) => {
-      const hit = index?.byAddress(address);
-      return hit === undefined ? undefined : list?.tokens[hit];
-    },
-    [index, list],
-  );
-
-  // Reopening the popup shows the live session: restore the form from the session's input once.
+  // Reopening the popup shows the live session: restore the form from the session's input once
+  // (when the first render could not: the session or its tokens were not in yet).
   useEffect(() => {
     if (restored.current || !session) return;
     if (!session.input) {
-      restored.current = true;
-      callBackground({ type: 'getSettings' }).then(
-        (settings) => setSlippage(settings.slippage),
-        () => undefined,
-      );
+      markRestored();
+      if (settings) setSlippage(settings.slippage);
+      else
+        callBackground({ type: 'getSettings' }).then(
+          (loaded) => setSlippage(loaded.slippage),
+          () => undefined,
+        );
       return;
     }
     if (session.input.chainId !== chainId) {
       setChainId(session.input.chainId);
       return;
     }
-    if (!list) return;
-    const inToken = findToken(session.input.inToken);
-    const outToken = findToken(session.input.outToken);
-    if (inToken) setFrom({ token: inToken, whitelisted: true });
-    if (outToken) setTo({ token: outToken, whitelisted: true });
-    if (inToken) setAmount(formatAmountExact(BigInt(session.input.inAmount), inToken.decimals));
-    setSlippage(session.input.slippage);
-    restored.current = true;
+    const form = restoreForm(session.input, findToken);
+    // A token the session names but nobody knows yet: wait for the list (then restore what is known).
+    if (!form.complete && !list) return;
+    if (form.from) setFrom(picked(form.from));
+    if (form.to) setTo(picked(form.to));
+    if (form.from) setAmount(form.amount);
+    setSlippage(form.slippage);
+    markRestored();
   }, [session, list, chainId, findToken]);
 
   // A content script asked to open the popup on a token: start from it.
@@ -101,7 +146,7 @@ export function SwapScreen() {
     callBackground({ type: 'takePrefill' }).then(
       (prefill) => {
         if (!prefill) return;
-        restored.current = true;
+        markRestored();
         setChainId(prefill.chainId);
         setFrom(null);
         setTo(null);
@@ -122,20 +167,13 @@ export function SwapScreen() {
     setPendingPrefill(null);
   }, [list, findToken, pendingPrefill]);
 
-  // Ready: the cached token list and the live session are both in, so the form is usable. The mark
-  // (after paint: Preact runs effects after the next frame) is what `npm run bench` measures.
-  const ready = list !== null && session !== null;
-  useEffect(() => {
-    if (ready) performance.mark(POPUP_READY_MARK);
-  }, [ready]);
-
   const parsed = from ? parseAmount(amount, from.token.decimals) : null;
   const amountError = amountErrorOf(amount, from ? from.token.decimals : null);
 
   // Every change of the form becomes the session's input; the background debounces and cancels.
   // Deliberately keyed on the form only: the session echoing the input back must not re-send it.
-  // Read at render: when the session and list are in by the first render, the restore effect runs
-  // in the same pass as this one, before its values reach the form; the form then is not live yet.
+  // Read at render: when the restore effect restores the form, it runs in the same pass as this
+  // one, before its values reach the form; the form then is not live yet.
   const formLive = restored.current;
   useEffect(() => {
     if (!formLive) return;
@@ -155,10 +193,8 @@ export function SwapScreen() {
   }, [chainId, from, to, amount, slippage]);
 
   const now = useNow(session?.status === 'ready');
-  // Settings for logo origins and the Local label (the service URL and RPCs), read once.
-  const [settings, setSettings] = useState<Settings | null>(null);
   useEffect(() => {
-    callBackground({ type: 'getSettings' }).then(setSettings, () => undefined);
+    if (!settings) callBackground({ type: 'getSettings' }).then(setSettings, () => undefined);
   }, []);
   const serviceOrigin = settings?.serviceBaseUrl ?? null;
   const rpcUrl = settings?.rpcOverrides[String(chainId)] ?? getChain(chainId)?.defaultRpcUrl ?? '';

@@ -1,11 +1,12 @@
-// The popup's first requests, sent as the first thing of the popup's own chunk: the wallet state, the
-// default chain's (cached) token list and the quote-session port, all at once, instead of one after
-// the other from the effects of successive renders. (The shared chunk, preact and zod, is evaluated
-// before any of the popup's code.) Raw answers only: boot.ts parses them with the protocol's schemas.
+// The popup's first requests: what its first frame needs (popupStart) and the quote-session port,
+// sent at once. popup.html runs them from a classic script (entrypoints/popup-preload.ts) while
+// the parser is still in <head>, so they travel while the popup's modules load and evaluate (the
+// shared chunk of preact and zod alone takes longer than a whole empty popup). The state lives on
+// `globalThis` because that script and the popup's module are separate bundles. Raw answers
+// only: boot.ts parses them with the protocol's schemas. If the script did not run, main.tsx's
+// first import sends them itself.
 import { browser } from 'wxt/browser';
 
-/** The chain the swap screen starts on (SwapScreen's DEFAULT_CHAIN_ID). */
-export const PRELOAD_CHAIN_ID = 1;
 /** QUOTE_SESSION_PORT of lib/messaging/protocol.ts, not imported: that module builds zod schemas. */
 export const PRELOAD_PORT_NAME = 'quote-session';
 
@@ -21,13 +22,14 @@ export interface PreloadedPort {
 }
 
 interface Preload {
-  wallet: Promise<unknown> | null;
-  tokenList: Promise<unknown> | null;
+  start: Promise<unknown> | null;
   port: PreloadedPort | null;
   firstPortMessage: Promise<void>;
 }
 
-let preload: Preload | null = null;
+const KEY = '__swaplanePopupPreload';
+type Holder = { [KEY]?: Preload };
+const holder = globalThis as Holder;
 
 /** Sends now, synchronously: a microtask would wait until the whole bundle was evaluated. */
 function send(request: unknown): Promise<unknown> {
@@ -41,13 +43,7 @@ function send(request: unknown): Promise<unknown> {
   return answer;
 }
 
-export function startPreload(): void {
-  if (preload) return;
-  let first: () => void = () => undefined;
-  const firstPortMessage = new Promise<void>((resolve) => {
-    first = resolve;
-  });
-  let port: Preload['port'] = null;
+function openPort(onFirst: () => void): PreloadedPort | null {
   try {
     const connected = browser.runtime.connect({ name: PRELOAD_PORT_NAME });
     const held: PreloadedPort = {
@@ -61,35 +57,46 @@ export function startPreload(): void {
     };
     const onMessage = (message: unknown) => {
       held.messages.push(message);
-      first();
+      onFirst();
     };
     const onDisconnect = () => {
       held.disconnected = true;
-      first();
+      onFirst();
     };
     connected.onMessage.addListener(onMessage);
     connected.onDisconnect.addListener(onDisconnect);
-    port = held;
+    return held;
   } catch {
-    first();
+    onFirst();
+    return null;
   }
-  preload = {
-    wallet: send({ type: 'walletState' }),
-    tokenList: send({ type: 'getTokenList', chainId: PRELOAD_CHAIN_ID }),
-    port,
+}
+
+/** Sends the first requests unless this page already did. */
+export function startPreload(): void {
+  if (holder[KEY]) return;
+  let first: () => void = () => undefined;
+  const firstPortMessage = new Promise<void>((resolve) => {
+    first = resolve;
+  });
+  holder[KEY] = {
+    start: send({ type: 'popupStart' }),
+    port: openPort(() => first()),
     firstPortMessage,
   };
 }
 
-/** The raw answer of a preloaded request, once (later callers send their own). */
-export function takePreloaded(key: 'wallet' | 'tokenList'): Promise<unknown> | undefined {
-  const answer = preload?.[key] ?? undefined;
-  if (preload) preload[key] = null;
+/** The raw popupStart answer, once (later callers send their own). */
+export function takePreloadedStart(): Promise<unknown> | undefined {
+  const preload = holder[KEY];
+  const answer = preload?.start ?? undefined;
+  if (preload) preload.start = null;
   return answer;
 }
 
 /** The preloaded session port, once, still buffering until the taker calls `release`. */
 export function takePreloadedPort(): PreloadedPort | null {
+  const preload = holder[KEY];
   const taken = preload?.port ?? null;
   if (preload) preload.port = null;
   return taken;
@@ -97,5 +104,5 @@ export function takePreloadedPort(): PreloadedPort | null {
 
 /** Settles when the session port delivered its first message (or dropped); at once without preload. */
 export function preloadedPortSettled(): Promise<void> {
-  return preload?.firstPortMessage ?? Promise.resolve();
+  return holder[KEY]?.firstPortMessage ?? Promise.resolve();
 }

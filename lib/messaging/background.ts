@@ -11,17 +11,11 @@ import { prefillItem } from '@/lib/storage/items';
 import { SettingsSchema } from '@/lib/storage/settings';
 import { checkOneClickAmount } from '@/lib/swap/one-click';
 import { verifyFailureMessage, verifyMinReceived, verifyQuoteAnswersRequest } from '@/lib/swap/verify';
+import { firstScreenAddresses, pickTokens } from '@/lib/tokens/first-screen';
 import { KeyringError } from '@/lib/wallet/keyring';
 import { VaultError } from '@/lib/wallet/vault';
-import {
-  CONTENT_SCRIPT_REQUESTS,
-  type ErrorResult,
-  QUOTE_SESSION_PORT,
-  type Request,
-  RequestSchema,
-  type Response,
-  type ResultOf,
-} from './protocol';
+import { type ErrorResult, QUOTE_SESSION_PORT, type Response, type ResultOf } from './protocol';
+import { CONTENT_SCRIPT_REQUESTS, type Request, RequestSchema } from './requests';
 
 export type SenderKind = 'view' | 'content-script' | 'unknown';
 
@@ -157,6 +151,17 @@ export function createHandlers(services: BackgroundServices): Handlers {
         await browser.tabs.create({ url: browser.runtime.getURL('/popup.html') });
         return { opened: false };
       }
+    },
+    popupStart: async () => {
+      // Cached tokens only: a list that must be fetched first arrives later through getTokenList.
+      const named = firstScreenAddresses(services.session.getState(), services.swaps.current());
+      const list = named ? await services.tokens.cached(named.chainId) : null;
+      return {
+        wallet: await services.wallet.state(),
+        settings: services.settings(),
+        tokens:
+          named && list ? { chainId: named.chainId, tokens: pickTokens(list.tokens, named.addresses) } : null,
+      };
     },
     walletState: () => services.wallet.state(),
     walletStartCreate: ({ words }) => services.wallet.startCreate(words),

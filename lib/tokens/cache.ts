@@ -38,6 +38,8 @@ export interface TokenListCache {
   get(chainId: number): Promise<TokenListView>;
   /** Forces a fetch now; on failure the cached list stays and the error is recorded. */
   refresh(chainId: number): Promise<TokenListView>;
+  /** The cached list as it is, or null: never fetches (the popup's first frame must not wait on it). */
+  cached(chainId: number): Promise<TokenListView | null>;
 }
 
 export function createTokenListCache(options: TokenListCacheOptions): TokenListCache {
@@ -112,5 +114,10 @@ export function createTokenListCache(options: TokenListCacheOptions): TokenListC
     return view(cached, 'refreshing');
   }
 
-  return { get, refresh };
+  async function cached(chainId: number): Promise<TokenListView | null> {
+    const entry = await load(chainId);
+    return entry ? view(entry, entry.refreshError ? 'stale' : 'fresh') : null;
+  }
+
+  return { get, refresh, cached };
 }

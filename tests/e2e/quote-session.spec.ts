@@ -76,4 +76,35 @@ test('the quote session outlives the popup and a stopped service worker', async 
     .toBeGreaterThan(before.result.receivedAt ?? 0);
   await expect(reopened.getByTestId('quote-out')).toContainText('USDC');
   expect(reopenedProblems).toEqual([]);
+
+  // Opened again: the first ready frame already shows the session's tokens and amount (from the
+  // popupStart answer), before the whole token list has reached the popup; the pickers get it after.
+  const third = await context.newPage();
+  await third.addInitScript(() => {
+    const mark = performance.mark.bind(performance);
+    const seen: Record<string, unknown> = {};
+    (globalThis as unknown as { seenAtReady: typeof seen }).seenAtReady = seen;
+    performance.mark = (name: string, options?: PerformanceMarkOptions) => {
+      if (name === 'swaplane:popup-ready') {
+        seen.from = document.querySelector('[data-testid="from-picker"]')?.textContent;
+        seen.to = document.querySelector('[data-testid="to-picker"]')?.textContent;
+        seen.amount = (document.getElementById('amount') as HTMLInputElement | null)?.value;
+        seen.listIn = performance.getEntriesByName('swaplane:popup-token-list').length > 0;
+      }
+      return mark(name, options);
+    };
+  });
+  await third.goto(popupUrl);
+  await third.waitForFunction(() => performance.getEntriesByName('swaplane:popup-token-list').length > 0);
+  const atReady = await third.evaluate(() => (globalThis as unknown as { seenAtReady: unknown }).seenAtReady);
+  expect(atReady).toMatchObject({
+    from: expect.stringContaining('ETH'),
+    to: expect.stringContaining('USDC'),
+    amount: '1.5',
+    listIn: false,
+  });
+  await expect(third.getByLabel('Amount')).toHaveValue('1.5');
+  await third.getByTestId('to-picker').click();
+  await third.getByLabel(/Search to token/i).fill('DAI');
+  await expect(third.locator('button.token-row').first()).toContainText('DAI');
 });

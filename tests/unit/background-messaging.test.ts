@@ -3,7 +3,8 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { NATIVE_TOKEN_ADDRESS, type Token } from '@/lib/api/schema';
 import { type BackgroundServices, createBackgroundServices } from '@/lib/background/services';
 import { createHandlers, handleMessage, senderKind } from '@/lib/messaging/background';
-import { CONTENT_SCRIPT_REQUESTS, RESULT_SCHEMAS } from '@/lib/messaging/protocol';
+import { RESULT_SCHEMAS } from '@/lib/messaging/protocol';
+import { CONTENT_SCRIPT_REQUESTS } from '@/lib/messaging/requests';
 import { quoteSessionItem, settingsItem } from '@/lib/storage/items';
 import { DEFAULT_SETTINGS } from '@/lib/storage/settings';
 import { INITIAL_SESSION_STATE } from '@/lib/swap/session-state';
@@ -67,6 +68,38 @@ describe('background message handling', () => {
     if (answer.ok) expect(RESULT_SCHEMAS.getTokenList.parse(answer.result).tokens).toHaveLength(21);
     const settings = await send({ type: 'getSettings' });
     expect(settings).toMatchObject({ ok: true, result: { serviceBaseUrl: service.url } });
+  });
+
+  it('answers popupStart with the wallet, the settings and only the cached tokens the session names', async () => {
+    const empty = await send({ type: 'popupStart' });
+    expect(empty).toEqual({
+      ok: true,
+      result: {
+        wallet: expect.objectContaining({ status: 'none' }),
+        settings: services.settings(),
+        tokens: null,
+      },
+    });
+    // Nothing cached yet: the session's tokens are not fetched for the first frame.
+    services.session.setInput({
+      chainId: 1,
+      inToken: NATIVE_TOKEN_ADDRESS,
+      outToken: USDC.address.toLowerCase() as `0x${string}`,
+      inAmount: '1000',
+      slippage: 0.5,
+    });
+    const listHits = () => service.hits.filter((hit) => hit.path.includes('/tokens/')).length;
+    const before = listHits();
+    const uncached = await send({ type: 'popupStart' });
+    expect(uncached).toMatchObject({ ok: true, result: { tokens: null } });
+    expect(listHits()).toBe(before);
+    // Cached: the two tokens, with the list's metadata, in list order; nothing else of the list.
+    await send({ type: 'getTokenList', chainId: 1 });
+    const cached = await send({ type: 'popupStart' });
+    expect(cached.ok).toBe(true);
+    if (!cached.ok) return;
+    const start = RESULT_SCHEMAS.popupStart.parse(cached.result);
+    expect(start.tokens).toEqual({ chainId: 1, tokens: [native, USDC] });
   });
 
   it('refuses malformed messages with a specific error and acts on nothing', async () => {

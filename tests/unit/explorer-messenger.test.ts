@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatAmount } from '@/lib/amounts';
 import { formatUnits } from '@/lib/explorer/format';
 import { createMessenger } from '@/lib/explorer/messenger';
-import { CONTENT_SCRIPT_REQUESTS, RequestSchema } from '@/lib/messaging/protocol';
+import { CONTENT_SCRIPT_REQUESTS, RequestSchema } from '@/lib/messaging/requests';
 
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 

@@ -5,14 +5,8 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { NATIVE_TOKEN_ADDRESS } from '@/lib/api/schema';
 import { type BackgroundServices, createBackgroundServices } from '@/lib/background/services';
 import { registerBackgroundHandlers } from '@/lib/messaging/background';
-import {
-  CONTENT_SCRIPT_REQUESTS,
-  QUOTE_SESSION_PORT,
-  RESULT_SCHEMAS,
-  type Request,
-  type RequestType,
-  type Response,
-} from '@/lib/messaging/protocol';
+import { QUOTE_SESSION_PORT, RESULT_SCHEMAS, type Response } from '@/lib/messaging/protocol';
+import { CONTENT_SCRIPT_REQUESTS, type Request, type RequestType } from '@/lib/messaging/requests';
 import { settingsItem } from '@/lib/storage/items';
 import { DEFAULT_SETTINGS } from '@/lib/storage/settings';
 
@@ -42,6 +36,7 @@ const SENDERS: Record<string, Sender> = {
 /** A valid example of every request a page must never get answered. */
 const VIEW_ONLY: Request[] = [
   { type: 'getSettings' },
+  { type: 'popupStart' },
   { type: 'updateSettings', settings: { ...DEFAULT_SETTINGS, serviceBaseUrl: 'https://evil.example' } },
   { type: 'setExplorerHost', host: 'evil.example', chainId: 1 },
   { type: 'getTokenList', chainId: 1 },

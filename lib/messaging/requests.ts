@@ -1,0 +1,93 @@
+// Requests of the one protocol between views and the background (see protocol.ts for answers).
+// Only the background parses requests, so views import this module's types only: its schemas (a
+// 40-branch union) are never built in the popup, where start-up time is budgeted (DESIGN.md 7).
+import { z } from 'zod';
+import { AddressSchema, ChainIdSchema } from '@/lib/api/schema';
+import { SettingsSchema } from '@/lib/storage/settings';
+import { QuoteInputSchema } from '@/lib/swap/session-state';
+
+const ChainRequest = { chainId: ChainIdSchema };
+const Secret = z.string().max(1_000);
+const AccountName = z.string().min(1).max(40);
+
+export const RequestSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ping') }),
+  z.object({ type: z.literal('getSettings') }),
+  z.object({ type: z.literal('updateSettings'), settings: SettingsSchema }),
+  z.object({ type: z.literal('getTokenList'), ...ChainRequest }),
+  z.object({ type: z.literal('refreshTokenList'), ...ChainRequest }),
+  z.object({ type: z.literal('lookupToken'), ...ChainRequest, address: z.string().max(100) }),
+  /** Which of these addresses are whitelisted tokens on the chain (content script, batched). */
+  z.object({
+    type: z.literal('whitelistedTokens'),
+    ...ChainRequest,
+    addresses: z.array(AddressSchema).max(500),
+  }),
+  z.object({ type: z.literal('getQuoteSession') }),
+  z.object({ type: z.literal('setQuoteInput'), input: QuoteInputSchema.nullable() }),
+  z.object({ type: z.literal('markTyping') }),
+  z.object({ type: z.literal('refreshQuote') }),
+  /** A one-click quote for a token seen on an explorer page (content script). */
+  z.object({ type: z.literal('oneClickQuote'), ...ChainRequest, token: AddressSchema }),
+  /** Open the popup on the swap screen with this token and chain (content script). */
+  z.object({ type: z.literal('openPopupPrefilled'), ...ChainRequest, token: AddressSchema }),
+  /** The chain of the explorer page the content script runs on, from the sender's URL (content script). */
+  z.object({ type: z.literal('explorerChain') }),
+  /** Add (chainId) or remove (null) an explorer host of the user's; adding needs its permission first. */
+  z.object({
+    type: z.literal('setExplorerHost'),
+    host: z.string().max(260),
+    chainId: ChainIdSchema.nullable(),
+  }),
+  /** The prefill the popup should start from, consumed once. */
+  z.object({ type: z.literal('takePrefill') }),
+  /** What the popup's first frame needs, in one answer (views only). */
+  z.object({ type: z.literal('popupStart') }),
+  // Wallet (views only). Secrets and passwords are bounded strings; the background validates them.
+  z.object({ type: z.literal('walletState') }),
+  z.object({ type: z.literal('walletStartCreate'), words: z.union([z.literal(12), z.literal(24)]) }),
+  z.object({
+    type: z.literal('walletConfirmCreate'),
+    password: Secret,
+    confirmation: Secret,
+    answers: z
+      .array(z.object({ position: z.number().int().min(1).max(24), word: z.string().max(20) }))
+      .max(24),
+  }),
+  z.object({
+    type: z.literal('walletImport'),
+    kind: z.enum(['mnemonic', 'privateKey']),
+    secret: Secret,
+    password: Secret,
+    confirmation: Secret,
+  }),
+  z.object({ type: z.literal('walletUnlock'), password: Secret }),
+  z.object({ type: z.literal('walletLock') }),
+  z.object({ type: z.literal('walletAddAccount'), name: AccountName.optional() }),
+  z.object({ type: z.literal('walletImportKey'), privateKey: Secret, name: AccountName.optional() }),
+  z.object({ type: z.literal('walletRename'), id: z.string().max(100), name: AccountName }),
+  z.object({ type: z.literal('walletSetActive'), id: z.string().max(100) }),
+  z.object({ type: z.literal('walletReveal'), password: Secret, target: z.string().max(100) }),
+  // Swaps (views only): execute the session's quote, follow it, balances and history.
+  z.object({
+    type: z.literal('startSwap'),
+    approvalMode: z.enum(['exact', 'unlimited']),
+    routerConsent: AddressSchema.optional(),
+  }),
+  z.object({ type: z.literal('getSwap') }),
+  z.object({ type: z.literal('dismissSwap') }),
+  z.object({ type: z.literal('getBalances'), ...ChainRequest, tokens: z.array(AddressSchema).max(50) }),
+  z.object({ type: z.literal('getHistory') }),
+]);
+export type Request = z.infer<typeof RequestSchema>;
+export type RequestType = Request['type'];
+
+/** DESIGN.md section 1: a content script may look tokens up, ask for a quote, and open the popup. */
+export const CONTENT_SCRIPT_REQUESTS: ReadonlySet<RequestType> = new Set<RequestType>([
+  'ping',
+  'lookupToken',
+  'whitelistedTokens',
+  'oneClickQuote',
+  'openPopupPrefilled',
+  'explorerChain',
+]);
