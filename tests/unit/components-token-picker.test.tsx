@@ -47,6 +47,18 @@ describe('TokenPicker', () => {
     expect(screen.getByText(/No token matches/)).toBeTruthy();
   });
 
+  it('says the list is loading (not that nothing matches) until it arrives, then lists it', () => {
+    const props = { label: 'From', value: null, onChange: vi.fn() };
+    const { rerender } = render(<TokenPicker {...props} tokens={[]} index={null} />);
+    fireEvent.click(screen.getByTestId('from-picker'));
+    fireEvent.input(screen.getByLabelText(/Search from token/i), { target: { value: 'dai' } });
+    expect(screen.getByRole('status').textContent).toBe('Loading tokens…');
+    expect(screen.queryByText(/No token matches/)).toBeNull();
+    rerender(<TokenPicker {...props} tokens={TOKENS} index={buildTokenSearchIndex(TOKENS)} />);
+    expect(screen.queryByText('Loading tokens…')).toBeNull();
+    expect(rows().map((row) => row.textContent)).toEqual([expect.stringContaining('DAI')]);
+  });
+
   it('calls onChange with the chosen token and closes', () => {
     const { onChange } = setup();
     fireEvent.click(rows()[2] as HTMLButtonElement);
