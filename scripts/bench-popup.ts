@@ -27,6 +27,13 @@ const LIST_MARK = 'swaplane:popup-token-list';
 const OUTPUT = path.resolve('.output/chrome-mv3');
 const PASSWORD = 'bench popup password';
 const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
+const QUOTE_INPUT = {
+  chainId: 1,
+  inToken: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
+  outToken: '0xA0b86991c6218b36c1d19d4a2e9eB0cE3606eB48',
+  inAmount: '1000000000000000000',
+  slippage: 0.5,
+};
 
 export interface PopupReadyResult {
   rounds: number;
@@ -34,6 +41,8 @@ export interface PopupReadyResult {
   popupP50Ms: number;
   emptyP95Ms: number;
   popupP95Ms: number;
+  /** Reopened on a live quote session (form, quote card and route restored), alternating with empty. */
+  quote: { rounds: number; emptyP50Ms: number; popupP50Ms: number };
   /** When the whole token list was in the popup's pickers, p50 (ms from navigation start). */
   popupListP50Ms: number;
   /** popupP50Ms / emptyP50Ms (budget <= 1.5). */
@@ -156,17 +165,37 @@ export async function benchPopupReady(rounds = 40): Promise<PopupReadyResult> {
       await openUntilReady(context, emptyUrl, [READY_MARK]);
       await openUntilReady(context, popupUrl, [READY_MARK, LIST_MARK]);
     }
-    const empty: Sample[] = [];
-    const popup: Sample[] = [];
-    for (let round = 0; round < rounds; round++) {
-      if (round % 2 === 0) {
-        empty.push(await openUntilReady(context, emptyUrl, [READY_MARK]));
-        popup.push(await openUntilReady(context, popupUrl, [READY_MARK, LIST_MARK]));
-      } else {
-        popup.push(await openUntilReady(context, popupUrl, [READY_MARK, LIST_MARK]));
-        empty.push(await openUntilReady(context, emptyUrl, [READY_MARK]));
+    const alternate = async (count: number) => {
+      const empty: Sample[] = [];
+      const popup: Sample[] = [];
+      for (let round = 0; round < count; round++) {
+        if (round % 2 === 0) {
+          empty.push(await openUntilReady(context, emptyUrl, [READY_MARK]));
+          popup.push(await openUntilReady(context, popupUrl, [READY_MARK, LIST_MARK]));
+        } else {
+          popup.push(await openUntilReady(context, popupUrl, [READY_MARK, LIST_MARK]));
+          empty.push(await openUntilReady(context, emptyUrl, [READY_MARK]));
+        }
       }
-    }
+      return { empty, popup };
+    };
+    const { empty, popup } = await alternate(rounds);
+
+    // Reopened on a live quote (1 ETH -> USDC): the form restored, the quote card and its route in
+    // the first frame. The session refreshes its quote while the popup is open, as it would for a user.
+    const quoted = await setup.evaluate(async (input) => {
+      type Runtime = { sendMessage(message: unknown): Promise<{ ok: boolean; result: { status: string } }> };
+      const runtime = (globalThis as unknown as { chrome: { runtime: Runtime } }).chrome.runtime;
+      await runtime.sendMessage({ type: 'setQuoteInput', input });
+      for (let i = 0; i < 100; i++) {
+        const session = await runtime.sendMessage({ type: 'getQuoteSession' });
+        if (session.result.status === 'ready') return true;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return false;
+    }, QUOTE_INPUT);
+    if (!quoted) throw new Error('the live quote for the bench did not arrive');
+    const withQuote = await alternate(Math.ceil(rounds / 2));
     const phases = (samples: Sample[]) => ({
       responseEnd: percentile(
         samples.map((sample) => sample.responseEnd),
@@ -195,6 +224,17 @@ export async function benchPopupReady(rounds = 40): Promise<PopupReadyResult> {
       popupP50Ms,
       emptyP95Ms: percentile(emptyReady, 95),
       popupP95Ms: percentile(popupReady, 95),
+      quote: {
+        rounds: Math.ceil(rounds / 2),
+        emptyP50Ms: percentile(
+          withQuote.empty.map((sample) => sample.ready),
+          50,
+        ),
+        popupP50Ms: percentile(
+          withQuote.popup.map((sample) => sample.ready),
+          50,
+        ),
+      },
       popupListP50Ms: percentile(
         popup.map((sample) => sample.list),
         50,

@@ -4,7 +4,7 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
-import type { z } from 'zod';
+import type { core } from 'zod/mini';
 import { AddressSchema, ERROR_CODES, QuoteRequestSchema, QuoteSchema } from '../lib/api/schema';
 import { build } from './build';
 import { type ChainReader, createRpcChainReaders } from './chain-reader';
@@ -229,12 +229,12 @@ async function readJson(c: Context): Promise<unknown> {
   }
 }
 
-function onlyAbout(error: z.ZodError, field: string): boolean {
+function onlyAbout(error: core.$ZodError, field: string): boolean {
   return error.issues.length > 0 && error.issues.every((issue) => issue.path[0] === field);
 }
 
 /** The first few zod issues as "path: message" (the whole list can be long and repetitive). */
-export function summarise(error: z.ZodError): string {
+export function summarise(error: core.$ZodError): string {
   const parts = error.issues.slice(0, 3).map((issue) => {
     const path = issue.path.map(String).join('.');
     return path ? `${path}: ${issue.message}` : issue.message;

@@ -1,7 +1,7 @@
 // HTTP client of the Swap Routing Service (shared/spec/swap-routing-service.md).
 // Runs in the background service worker: platform fetch + AbortController only.
 // Every answer is parsed with the contract schemas; money stays in decimal strings here.
-import type { z } from 'zod';
+import { type core, type output, safeParse } from 'zod/mini';
 import {
   type ApiEndpoint,
   BadRequestError,
@@ -235,21 +235,21 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
     }
   }
 
-  function parseSuccess<S extends z.ZodType>(
+  function parseSuccess<S extends core.$ZodType>(
     endpoint: ApiEndpoint,
     answer: RawAnswer,
     schema: S,
-  ): z.output<S> {
+  ): output<S> {
     return parseJson(endpoint, answer.status, successJson(endpoint, answer), schema);
   }
 
-  function parseJson<S extends z.ZodType>(
+  function parseJson<S extends core.$ZodType>(
     endpoint: ApiEndpoint,
     status: number,
     json: unknown,
     schema: S,
-  ): z.output<S> {
-    const parsed = schema.safeParse(json);
+  ): output<S> {
+    const parsed = safeParse(schema, json);
     if (!parsed.success) {
       throw new InvalidResponseError({
         endpoint,
@@ -448,7 +448,7 @@ function segment(endpoint: ApiEndpoint, value: string, name: string): string {
   return encodeURIComponent(value);
 }
 
-function formatIssues(issues: readonly z.core.$ZodIssue[]): { path: string; message: string }[] {
+function formatIssues(issues: readonly core.$ZodIssue[]): { path: string; message: string }[] {
   return issues
     .slice(0, MAX_ISSUES)
     .map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));

@@ -1,12 +1,19 @@
 // The Swap Routing Service contract (shared/spec/swap-routing-service.md) as zod schemas.
 // Single source of truth: imported by the extension (to parse responses) and by the
 // reference service in service/ (to parse requests and to shape its responses).
-import { z } from 'zod';
+// zod/mini, as every schema of lib/: the popup builds and parses them at its start, where the mini
+// API is several times cheaper than the classic one (DESIGN.md 7). The classic API always loaded its
+// English messages; mini does not, so they are set here, where every schema module starts.
+
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
+
+z.config(en());
 
 /** `0x` + 40 hex digits, any letter case. Compare with `sameAddress`, display with viem's getAddress. */
 export const AddressSchema = z
   .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, 'expected an address: 0x followed by 40 hex digits');
+  .check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'expected an address: 0x followed by 40 hex digits'));
 export type Address = `0x${string}`;
 
 /** The address that stands for a chain's native coin (DESIGN.md section 3). */
@@ -23,25 +30,26 @@ export function isNativeToken(address: string): boolean {
 const MAX_UINT256_PLUS_ONE = 2n ** 256n;
 
 /** Smallest-unit amount as a decimal integer string: digits only, no sign, point, exponent or `+`. */
-export const AmountStringSchema = z
-  .string()
-  .regex(/^(0|[1-9][0-9]*)$/, 'expected a decimal integer string (digits only, no leading zeros)')
-  .max(78, 'amount does not fit in 256 bits') // cheap guard before BigInt: 2^256 - 1 has 78 digits
+export const AmountStringSchema = z.string().check(
+  z.regex(/^(0|[1-9][0-9]*)$/, 'expected a decimal integer string (digits only, no leading zeros)'),
+  z.maxLength(78, 'amount does not fit in 256 bits'), // cheap guard before BigInt: 2^256 - 1 has 78 digits
   // 78 digits still reach 10^78 - 1 > 2^256 - 1: the exact bound needs the value.
-  .refine((s) => s.length < 78 || BigInt(s) < MAX_UINT256_PLUS_ONE, 'amount does not fit in 256 bits');
+  z.refine((s) => s.length < 78 || BigInt(s) < MAX_UINT256_PLUS_ONE, 'amount does not fit in 256 bits'),
+);
 
 export const ChainIdSchema = z
-  .number()
   .int('chainId must be an integer')
-  .positive('chainId must be positive')
-  .max(Number.MAX_SAFE_INTEGER, 'chainId must be a safe integer');
+  .check(
+    z.positive('chainId must be positive'),
+    z.maximum(Number.MAX_SAFE_INTEGER, 'chainId must be a safe integer'),
+  );
 
-export const DecimalsSchema = z.number().int().min(0).max(255);
+export const DecimalsSchema = z.int().check(z.minimum(0), z.maximum(255));
 
 /** Slippage in percent (1 means 1%). Bounds are server policy; the contract only asks for a finite number >= 0. */
-export const SlippageSchema = z.number().finite().min(0, 'slippage cannot be negative');
+export const SlippageSchema = z.number().check(z.minimum(0, 'slippage cannot be negative'));
 
-export const BlockNumberSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+export const BlockNumberSchema = z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER));
 
 export const IsoTimestampSchema = z.iso.datetime({ offset: true });
 
@@ -57,12 +65,12 @@ export const TokenSchema = z.object({
   symbol: z.string(),
   decimals: DecimalsSchema,
   logoURI: z.string(),
-  extensions: TokenExtensionsSchema.optional(),
+  extensions: z.optional(TokenExtensionsSchema),
 });
 export type Token = z.infer<typeof TokenSchema>;
 
 /** A search result entry: same Token, `extensions` required. */
-export const TokenWithExtensionsSchema = TokenSchema.extend({ extensions: TokenExtensionsSchema });
+export const TokenWithExtensionsSchema = z.extend(TokenSchema, { extensions: TokenExtensionsSchema });
 export type TokenWithExtensions = z.infer<typeof TokenWithExtensionsSchema>;
 
 /** GET /v1/tokens/{chain_name}/full */
@@ -76,7 +84,7 @@ export const QuoteRequestSchema = z.object({
   outToken: AddressSchema,
   inAmount: AmountStringSchema,
   slippage: SlippageSchema,
-  refCode: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  refCode: z.optional(z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER))),
 });
 export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
 
@@ -90,10 +98,11 @@ export const SwapEntrySchema = z.looseObject({});
 export const RouteShareSchema = z.looseObject({
   percent: z
     .number()
-    .finite()
-    .gt(0, 'a route share must carry more than 0 percent')
-    .max(100, 'a route share cannot carry more than 100 percent'),
-  swaps: z.array(SwapEntrySchema).min(1, 'a route share needs at least one swap'),
+    .check(
+      z.gt(0, 'a route share must carry more than 0 percent'),
+      z.maximum(100, 'a route share cannot carry more than 100 percent'),
+    ),
+  swaps: z.array(SwapEntrySchema).check(z.minLength(1, 'a route share needs at least one swap')),
 });
 export type RouteShare = z.infer<typeof RouteShareSchema>;
 
@@ -103,8 +112,10 @@ const sumsToHundred = (shares: { percent: number }[]) =>
 
 export const BestRouteSchema = z
   .array(RouteShareSchema)
-  .min(1, 'bestRoute needs at least one share')
-  .refine(sumsToHundred, 'bestRoute shares must sum to 100 percent');
+  .check(
+    z.minLength(1, 'bestRoute needs at least one share'),
+    z.refine(sumsToHundred, 'bestRoute shares must sum to 100 percent'),
+  );
 
 /** Loose: fields this client does not know are kept, so the quote reaches /build unchanged. */
 export const QuoteSchema = z.looseObject({
@@ -119,7 +130,7 @@ export const QuoteSchema = z.looseObject({
   minReceived: AmountStringSchema,
   bestRoute: BestRouteSchema,
   contractAddress: AddressSchema,
-  contractMethod: z.string().min(1),
+  contractMethod: z.string().check(z.minLength(1)),
   blockNumber: BlockNumberSchema,
 });
 export type Quote = z.infer<typeof QuoteSchema>;
@@ -131,7 +142,9 @@ export const QuoteResponseSchema = z.object({
 });
 export type QuoteResponse = z.infer<typeof QuoteResponseSchema>;
 
-export const HexDataSchema = z.string().regex(/^0x([0-9a-fA-F]{2})*$/, 'expected 0x-prefixed hex bytes');
+export const HexDataSchema = z
+  .string()
+  .check(z.regex(/^0x([0-9a-fA-F]{2})*$/, 'expected 0x-prefixed hex bytes'));
 
 export const BuildResultSchema = z.object({
   to: AddressSchema,
@@ -148,7 +161,7 @@ export const BuildResponseSchema = z.object({
 export type BuildResponse = z.infer<typeof BuildResponseSchema>;
 
 /** Error body (DESIGN.md section 3). Clients must still cope with any other body, or none. */
-export const ErrorCodeSchema = z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'error codes are UPPER_SNAKE');
+export const ErrorCodeSchema = z.string().check(z.regex(/^[A-Z][A-Z0-9_]*$/, 'error codes are UPPER_SNAKE'));
 export const ErrorBodySchema = z.object({
   success: z.literal(false),
   error: z.object({ code: ErrorCodeSchema, message: z.string() }),
@@ -176,7 +189,7 @@ export const ERROR_CODES = {
  * Amounts are the exact V2 amounts at the quoted block.
  */
 export const ReferenceSwapSchema = z.object({
-  dex: z.string().min(1),
+  dex: z.string().check(z.minLength(1)),
   pool: AddressSchema,
   tokenIn: AddressSchema,
   tokenOut: AddressSchema,

@@ -2,7 +2,7 @@
 // Requests are zod-parsed by the background before anything acts on them; every answer is
 // `{ ok: true, result }` or `{ ok: false, error: { code, message } }`, and the caller parses
 // `result` with the schema named for its request type in `RESULT_SCHEMAS`.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AddressSchema, AmountStringSchema, ChainIdSchema, QuoteSchema, TokenSchema } from '@/lib/api/schema';
 import { SettingsSchema } from '@/lib/storage/settings';
 import { HistorySchema, SwapStateSchema } from '@/lib/swap/pipeline-state';
@@ -16,13 +16,13 @@ export const TokenListViewSchema = z.object({
   tokens: z.array(TokenSchema),
   fetchedAt: z.number(),
   status: z.enum(['fresh', 'refreshing', 'stale']),
-  refreshError: z.string().optional(),
+  refreshError: z.optional(z.string()),
 });
 
 export const TokenLookupSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('listed'), token: TokenSchema }),
   z.object({ status: z.literal('whitelisted'), token: TokenSchema }),
-  z.object({ status: z.literal('not-whitelisted'), token: TokenSchema.nullable() }),
+  z.object({ status: z.literal('not-whitelisted'), token: z.nullable(TokenSchema) }),
   z.object({ status: z.literal('invalid-address'), message: z.string() }),
 ]);
 
@@ -37,7 +37,7 @@ export const PopupStartSchema = z.object({
   wallet: WalletStateSchema,
   settings: SettingsSchema,
   /** From the cached list only (null when nothing is cached or named); the whole list comes later. */
-  tokens: z.object({ chainId: ChainIdSchema, tokens: z.array(TokenSchema) }).nullable(),
+  tokens: z.nullable(z.object({ chainId: ChainIdSchema, tokens: z.array(TokenSchema) })),
 });
 
 export const RESULT_SCHEMAS = {
@@ -54,12 +54,12 @@ export const RESULT_SCHEMAS = {
   refreshQuote: QuoteSessionStateSchema,
   oneClickQuote: OneClickQuoteSchema,
   openPopupPrefilled: z.object({ opened: z.boolean() }),
-  takePrefill: PrefillSchema.nullable(),
-  explorerChain: z.object({ chainId: ChainIdSchema.nullable() }),
+  takePrefill: z.nullable(PrefillSchema),
+  explorerChain: z.object({ chainId: z.nullable(ChainIdSchema) }),
   setExplorerHost: SettingsSchema,
   popupStart: PopupStartSchema,
   walletState: WalletStateSchema,
-  walletStartCreate: z.object({ mnemonic: z.string(), confirmPositions: z.array(z.number().int()) }),
+  walletStartCreate: z.object({ mnemonic: z.string(), confirmPositions: z.array(z.int()) }),
   walletConfirmCreate: WalletStateSchema,
   walletImport: WalletStateSchema,
   walletUnlock: WalletStateSchema,
@@ -69,12 +69,12 @@ export const RESULT_SCHEMAS = {
   walletRename: WalletStateSchema,
   walletSetActive: WalletStateSchema,
   walletReveal: z.object({ secret: z.string() }),
-  startSwap: SwapStateSchema.nullable(),
-  getSwap: SwapStateSchema.nullable(),
+  startSwap: z.nullable(SwapStateSchema),
+  getSwap: z.nullable(SwapStateSchema),
   dismissSwap: z.null(),
   getBalances: z.record(z.string(), AmountStringSchema),
   getHistory: HistorySchema,
-} satisfies Record<RequestType, z.ZodType>;
+} satisfies Record<RequestType, z.ZodMiniType>;
 
 export type ResultOf<T extends RequestType> = z.infer<(typeof RESULT_SCHEMAS)[T]>;
 
@@ -82,7 +82,7 @@ export const ErrorResultSchema = z.object({
   code: z.string(),
   message: z.string(),
   /** A human message with a next step, when the error came from the service or a check. */
-  user: UserMessageSchema.optional(),
+  user: z.optional(UserMessageSchema),
 });
 export type ErrorResult = z.infer<typeof ErrorResultSchema>;
 

@@ -1,14 +1,14 @@
 // Requests of the one protocol between views and the background (see protocol.ts for answers).
 // Only the background parses requests, so views import this module's types only: its schemas (a
 // 40-branch union) are never built in the popup, where start-up time is budgeted (DESIGN.md 7).
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AddressSchema, ChainIdSchema } from '@/lib/api/schema';
 import { SettingsSchema } from '@/lib/storage/settings';
 import { QuoteInputSchema } from '@/lib/swap/session-state';
 
 const ChainRequest = { chainId: ChainIdSchema };
-const Secret = z.string().max(1_000);
-const AccountName = z.string().min(1).max(40);
+const Secret = z.string().check(z.maxLength(1_000));
+const AccountName = z.string().check(z.minLength(1), z.maxLength(40));
 
 export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
@@ -16,15 +16,15 @@ export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('updateSettings'), settings: SettingsSchema }),
   z.object({ type: z.literal('getTokenList'), ...ChainRequest }),
   z.object({ type: z.literal('refreshTokenList'), ...ChainRequest }),
-  z.object({ type: z.literal('lookupToken'), ...ChainRequest, address: z.string().max(100) }),
+  z.object({ type: z.literal('lookupToken'), ...ChainRequest, address: z.string().check(z.maxLength(100)) }),
   /** Which of these addresses are whitelisted tokens on the chain (content script, batched). */
   z.object({
     type: z.literal('whitelistedTokens'),
     ...ChainRequest,
-    addresses: z.array(AddressSchema).max(500),
+    addresses: z.array(AddressSchema).check(z.maxLength(500)),
   }),
   z.object({ type: z.literal('getQuoteSession') }),
-  z.object({ type: z.literal('setQuoteInput'), input: QuoteInputSchema.nullable() }),
+  z.object({ type: z.literal('setQuoteInput'), input: z.nullable(QuoteInputSchema) }),
   z.object({ type: z.literal('markTyping') }),
   z.object({ type: z.literal('refreshQuote') }),
   /** A one-click quote for a token seen on an explorer page (content script). */
@@ -36,8 +36,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
   /** Add (chainId) or remove (null) an explorer host of the user's; adding needs its permission first. */
   z.object({
     type: z.literal('setExplorerHost'),
-    host: z.string().max(260),
-    chainId: ChainIdSchema.nullable(),
+    host: z.string().check(z.maxLength(260)),
+    chainId: z.nullable(ChainIdSchema),
   }),
   /** The prefill the popup should start from, consumed once. */
   z.object({ type: z.literal('takePrefill') }),
@@ -51,8 +51,13 @@ export const RequestSchema = z.discriminatedUnion('type', [
     password: Secret,
     confirmation: Secret,
     answers: z
-      .array(z.object({ position: z.number().int().min(1).max(24), word: z.string().max(20) }))
-      .max(24),
+      .array(
+        z.object({
+          position: z.int().check(z.minimum(1), z.maximum(24)),
+          word: z.string().check(z.maxLength(20)),
+        }),
+      )
+      .check(z.maxLength(24)),
   }),
   z.object({
     type: z.literal('walletImport'),
@@ -63,20 +68,24 @@ export const RequestSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('walletUnlock'), password: Secret }),
   z.object({ type: z.literal('walletLock') }),
-  z.object({ type: z.literal('walletAddAccount'), name: AccountName.optional() }),
-  z.object({ type: z.literal('walletImportKey'), privateKey: Secret, name: AccountName.optional() }),
-  z.object({ type: z.literal('walletRename'), id: z.string().max(100), name: AccountName }),
-  z.object({ type: z.literal('walletSetActive'), id: z.string().max(100) }),
-  z.object({ type: z.literal('walletReveal'), password: Secret, target: z.string().max(100) }),
+  z.object({ type: z.literal('walletAddAccount'), name: z.optional(AccountName) }),
+  z.object({ type: z.literal('walletImportKey'), privateKey: Secret, name: z.optional(AccountName) }),
+  z.object({ type: z.literal('walletRename'), id: z.string().check(z.maxLength(100)), name: AccountName }),
+  z.object({ type: z.literal('walletSetActive'), id: z.string().check(z.maxLength(100)) }),
+  z.object({ type: z.literal('walletReveal'), password: Secret, target: z.string().check(z.maxLength(100)) }),
   // Swaps (views only): execute the session's quote, follow it, balances and history.
   z.object({
     type: z.literal('startSwap'),
     approvalMode: z.enum(['exact', 'unlimited']),
-    routerConsent: AddressSchema.optional(),
+    routerConsent: z.optional(AddressSchema),
   }),
   z.object({ type: z.literal('getSwap') }),
   z.object({ type: z.literal('dismissSwap') }),
-  z.object({ type: z.literal('getBalances'), ...ChainRequest, tokens: z.array(AddressSchema).max(50) }),
+  z.object({
+    type: z.literal('getBalances'),
+    ...ChainRequest,
+    tokens: z.array(AddressSchema).check(z.maxLength(50)),
+  }),
   z.object({ type: z.literal('getHistory') }),
 ]);
 export type Request = z.infer<typeof RequestSchema>;

@@ -1,7 +1,7 @@
 // A typed, versioned storage item. Every read crosses a trust boundary (another version of the
 // extension, a corrupted profile, a test), so it is migrated and then parsed with zod.
 import { browser } from 'wxt/browser';
-import type { z } from 'zod';
+import { type core, parse, safeParse } from 'zod/mini';
 
 export type StorageAreaName = 'local' | 'session';
 
@@ -12,7 +12,8 @@ export interface StorageItemDefinition<T> {
   area: StorageAreaName;
   key: string;
   version: number;
-  schema: z.ZodType<T>;
+  /** Either zod API (classic or mini): both are core schemas. */
+  schema: core.$ZodType<T>;
   fallback: () => T;
   migrations?: Migrations;
 }
@@ -99,7 +100,7 @@ export function defineStorageItem<T>(definition: StorageItemDefinition<T>): Stor
       if (stored === undefined) return { ok: true, value: fallback(), found: false };
       const migrated = migrate(stored);
       if (!migrated.ok) return { ok: false, error: migrated.error, stored };
-      const parsed = schema.safeParse(migrated.data);
+      const parsed = safeParse(schema, migrated.data);
       if (!parsed.success) {
         return {
           ok: false,
@@ -115,7 +116,7 @@ export function defineStorageItem<T>(definition: StorageItemDefinition<T>): Stor
       return result.ok ? result.value : fallback();
     },
     async set(value) {
-      const envelope: Envelope = { v: version, data: schema.parse(value) };
+      const envelope: Envelope = { v: version, data: parse(schema, value) };
       await areaOf(definition.area).set({ [key]: envelope });
     },
     async remove() {
@@ -125,7 +126,7 @@ export function defineStorageItem<T>(definition: StorageItemDefinition<T>): Stor
       if (raw === undefined) return undefined;
       const migrated = migrate(raw);
       if (!migrated.ok) return undefined;
-      const parsed = schema.safeParse(migrated.data);
+      const parsed = safeParse(schema, migrated.data);
       return parsed.success ? parsed.data : undefined;
     },
   };

@@ -1,6 +1,6 @@
 // Every stored item of the extension, defined once. Bump an item's version together with a
 // migration to it; tests/unit/storage.test.ts runs every migration.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { TokenSchema } from '@/lib/api/schema';
 import {
   type HistoryEntry,
@@ -27,7 +27,7 @@ export const settingsItem = defineStorageItem({
   migrations: {
     // v1 kept slippage as a string and had no referral code or explorer hosts.
     2: (previous) => {
-      const v1 = z.looseObject({ slippage: z.union([z.string(), z.number()]).optional() }).parse(previous);
+      const v1 = z.looseObject({ slippage: z.optional(z.union([z.string(), z.number()])) }).parse(previous);
       const slippage = Number(v1.slippage ?? DEFAULT_SETTINGS.slippage);
       return {
         ...DEFAULT_SETTINGS,
@@ -41,13 +41,13 @@ export const settingsItem = defineStorageItem({
 });
 
 export const CachedTokenListSchema = z.object({
-  chainId: z.number().int().positive(),
+  chainId: z.int().check(z.positive()),
   /** The service (and chain name) the list came from. */
   source: z.string(),
   fetchedAt: z.number(),
   tokens: z.array(TokenSchema),
-  refreshError: z.string().optional(),
-  refreshFailedAt: z.number().optional(),
+  refreshError: z.optional(z.string()),
+  refreshFailedAt: z.optional(z.number()),
 });
 export type CachedTokenList = z.infer<typeof CachedTokenListSchema>;
 
@@ -63,7 +63,7 @@ export function tokenListItem(chainId: number): StorageItem<CachedTokenList | nu
       version: 2,
       // v1 lists did not record their service; '' matches no source, so they are fetched anew.
       migrations: { 2: (v1) => (v1 === null ? null : { ...(v1 as object), source: '' }) },
-      schema: CachedTokenListSchema.nullable(),
+      schema: z.nullable(CachedTokenListSchema),
       fallback: () => null,
     });
     tokenListItems.set(chainId, item);
@@ -71,7 +71,7 @@ export function tokenListItem(chainId: number): StorageItem<CachedTokenList | nu
   return item;
 }
 
-export const ImportedTokenSchema = TokenSchema.extend({
+export const ImportedTokenSchema = z.extend(TokenSchema, {
   whitelisted: z.boolean(),
   importedAt: z.number(),
 });
@@ -81,7 +81,7 @@ export const importedTokensItem = defineStorageItem({
   area: 'local',
   key: 'importedTokens',
   version: 1,
-  schema: z.array(ImportedTokenSchema).max(500),
+  schema: z.array(ImportedTokenSchema).check(z.maxLength(500)),
   fallback: () => [] as ImportedToken[],
 });
 
@@ -90,7 +90,7 @@ export const quoteSessionItem = defineStorageItem<QuoteSessionState | null>({
   area: 'session',
   key: 'quoteSession',
   version: 1,
-  schema: QuoteSessionStateSchema.nullable(),
+  schema: z.nullable(QuoteSessionStateSchema),
   fallback: () => null,
 });
 
@@ -99,7 +99,7 @@ export const prefillItem = defineStorageItem<Prefill | null>({
   area: 'session',
   key: 'prefill',
   version: 1,
-  schema: PrefillSchema.nullable(),
+  schema: z.nullable(PrefillSchema),
   fallback: () => null,
 });
 
@@ -108,7 +108,7 @@ export const vaultItem = defineStorageItem<Vault | null>({
   area: 'local',
   key: 'vault',
   version: 1,
-  schema: VaultSchema.nullable(),
+  schema: z.nullable(VaultSchema),
   fallback: () => null,
 });
 
@@ -117,17 +117,20 @@ export const keyringMetaItem = defineStorageItem<KeyringMeta | null>({
   area: 'local',
   key: 'keyringMeta',
   version: 1,
-  schema: KeyringMetaSchema.nullable(),
+  schema: z.nullable(KeyringMetaSchema),
   fallback: () => null,
 });
 
 /** The unlocked session: the vault key and the auto-lock deadline, for worker restarts only. */
-export const WalletSessionSchema = z.object({ sessionKey: z.string().min(1), autoLock: AutoLockStateSchema });
+export const WalletSessionSchema = z.object({
+  sessionKey: z.string().check(z.minLength(1)),
+  autoLock: AutoLockStateSchema,
+});
 export const walletSessionItem = defineStorageItem<z.infer<typeof WalletSessionSchema> | null>({
   area: 'session',
   key: 'walletSession',
   version: 1,
-  schema: WalletSessionSchema.nullable(),
+  schema: z.nullable(WalletSessionSchema),
   fallback: () => null,
 });
 

@@ -1,44 +1,44 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { checkOneClickAmount, DEFAULT_ONE_CLICK_AMOUNT } from '@/lib/swap/one-click';
 
 /** Hostname as typed by a user: lowercase labels, at least one dot, no scheme or path. */
 const HostSchema = z
   .string()
-  .regex(
-    /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
-    'expected a host name like explorer.example.org',
+  .check(
+    z.regex(
+      /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+      'expected a host name like explorer.example.org',
+    ),
   );
 
 const HttpUrlSchema = z
-  .string()
   .url()
-  .refine((value) => /^https?:\/\//i.test(value), 'only http and https URLs are allowed');
+  .check(z.refine((value) => /^https?:\/\//i.test(value), 'only http and https URLs are allowed'));
 
 export const SLIPPAGE_LIMITS = { min: 0.01, warnBelow: 0.1, warnAbove: 5, max: 50 } as const;
 
 export const SettingsSchema = z.object({
   serviceBaseUrl: HttpUrlSchema,
   /** chainId (as a string key) -> RPC URL that replaces the registry's default. */
-  rpcOverrides: z.record(z.string().regex(/^\d+$/), HttpUrlSchema),
+  rpcOverrides: z.record(z.string().check(z.regex(/^\d+$/)), HttpUrlSchema),
   /** chainId -> the API's chain_name, when a service names chains differently. */
-  chainNameOverrides: z.record(z.string().regex(/^\d+$/), z.string().regex(/^[a-z0-9_-]{1,40}$/)),
-  slippage: z.number().min(SLIPPAGE_LIMITS.min).max(SLIPPAGE_LIMITS.max),
-  refCode: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  chainNameOverrides: z.record(
+    z.string().check(z.regex(/^\d+$/)),
+    z.string().check(z.regex(/^[a-z0-9_-]{1,40}$/)),
+  ),
+  slippage: z.number().check(z.minimum(SLIPPAGE_LIMITS.min), z.maximum(SLIPPAGE_LIMITS.max)),
+  refCode: z.optional(z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER))),
   /** Extra explorer hosts the user added: host -> chainId. */
-  explorerHosts: z.record(HostSchema, z.number().int().positive()),
+  explorerHosts: z.record(HostSchema, z.int().check(z.positive())),
   /** Native-coin amount of the explorer pages' one-click quote, canonical decimal (e.g. "0.1"). */
-  oneClickAmount: z
-    .string()
-    .max(100)
-    .refine((value) => {
+  oneClickAmount: z.string().check(
+    z.maxLength(100),
+    z.refine((value) => {
       const check = checkOneClickAmount(value);
       return check.ok && check.text === value;
     }, 'expected an amount above 0 like 0.1, with at most 18 decimals'),
-  autoLockMinutes: z
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 60),
+  ),
+  autoLockMinutes: z.int().check(z.minimum(1), z.maximum(24 * 60)),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

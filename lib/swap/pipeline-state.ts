@@ -1,7 +1,7 @@
 // What the swap pipeline persists (storage.local) and shows to views: the swap state machine's
 // state, history entries and router pins. zod only (no viem), so lib/storage/items.ts and views
 // can import it cheaply. Amounts are decimal strings in the smallest unit: storage holds JSON.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   AddressSchema,
   AmountStringSchema,
@@ -13,9 +13,11 @@ import {
 } from '@/lib/api/schema';
 import { UserMessageSchema } from './session-state';
 
-export const TxHashSchema = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'expected a transaction hash');
+export const TxHashSchema = z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/, 'expected a transaction hash'));
 /** actual - quoted can be negative. */
-export const SignedAmountSchema = z.string().regex(/^-?(0|[1-9][0-9]{0,77})$/, 'expected a decimal integer');
+export const SignedAmountSchema = z
+  .string()
+  .check(z.regex(/^-?(0|[1-9][0-9]{0,77})$/, 'expected a decimal integer'));
 
 /**
  * The machine's states, in order:
@@ -86,10 +88,10 @@ export type SwapFailureCode = z.infer<typeof SwapFailureCodeSchema>;
 export const RevertReasonSchema = z.object({
   kind: z.enum(['custom', 'error', 'panic', 'unknown']),
   /** Custom error name, 'Error', 'Panic', or '' when the revert carried no data. */
-  name: z.string().max(200),
+  name: z.string().check(z.maxLength(200)),
   /** One line for people (also for logs). */
-  text: z.string().max(500),
-  data: z.string().max(2_000).optional(),
+  text: z.string().check(z.maxLength(500)),
+  data: z.optional(z.string().check(z.maxLength(2_000))),
 });
 export type RevertReason = z.infer<typeof RevertReasonSchema>;
 
@@ -100,15 +102,15 @@ export const SwapFailureSchema = z.object({
   /** Whether any transaction (approval or swap) was broadcast before the failure. */
   anythingSent: z.boolean(),
   /** Technical detail for logs; never shown as the headline. */
-  detail: z.string().max(2_000).optional(),
-  revert: RevertReasonSchema.optional(),
+  detail: z.optional(z.string().check(z.maxLength(2_000))),
+  revert: z.optional(RevertReasonSchema),
 });
 export type SwapFailure = z.infer<typeof SwapFailureSchema>;
 
 export const ConsentRequestSchema = z.object({
   kind: z.enum(['ROUTER_UNPINNED', 'ROUTER_CHANGED']),
   router: AddressSchema,
-  pinned: AddressSchema.nullable(),
+  pinned: z.nullable(AddressSchema),
 });
 export type ConsentRequest = z.infer<typeof ConsentRequestSchema>;
 
@@ -116,22 +118,22 @@ export const ApprovalModeSchema = z.enum(['exact', 'unlimited']);
 
 export const SentTxSchema = z.object({
   hash: TxHashSchema,
-  nonce: z.number().int().min(0),
+  nonce: z.int().check(z.minimum(0)),
   /** The signed transaction: re-broadcast after a restart if the node never saw it. Not secret. */
   raw: HexDataSchema,
   gasLimit: AmountStringSchema,
   maxFeePerGas: AmountStringSchema,
-  explorerUrl: z.string().nullable(),
+  explorerUrl: z.nullable(z.string()),
   signedAt: z.number(),
-  sentAt: z.number().nullable(),
+  sentAt: z.nullable(z.number()),
 });
 export type SentTx = z.infer<typeof SentTxSchema>;
 
-export const ApprovalTxStateSchema = SentTxSchema.extend({
+export const ApprovalTxStateSchema = z.extend(SentTxSchema, {
   step: z.enum(['reset', 'approve']),
   amount: AmountStringSchema,
   status: z.enum(['pending', 'confirmed', 'failed']),
-  gasPaid: AmountStringSchema.nullable(),
+  gasPaid: z.nullable(AmountStringSchema),
 });
 export type ApprovalTxState = z.infer<typeof ApprovalTxStateSchema>;
 
@@ -142,17 +144,17 @@ export const ApprovalStateSchema = z.object({
   unlimited: z.boolean(),
   allowance: AmountStringSchema,
   required: AmountStringSchema,
-  txs: z.array(ApprovalTxStateSchema).max(2),
+  txs: z.array(ApprovalTxStateSchema).check(z.maxLength(2)),
 });
 export type ApprovalState = z.infer<typeof ApprovalStateSchema>;
 
 export const SimulationSchema = z.object({
   /** eth_simulateV1 of approvals + swap ran before anything was sent ('unsupported' by the RPC). */
   preflight: z.enum(['passed', 'unsupported', 'skipped']),
-  gasEstimate: AmountStringSchema.nullable(),
-  gasLimit: AmountStringSchema.nullable(),
+  gasEstimate: z.nullable(AmountStringSchema),
+  gasLimit: z.nullable(AmountStringSchema),
   /** What the simulation says the user receives; null when it could not be read. */
-  simulatedReceived: AmountStringSchema.nullable(),
+  simulatedReceived: z.nullable(AmountStringSchema),
 });
 export type Simulation = z.infer<typeof SimulationSchema>;
 
@@ -163,71 +165,71 @@ export const SwapOutcomeSchema = z.object({
   effectiveGasPrice: AmountStringSchema,
   gasPaid: AmountStringSchema,
   /** From the receipt: Transfer logs of the output token to the user (native: the Swapped event). */
-  received: AmountStringSchema.nullable(),
+  received: z.nullable(AmountStringSchema),
   quotedOut: AmountStringSchema,
   minReceived: AmountStringSchema,
   /** received - quotedOut. */
-  difference: SignedAmountSchema.nullable(),
+  difference: z.nullable(SignedAmountSchema),
   confirmedAt: z.number(),
 });
 export type SwapOutcome = z.infer<typeof SwapOutcomeSchema>;
 
 export const SwapStateSchema = z.object({
-  id: z.string().min(1).max(80),
+  id: z.string().check(z.minLength(1), z.maxLength(80)),
   status: SwapStatusSchema,
   chainId: ChainIdSchema,
   account: AddressSchema,
   approvalMode: ApprovalModeSchema,
   request: QuoteRequestSchema,
-  quote: QuoteSchema.nullable(),
+  quote: z.nullable(QuoteSchema),
   /** Automatic re-quotes so far (stale input, one outdated build). */
-  requotes: z.number().int().min(0),
-  build: BuildResultSchema.nullable(),
-  approval: ApprovalStateSchema.nullable(),
-  simulation: SimulationSchema.nullable(),
-  tx: SentTxSchema.nullable(),
-  outcome: SwapOutcomeSchema.nullable(),
-  failure: SwapFailureSchema.nullable(),
-  consent: ConsentRequestSchema.nullable(),
+  requotes: z.int().check(z.minimum(0)),
+  build: z.nullable(BuildResultSchema),
+  approval: z.nullable(ApprovalStateSchema),
+  simulation: z.nullable(SimulationSchema),
+  tx: z.nullable(SentTxSchema),
+  outcome: z.nullable(SwapOutcomeSchema),
+  failure: z.nullable(SwapFailureSchema),
+  consent: z.nullable(ConsentRequestSchema),
   createdAt: z.number(),
   updatedAt: z.number(),
 });
 export type SwapState = z.infer<typeof SwapStateSchema>;
 
 /** Swaps not yet terminal, by id: what a restarted worker resumes. */
-export const PendingSwapsSchema = z.array(SwapStateSchema).max(50);
+export const PendingSwapsSchema = z.array(SwapStateSchema).check(z.maxLength(50));
 
 export const HistoryStatusSchema = z.enum(['pending', 'confirmed', 'failed']);
 
 const HistoryBase = z.object({
-  id: z.string().min(1).max(100),
+  id: z.string().check(z.minLength(1), z.maxLength(100)),
   chainId: ChainIdSchema,
   account: AddressSchema,
   status: HistoryStatusSchema,
-  hash: TxHashSchema.nullable(),
-  explorerUrl: z.string().nullable(),
-  gasPaid: AmountStringSchema.nullable(),
-  failure: z.object({ code: SwapFailureCodeSchema, title: z.string().max(200) }).nullable(),
+  hash: z.nullable(TxHashSchema),
+  explorerUrl: z.nullable(z.string()),
+  gasPaid: z.nullable(AmountStringSchema),
+  failure: z.nullable(z.object({ code: SwapFailureCodeSchema, title: z.string().check(z.maxLength(200)) })),
   createdAt: z.number(),
   updatedAt: z.number(),
 });
 
-export const SwapHistoryEntrySchema = HistoryBase.extend({
+export const SwapHistoryEntrySchema = z.extend(HistoryBase, {
   kind: z.literal('swap'),
   inToken: AddressSchema,
   outToken: AddressSchema,
-  inDecimals: z.number().int().min(0).max(255),
-  outDecimals: z.number().int().min(0).max(255),
+  inDecimals: z.int().check(z.minimum(0), z.maximum(255)),
+  outDecimals: z.int().check(z.minimum(0), z.maximum(255)),
   inAmount: AmountStringSchema,
   quotedOut: AmountStringSchema,
   minReceived: AmountStringSchema,
-  received: AmountStringSchema.nullable(),
+  received: z.nullable(AmountStringSchema),
 });
 
-export const ApprovalHistoryEntrySchema = HistoryBase.extend({
+export const ApprovalHistoryEntrySchema = z.extend(HistoryBase, {
   kind: z.literal('approval'),
   /** The swap this approval was sent for. */
-  swapId: z.string().min(1).max(80),
+  swapId: z.string().check(z.minLength(1), z.maxLength(80)),
   token: AddressSchema,
   spender: AddressSchema,
   amount: AmountStringSchema,
@@ -246,11 +248,11 @@ export type ApprovalHistoryEntry = z.infer<typeof ApprovalHistoryEntrySchema>;
 
 export const HISTORY_LIMIT = 200;
 /** Newest first. */
-export const HistorySchema = z.array(HistoryEntrySchema).max(HISTORY_LIMIT);
+export const HistorySchema = z.array(HistoryEntrySchema).check(z.maxLength(HISTORY_LIMIT));
 
 /** chainId (string key) -> the router the user trusted for that chain. */
 export const RouterPinsSchema = z.record(
-  z.string().regex(/^\d+$/),
+  z.string().check(z.regex(/^\d+$/)),
   z.object({ address: AddressSchema, pinnedAt: z.number() }),
 );
 export type RouterPinsMap = z.infer<typeof RouterPinsSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AddressSchema, ChainIdSchema } from '@/lib/api/schema';
 
 /** What the content script asked the popup to open with (a token on a chain), consumed once. */

@@ -1,5 +1,5 @@
 // The quote session's state: what the background persists in storage.session and pushes to views.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AddressSchema, AmountStringSchema, ChainIdSchema, QuoteSchema } from '@/lib/api/schema';
 
 export const QuoteInputSchema = z.object({
@@ -7,8 +7,8 @@ export const QuoteInputSchema = z.object({
   inToken: AddressSchema,
   outToken: AddressSchema,
   /** Smallest units of inToken; views parse what the user typed with lib/amounts. */
-  inAmount: AmountStringSchema.refine((value) => value !== '0', 'enter an amount above zero'),
-  slippage: z.number().finite().positive().max(50),
+  inAmount: AmountStringSchema.check(z.refine((value) => value !== '0', 'enter an amount above zero')),
+  slippage: z.number().check(z.positive(), z.maximum(50)),
 });
 export type QuoteInput = z.infer<typeof QuoteInputSchema>;
 
@@ -31,19 +31,19 @@ export type QuoteSessionStatus = z.infer<typeof QuoteSessionStatusSchema>;
 
 export const QuoteSessionStateSchema = z.object({
   /** Increases with every input change, so late answers for old input are recognised. */
-  revision: z.number().int().min(0),
+  revision: z.int().check(z.minimum(0)),
   status: QuoteSessionStatusSchema,
-  input: QuoteInputSchema.nullable(),
-  quote: QuoteSchema.nullable(),
+  input: z.nullable(QuoteInputSchema),
+  quote: z.nullable(QuoteSchema),
   /** Service timestamp of the quote and when the background received it (ms since epoch). */
-  quotedAt: z.string().nullable(),
-  receivedAt: z.number().nullable(),
+  quotedAt: z.nullable(z.string()),
+  receivedAt: z.nullable(z.number()),
   /** When the next automatic refresh happens; null while paused (no view watching, or budget spent). */
-  nextRefreshAt: z.number().nullable(),
-  refreshCount: z.number().int().min(0),
-  error: UserMessageSchema.nullable(),
+  nextRefreshAt: z.nullable(z.number()),
+  refreshCount: z.int().check(z.minimum(0)),
+  error: z.nullable(UserMessageSchema),
   /** Why the quote is stale, when it is. */
-  staleReason: z.string().nullable(),
+  staleReason: z.nullable(z.string()),
 });
 export type QuoteSessionState = z.infer<typeof QuoteSessionStateSchema>;
 

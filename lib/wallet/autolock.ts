@@ -5,7 +5,7 @@
 // Times are wall-clock epoch milliseconds (Date.now()): they must survive worker restarts, which
 // rules out performance.now(). A wall clock can be set back, which would stretch the unlocked
 // window, so a state whose last activity lies in the future by more than CLOCK_SKEW_MS locks.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const AUTO_LOCK_MINUTES = { min: 1, max: 24 * 60 } as const;
 /** How far the clock may go back (NTP corrections) before the session is treated as expired. */
@@ -13,10 +13,10 @@ export const CLOCK_SKEW_MS = 60_000;
 
 export const AutoLockStateSchema = z.object({
   /** Epoch ms at which the wallet locks. */
-  deadline: z.number().int().nonnegative(),
-  minutes: z.number().int().min(AUTO_LOCK_MINUTES.min).max(AUTO_LOCK_MINUTES.max),
+  deadline: z.int().check(z.nonnegative()),
+  minutes: z.int().check(z.minimum(AUTO_LOCK_MINUTES.min), z.maximum(AUTO_LOCK_MINUTES.max)),
   /** Epoch ms of the last activity, to notice a clock set back. */
-  lastSeen: z.number().int().nonnegative(),
+  lastSeen: z.int().check(z.nonnegative()),
 });
 export type AutoLockState = z.infer<typeof AutoLockStateSchema>;
 

@@ -8,7 +8,7 @@
 // tampered metadata entry can never make the wallet sign with (or show) an unexpected account.
 import { bytesToHex, type Hex } from 'viem';
 import { HDKey, type LocalAccount, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { type Address, AddressSchema } from '@/lib/api/schema';
 import { wipe } from './bytes';
 import { type MnemonicIssue, type PrivateKeyIssue, parsePrivateKey, validateMnemonic } from './mnemonic';
@@ -19,24 +19,24 @@ export const DERIVATION_PARENT_PATH = "m/44'/60'/0'/0";
 export const MAX_DERIVED_INDEX = 2 ** 31 - 1; // non-hardened children only
 export const ACCOUNT_NAME_MAX = 40;
 
-const AccountNameSchema = z
-  .string()
-  .trim()
-  .min(1, 'an account name cannot be empty')
-  .max(ACCOUNT_NAME_MAX, `an account name has at most ${ACCOUNT_NAME_MAX} characters`)
+const AccountNameSchema = z.string().check(
+  z.trim(),
+  z.minLength(1, 'an account name cannot be empty'),
+  z.maxLength(ACCOUNT_NAME_MAX, `an account name has at most ${ACCOUNT_NAME_MAX} characters`),
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  .regex(/^[^\u0000-\u001f\u007f]*$/, 'an account name cannot contain control characters');
+  z.regex(/^[^\u0000-\u001f\u007f]*$/, 'an account name cannot contain control characters'),
+);
 
 export const DerivedAccountMetaSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   kind: z.literal('derived'),
-  index: z.number().int().min(0).max(MAX_DERIVED_INDEX),
+  index: z.int().check(z.minimum(0), z.maximum(MAX_DERIVED_INDEX)),
   address: AddressSchema,
   name: AccountNameSchema,
 });
 
 export const ImportedAccountMetaSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   kind: z.literal('imported'),
   address: AddressSchema,
   name: AccountNameSchema,
@@ -54,36 +54,38 @@ export type ImportedAccountMeta = z.infer<typeof ImportedAccountMetaSchema>;
 export const KeyringMetaSchema = z
   .object({
     accounts: z.array(AccountMetaSchema),
-    activeId: z.string().nullable(),
+    activeId: z.nullable(z.string()),
   })
-  .superRefine((meta, ctx) => {
-    const ids = new Set<string>();
-    const addresses = new Set<string>();
-    const indices = new Set<number>();
-    for (const [i, account] of meta.accounts.entries()) {
-      if (ids.has(account.id))
-        ctx.addIssue({ code: 'custom', path: ['accounts', i, 'id'], message: 'duplicate id' });
-      const address = account.address.toLowerCase();
-      if (addresses.has(address)) {
-        ctx.addIssue({ code: 'custom', path: ['accounts', i, 'address'], message: 'duplicate address' });
-      }
-      if (account.kind === 'derived') {
-        if (indices.has(account.index)) {
-          ctx.addIssue({ code: 'custom', path: ['accounts', i, 'index'], message: 'duplicate index' });
+  .check(
+    z.superRefine((meta, ctx) => {
+      const ids = new Set<string>();
+      const addresses = new Set<string>();
+      const indices = new Set<number>();
+      for (const [i, account] of meta.accounts.entries()) {
+        if (ids.has(account.id))
+          ctx.addIssue({ code: 'custom', path: ['accounts', i, 'id'], message: 'duplicate id' });
+        const address = account.address.toLowerCase();
+        if (addresses.has(address)) {
+          ctx.addIssue({ code: 'custom', path: ['accounts', i, 'address'], message: 'duplicate address' });
         }
-        indices.add(account.index);
+        if (account.kind === 'derived') {
+          if (indices.has(account.index)) {
+            ctx.addIssue({ code: 'custom', path: ['accounts', i, 'index'], message: 'duplicate index' });
+          }
+          indices.add(account.index);
+        }
+        ids.add(account.id);
+        addresses.add(address);
       }
-      ids.add(account.id);
-      addresses.add(address);
-    }
-    if (meta.activeId === null ? meta.accounts.length > 0 : !ids.has(meta.activeId)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['activeId'],
-        message: 'the active account must be one of the accounts',
-      });
-    }
-  });
+      if (meta.activeId === null ? meta.accounts.length > 0 : !ids.has(meta.activeId)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['activeId'],
+          message: 'the active account must be one of the accounts',
+        });
+      }
+    }),
+  );
 export type KeyringMeta = z.infer<typeof KeyringMetaSchema>;
 
 export type KeyringErrorCode =

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** What views learn about the wallet: never key material. */
 export const WalletStateSchema = z.object({
@@ -11,10 +11,10 @@ export const WalletStateSchema = z.object({
       name: z.string(),
     }),
   ),
-  activeId: z.string().nullable(),
+  activeId: z.nullable(z.string()),
   /** Epoch ms of the auto-lock, while unlocked. */
-  lockAt: z.number().nullable(),
+  lockAt: z.nullable(z.number()),
   /** Set when the stored vault cannot be read: it is kept, never overwritten. */
-  vaultError: z.string().nullable(),
+  vaultError: z.nullable(z.string()),
 });
 export type WalletState = z.infer<typeof WalletStateSchema>;

@@ -13,7 +13,7 @@
 // is indistinguishable from a wrong password, and it is reported as WrongPasswordError: the
 // caller must treat both as "ask again" and must never overwrite the stored vault because of
 // either error (nor because of CorruptVaultError).
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { base64ToBytes, bytesToBase64, randomBytes, wipe } from './bytes';
 import { checkPassword, normalisePassword, type PasswordIssue } from './password';
 
@@ -36,25 +36,29 @@ const PrivateKeyHexSchema = z.custom<`0x${string}`>(
 /** What the vault protects. Imported keys carry the id of their account in the keyring metadata. */
 export const VaultSecretsSchema = z.strictObject({
   /** Normalised BIP-39 phrase (see normaliseMnemonic), absent for a wallet of imported keys only. */
-  mnemonic: z.string().min(1).optional(),
-  importedKeys: z.array(z.strictObject({ id: z.string().min(1), privateKey: PrivateKeyHexSchema })),
+  mnemonic: z.optional(z.string().check(z.minLength(1))),
+  importedKeys: z.array(
+    z.strictObject({ id: z.string().check(z.minLength(1)), privateKey: PrivateKeyHexSchema }),
+  ),
 });
 export type VaultSecrets = z.infer<typeof VaultSecretsSchema>;
 
 function base64Field(label: string, check?: { bytes?: number; minBytes?: number }) {
-  return z.string().superRefine((value, ctx) => {
-    const bytes = base64ToBytes(value);
-    if (!bytes) {
-      ctx.addIssue({ code: 'custom', message: `${label} is not valid base64` });
-    } else if (check?.bytes !== undefined && bytes.length !== check.bytes) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `${label} must be ${check.bytes} bytes, found ${bytes.length}`,
-      });
-    } else if (check?.minBytes !== undefined && bytes.length < check.minBytes) {
-      ctx.addIssue({ code: 'custom', message: `${label} is truncated (${bytes.length} bytes)` });
-    }
-  });
+  return z.string().check(
+    z.superRefine((value, ctx) => {
+      const bytes = base64ToBytes(value);
+      if (!bytes) {
+        ctx.addIssue({ code: 'custom', message: `${label} is not valid base64` });
+      } else if (check?.bytes !== undefined && bytes.length !== check.bytes) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${label} must be ${check.bytes} bytes, found ${bytes.length}`,
+        });
+      } else if (check?.minBytes !== undefined && bytes.length < check.minBytes) {
+        ctx.addIssue({ code: 'custom', message: `${label} is truncated (${bytes.length} bytes)` });
+      }
+    }),
+  );
 }
 
 /** The stored vault (storage.local). Parse with `parseVault` to get a CorruptVaultError on failure. */
@@ -63,7 +67,7 @@ export const VaultSchema = z.object({
   kdf: z.object({
     name: z.literal('PBKDF2'),
     hash: z.literal('SHA-256'),
-    iterations: z.number().int().min(1).max(MAX_KDF_ITERATIONS),
+    iterations: z.int().check(z.minimum(1), z.maximum(MAX_KDF_ITERATIONS)),
     salt: base64Field('kdf.salt', { bytes: SALT_BYTES }),
   }),
   cipher: z.object({

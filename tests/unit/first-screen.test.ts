@@ -67,7 +67,7 @@ describe('first screen tokens', () => {
       pickTokens(list, [
         OTHER.address.toUpperCase().replace('0X', '0x'),
         USDC.address,
-        '0x' + '1'.repeat(40),
+        `0x${'1'.repeat(40)}`,
       ]),
     ).toEqual([USDC, OTHER]);
     expect(pickTokens(list, [])).toEqual([]);
