@@ -107,7 +107,7 @@ async function openUntilReady(context: BrowserContext, url: string, marks: strin
   }
 }
 
-export async function benchPopupReady(rounds = 40): Promise<PopupReadyResult> {
+export async function benchPopupReady(rounds = 60): Promise<PopupReadyResult> {
   const work = mkdtempSync(path.join(tmpdir(), 'swaplane-bench-popup-'));
   const extension = path.join(work, 'extension');
   cpSync(OUTPUT, extension, { recursive: true });

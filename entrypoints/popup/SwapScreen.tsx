@@ -30,10 +30,10 @@ const picked = (token: Token | undefined): PickedToken | null =>
   token ? { token, whitelisted: true } : null;
 
 export function SwapScreen() {
-  const { session, swap } = useQuoteSession();
-  // What main.tsx already asked for (boot.ts): the settings and the few listed tokens the session
-  // names, usually in by the first render. The whole list is asked for after the first frame.
+  // What main.tsx already asked for (boot.ts): the settings, the session and the few listed tokens
+  // it names, usually in by the first render. The whole list is asked for after the first frame.
   const [booted] = useState(takeBootForSwapScreen);
+  const { session, swap } = useQuoteSession(booted?.value ?? null);
   const bootTokens = booted?.value?.tokens ?? null;
   const findBootToken = (chain: number, address: string) =>
     bootTokens && bootTokens.chainId === chain

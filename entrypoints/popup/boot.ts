@@ -1,10 +1,10 @@
 // What the popup's first render starts from: the preloaded popupStart answer (preload.ts), parsed
-// with the protocol's schema. main.tsx waits for it and the session port's first message (capped)
-// before the first render, so the first frame is the real screen, not "Loading…" followed by more
-// rounds of effects.
+// with the protocol's schema: wallet, settings, quote session, swap and the session's tokens. main.tsx
+// waits for it (capped) before the first render, so the first frame is the real screen, not
+// "Loading…" followed by more rounds of effects. The session port brings every later change.
 import { callBackground } from '@/lib/messaging/client';
 import type { ResultOf } from '@/lib/messaging/protocol';
-import { preloadedPortSettled, takePreloadedStart } from './preload';
+import { takePreloadedStart } from './preload';
 
 export type PopupStart = ResultOf<'popupStart'>;
 
@@ -37,8 +37,13 @@ export function boot(maxWaitMs: number): Promise<void> {
   const start = raw ? track(callBackground({ type: 'popupStart' }, raw)) : null;
   forApp = start;
   forSwapScreen = start;
-  const all = Promise.allSettled([start?.promise, preloadedPortSettled()]);
-  return Promise.race([all.then(() => undefined), new Promise<void>((done) => setTimeout(done, maxWaitMs))]);
+  const answered = start
+    ? start.promise.then(
+        () => undefined,
+        () => undefined,
+      )
+    : Promise.resolve();
+  return Promise.race([answered, new Promise<void>((done) => setTimeout(done, maxWaitMs))]);
 }
 
 /** The booted start for the shell (wallet state), once. */

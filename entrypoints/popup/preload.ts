@@ -24,7 +24,6 @@ export interface PreloadedPort {
 interface Preload {
   start: Promise<unknown> | null;
   port: PreloadedPort | null;
-  firstPortMessage: Promise<void>;
 }
 
 const KEY = '__swaplanePopupPreload';
@@ -43,7 +42,7 @@ function send(request: unknown): Promise<unknown> {
   return answer;
 }
 
-function openPort(onFirst: () => void): PreloadedPort | null {
+function openPort(): PreloadedPort | null {
   try {
     const connected = browser.runtime.connect({ name: PRELOAD_PORT_NAME });
     const held: PreloadedPort = {
@@ -57,17 +56,14 @@ function openPort(onFirst: () => void): PreloadedPort | null {
     };
     const onMessage = (message: unknown) => {
       held.messages.push(message);
-      onFirst();
     };
     const onDisconnect = () => {
       held.disconnected = true;
-      onFirst();
     };
     connected.onMessage.addListener(onMessage);
     connected.onDisconnect.addListener(onDisconnect);
     return held;
   } catch {
-    onFirst();
     return null;
   }
 }
@@ -75,14 +71,9 @@ function openPort(onFirst: () => void): PreloadedPort | null {
 /** Sends the first requests unless this page already did. */
 export function startPreload(): void {
   if (holder[KEY]) return;
-  let first: () => void = () => undefined;
-  const firstPortMessage = new Promise<void>((resolve) => {
-    first = resolve;
-  });
   holder[KEY] = {
     start: send({ type: 'popupStart' }),
-    port: openPort(() => first()),
-    firstPortMessage,
+    port: openPort(),
   };
 }
 
@@ -100,9 +91,4 @@ export function takePreloadedPort(): PreloadedPort | null {
   const taken = preload?.port ?? null;
   if (preload) preload.port = null;
   return taken;
-}
-
-/** Settles when the session port delivered its first message (or dropped); at once without preload. */
-export function preloadedPortSettled(): Promise<void> {
-  return holder[KEY]?.firstPortMessage ?? Promise.resolve();
 }

@@ -3,7 +3,12 @@
 // only), so a restarted worker stays unlocked until the deadline. Views get account metadata,
 // never key material, except the one-time phrase at creation and the password-gated reveal.
 import type { LocalAccount } from 'viem';
-import { keyringMetaItem, vaultItem, walletSessionItem } from '@/lib/storage/items';
+import { remembered } from '@/lib/storage/item';
+import {
+  keyringMetaItem,
+  walletSessionItem as storedSession,
+  vaultItem as storedVault,
+} from '@/lib/storage/items';
 import { shouldLock, startSession, touch, touchIsDue } from '@/lib/wallet/autolock';
 import {
   activeAccount,
@@ -58,6 +63,9 @@ export function createWalletService(options: WalletOptions) {
   let unlocked: Unlocked | null = null;
   let meta: KeyringMeta | null = null;
   let pendingMnemonic: { phrase: string; positions: number[] } | null = null;
+  // Only this service writes them: read once, then from memory (every popup open asks for both).
+  const vaultItem = remembered(storedVault);
+  const walletSessionItem = remembered(storedSession);
 
   async function readVault(): Promise<unknown | null> {
     const result = await vaultItem.read();

@@ -154,11 +154,15 @@ export function createHandlers(services: BackgroundServices): Handlers {
     },
     popupStart: async () => {
       // Cached tokens only: a list that must be fetched first arrives later through getTokenList.
-      const named = firstScreenAddresses(services.session.getState(), services.swaps.current());
+      const session = services.session.getState();
+      const swap = services.swaps.current();
+      const named = firstScreenAddresses(session, swap);
       const list = named ? await services.tokens.cached(named.chainId) : null;
       return {
         wallet: await services.wallet.state(),
         settings: services.settings(),
+        session,
+        swap,
         tokens:
           named && list ? { chainId: named.chainId, tokens: pickTokens(list.tokens, named.addresses) } : null,
       };

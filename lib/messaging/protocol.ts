@@ -32,10 +32,15 @@ export const OneClickQuoteSchema = z.object({
   outSymbol: z.string(),
 });
 
-/** The popup's first frame: the wallet, settings and the few listed tokens the session names. */
+/**
+ * The popup's first frame in one answer: the wallet, settings, the quote session and a swap under
+ * way (the session port delivers every later change), and the few listed tokens the session names.
+ */
 export const PopupStartSchema = z.object({
   wallet: WalletStateSchema,
   settings: SettingsSchema,
+  session: QuoteSessionStateSchema,
+  swap: z.nullable(SwapStateSchema),
   /** From the cached list only (null when nothing is cached or named); the whole list comes later. */
   tokens: z.nullable(z.object({ chainId: ChainIdSchema, tokens: z.array(TokenSchema) })),
 });

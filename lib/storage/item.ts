@@ -132,3 +132,42 @@ export function defineStorageItem<T>(definition: StorageItemDefinition<T>): Stor
   };
   return item;
 }
+
+/**
+ * The item, remembered in memory after its first read: for items only this context writes (the
+ * worker's vault and wallet session), which every popup open read three or four times through the
+ * browser process. Writes go to storage first and are remembered once stored; a new worker (or a
+ * new caller of this function) reads storage again. Schemas of such items must not transform.
+ */
+export function remembered<T>(item: StorageItem<T>): StorageItem<T> {
+  let known: Promise<ReadResult<T>> | null = null;
+  const read = (): Promise<ReadResult<T>> => {
+    if (known) return known;
+    const reading = item.read();
+    // A failed read is not remembered. A write while it is on its way replaces it (see set).
+    reading.catch(() => {
+      if (known === reading) known = null;
+    });
+    known = reading;
+    return reading;
+  };
+  return {
+    key: item.key,
+    area: item.area,
+    read,
+    async get() {
+      const result = await read();
+      return result.ok ? result.value : item.get();
+    },
+    async set(value) {
+      known = null;
+      await item.set(value);
+      known = Promise.resolve({ ok: true, value, found: true });
+    },
+    async remove() {
+      known = null;
+      await item.remove();
+    },
+    parseChange: (raw) => item.parseChange(raw),
+  };
+}

@@ -70,13 +70,15 @@ describe('background message handling', () => {
     expect(settings).toMatchObject({ ok: true, result: { serviceBaseUrl: service.url } });
   });
 
-  it('answers popupStart with the wallet, the settings and only the cached tokens the session names', async () => {
+  it('answers popupStart with the wallet, settings, session and only the cached tokens the session names', async () => {
     const empty = await send({ type: 'popupStart' });
     expect(empty).toEqual({
       ok: true,
       result: {
         wallet: expect.objectContaining({ status: 'none' }),
         settings: services.settings(),
+        session: INITIAL_SESSION_STATE,
+        swap: null,
         tokens: null,
       },
     });
@@ -91,7 +93,10 @@ describe('background message handling', () => {
     const listHits = () => service.hits.filter((hit) => hit.path.includes('/tokens/')).length;
     const before = listHits();
     const uncached = await send({ type: 'popupStart' });
-    expect(uncached).toMatchObject({ ok: true, result: { tokens: null } });
+    expect(uncached).toMatchObject({
+      ok: true,
+      result: { tokens: null, session: { input: { outToken: USDC.address.toLowerCase() } } },
+    });
     expect(listHits()).toBe(before);
     // Cached: the two tokens, with the list's metadata, in list order; nothing else of the list.
     await send({ type: 'getTokenList', chainId: 1 });

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { z } from 'zod';
-import { defineStorageItem } from '@/lib/storage/item';
+import { defineStorageItem, remembered } from '@/lib/storage/item';
 import { importedTokensItem, settingsItem, tokenListItem } from '@/lib/storage/items';
 import { DEFAULT_SETTINGS } from '@/lib/storage/settings';
 
@@ -116,5 +116,54 @@ describe('storage items', () => {
     expect(tokenListItem(1)).toBe(tokenListItem(1));
     expect(tokenListItem(1).key).toBe('tokenList:1');
     expect(tokenListItem(8453).key).toBe('tokenList:8453');
+  });
+});
+
+describe('remembered items (written only by the worker)', () => {
+  const item = () =>
+    defineStorageItem({
+      area: 'session',
+      key: 'remembered-test',
+      version: 1,
+      schema: z.object({ n: z.number() }).nullable(),
+      fallback: () => null,
+    });
+
+  it('reads storage once, then answers from memory, and remembers what it wrote', async () => {
+    await fakeBrowser.storage.session.set({ 'remembered-test': { v: 1, data: { n: 1 } } });
+    const reads: string[] = [];
+    const get = fakeBrowser.storage.session.get.bind(fakeBrowser.storage.session);
+    fakeBrowser.storage.session.get = ((keys: never) => {
+      reads.push(String(keys));
+      return get(keys);
+    }) as typeof fakeBrowser.storage.session.get;
+    const memory = remembered(item());
+    expect(await memory.get()).toEqual({ n: 1 });
+    expect(await memory.get()).toEqual({ n: 1 });
+    expect(reads).toHaveLength(1);
+    await memory.set({ n: 2 });
+    expect(await memory.get()).toEqual({ n: 2 });
+    expect(reads).toHaveLength(1);
+    // Written through: a new worker (a new remembered item) reads the same value from storage.
+    expect(await remembered(item()).get()).toEqual({ n: 2 });
+    expect(reads).toHaveLength(2);
+    // Removed: the next read asks storage again.
+    await memory.remove();
+    expect(await memory.get()).toBeNull();
+    expect(reads).toHaveLength(3);
+  });
+
+  it('does not remember a write that failed, nor a value it could not read', async () => {
+    const memory = remembered(item());
+    await memory.set({ n: 1 });
+    const set = fakeBrowser.storage.session.set.bind(fakeBrowser.storage.session);
+    fakeBrowser.storage.session.set = (() => Promise.reject(new Error('quota'))) as never;
+    await expect(memory.set({ n: 9 })).rejects.toThrow('quota');
+    fakeBrowser.storage.session.set = set;
+    expect(await memory.get()).toEqual({ n: 1 });
+    await fakeBrowser.storage.session.set({ 'remembered-test': { v: 1, data: { n: 'x' } } });
+    const fresh = remembered(item());
+    expect((await fresh.read()).ok).toBe(false);
+    expect(await fresh.get()).toBeNull();
   });
 });

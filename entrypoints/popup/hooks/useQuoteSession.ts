@@ -10,14 +10,26 @@ const RECONNECT_MS = 500;
 type Port = ReturnType<typeof browser.runtime.connect>;
 type Latest = { session: QuoteSessionState | null; swap: SwapState | null };
 
-/** The latest session and swap states among port messages (unparseable ones ignored). */
+/**
+ * The latest session and swap states among port messages (unparseable ones ignored). Read from the
+ * newest back, so a burst of buffered messages costs one parse per kind, not one per message.
+ */
 function latestOf(messages: unknown[], start: Latest): Latest {
   const latest = { ...start };
-  for (const message of messages) {
-    const parsed = SessionPortMessageSchema.safeParse(message);
+  let session = false;
+  let swap = false;
+  for (let i = messages.length - 1; i >= 0 && !(session && swap); i--) {
+    const kind = (messages[i] as { type?: unknown } | null)?.type;
+    if ((kind === 'swap' && swap) || (kind === 'state' && session)) continue;
+    const parsed = SessionPortMessageSchema.safeParse(messages[i]);
     if (!parsed.success) continue;
-    if (parsed.data.type === 'swap') latest.swap = parsed.data.state;
-    else latest.session = parsed.data.state;
+    if (parsed.data.type === 'swap') {
+      latest.swap = parsed.data.state;
+      swap = true;
+    } else {
+      latest.session = parsed.data.state;
+      session = true;
+    }
   }
   return latest;
 }
@@ -26,12 +38,13 @@ function latestOf(messages: unknown[], start: Latest): Latest {
  * Follows the background's quote session through a port: the current state arrives at once.
  * If the worker stops, the port drops; reconnecting wakes the worker, which restores the session.
  * The first mount takes the port the popup opened before its bundle was evaluated (preload.ts),
- * with what it already received.
+ * with what it already received, and starts from `booted` (the popupStart answer) until the port
+ * says more: port messages come in order, so the latest one is never older than what it replaces.
  */
-export function useQuoteSession(): { session: QuoteSessionState | null; swap: SwapState | null } {
+export function useQuoteSession(booted: Latest | null = null): Latest {
   const [preloaded] = useState<PreloadedPort | null>(takePreloadedPort);
   const [initial] = useState(() => ({
-    ...latestOf(preloaded?.messages ?? [], { session: null, swap: null }),
+    ...latestOf(preloaded?.messages ?? [], booted ?? { session: null, swap: null }),
     seen: preloaded?.messages.length ?? 0,
   }));
   const [state, setState] = useState<QuoteSessionState | null>(initial.session);
