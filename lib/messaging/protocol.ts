@@ -7,7 +7,7 @@ import { AddressSchema, AmountStringSchema, ChainIdSchema, QuoteSchema, TokenSch
 import { SettingsSchema } from '@/lib/storage/settings';
 import { HistorySchema, SwapStateSchema } from '@/lib/swap/pipeline-state';
 import { PrefillSchema } from '@/lib/swap/prefill';
-import { QuoteInputSchema, QuoteSessionStateSchema, UserMessageSchema } from '@/lib/swap/session-state';
+import { QuoteSessionStateSchema, UserMessageSchema } from '@/lib/swap/session-state';
 import { WalletStateSchema } from '@/lib/wallet/state';
 import type { RequestType } from './requests';
 
