@@ -110,17 +110,18 @@ export function createQuoteSession(deps: QuoteSessionDeps): QuoteSession {
     }, delay);
   }
 
-  function scheduleRefresh(): void {
+  /** Arms (or disarms) the next refresh; `patch` joins the same update (one message, one write). */
+  function scheduleRefresh(patch: Partial<QuoteSessionState> = {}): void {
     clearTimeout(refreshTimer);
     refreshTimer = undefined;
     const canRefresh = watchers > 0 && state.input !== null && state.refreshCount < policy.maxRefreshes;
-    if (!canRefresh || (state.status !== 'ready' && state.status !== 'error')) {
-      if (state.nextRefreshAt !== null) update({ nextRefreshAt: null });
-      return;
+    let next: number | null = null;
+    if (canRefresh && (state.status === 'ready' || state.status === 'error')) {
+      next = (state.receivedAt ?? now()) + policy.refreshMs;
+      refreshTimer = setTimeout(() => fetchQuote(true), Math.max(0, next - now()));
     }
-    const at = (state.receivedAt ?? now()) + policy.refreshMs;
-    refreshTimer = setTimeout(() => fetchQuote(true), Math.max(0, at - now()));
-    if (state.nextRefreshAt !== at) update({ nextRefreshAt: at });
+    const changes = state.nextRefreshAt === next ? patch : { ...patch, nextRefreshAt: next };
+    if (Object.keys(changes).length > 0) update(changes);
   }
 
   async function fetchQuote(isRefresh: boolean): Promise<void> {
@@ -204,8 +205,11 @@ export function createQuoteSession(deps: QuoteSessionDeps): QuoteSession {
         update({ refreshCount: 0 });
         void fetchQuote(true);
       } else if (state.status === 'ready' || state.status === 'error') {
-        update({ refreshCount: 0 });
-        scheduleRefresh();
+        // A popup opening: one update to every view and one write, not one per field (none if
+        // nothing changed; the background sends the state to the new view anyway).
+        const reset = state.refreshCount === 0 ? {} : { refreshCount: 0 };
+        state = { ...state, refreshCount: 0 };
+        scheduleRefresh(reset);
       }
       let released = false;
       return () => {

@@ -93,6 +93,23 @@ describe('quote session', () => {
     release();
   });
 
+  it('a view opening on a fresh quote costs one update (one message to views, one write)', async () => {
+    session = makeSession({ ...FAST, refreshMs: 60_000 });
+    session.setInput(input('10'));
+    await vi.waitFor(() => expect(session.getState().status).toBe('ready'));
+    const before = persisted.length;
+    const release = session.watch();
+    expect(persisted).toHaveLength(before + 1);
+    expect(persisted.at(-1)).toMatchObject({ status: 'ready', refreshCount: 0 });
+    expect(persisted.at(-1)?.nextRefreshAt).toBe((session.getState().receivedAt ?? 0) + 60_000);
+    // Nothing changed for a second view: no update at all.
+    const second = session.watch();
+    expect(persisted).toHaveLength(before + 1);
+    second();
+    release();
+    expect(quoteHits()).toHaveLength(1);
+  });
+
   it('pauses refreshes while the user types', async () => {
     session = makeSession();
     const release = session.watch();
