@@ -29,8 +29,8 @@ function track<T>(promise: Promise<T>): Booted<T> {
 }
 
 /**
- * Parses the preloaded answer; resolves when it and the session's first state are in, or after
- * `maxWaitMs` (a slow background then shows "Loading…" as before, never a blank popup for long).
+ * Parses the preloaded answer; resolves when it is in (or failed), or after `maxWaitMs` (a slow
+ * background then shows "Loading…" as before, never a blank popup for long).
  */
 export function boot(maxWaitMs: number): Promise<void> {
   const raw = takePreloadedStart();

@@ -157,9 +157,12 @@ export function createHandlers(services: BackgroundServices): Handlers {
       const session = services.session.getState();
       const swap = services.swaps.current();
       const named = firstScreenAddresses(session, swap);
-      const list = named ? await services.tokens.cached(named.chainId) : null;
+      const [list, wallet] = await Promise.all([
+        named ? services.tokens.cached(named.chainId) : null,
+        services.wallet.state(),
+      ]);
       return {
-        wallet: await services.wallet.state(),
+        wallet,
         settings: services.settings(),
         session,
         swap,

@@ -69,6 +69,11 @@ export function createTokenListCache(options: TokenListCacheOptions): TokenListC
     return result;
   }
 
+  /** The entry as it stands, no refresh under way: stale when its last refresh failed. */
+  function currentView(entry: CachedTokenList): TokenListView {
+    return view(entry, entry.refreshError ? 'stale' : 'fresh');
+  }
+
   function refresh(chainId: number): Promise<TokenListView> {
     const source = options.source();
     const key = `${source}|${chainId}`;
@@ -104,7 +109,7 @@ export function createTokenListCache(options: TokenListCacheOptions): TokenListC
     const cached = await load(chainId);
     if (!cached) return refresh(chainId);
     const expired = now() - cached.fetchedAt >= options.ttlMs;
-    if (!expired) return view(cached, cached.refreshError ? 'stale' : 'fresh');
+    if (!expired) return currentView(cached);
     const backingOff = cached.refreshFailedAt !== undefined && now() - cached.refreshFailedAt < retryAfterMs;
     if (backingOff) return view(cached, 'stale');
     refresh(chainId).then(
@@ -116,7 +121,7 @@ export function createTokenListCache(options: TokenListCacheOptions): TokenListC
 
   async function cached(chainId: number): Promise<TokenListView | null> {
     const entry = await load(chainId);
-    return entry ? view(entry, entry.refreshError ? 'stale' : 'fresh') : null;
+    return entry ? currentView(entry) : null;
   }
 
   return { get, refresh, cached };

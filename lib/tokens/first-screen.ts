@@ -1,18 +1,16 @@
 // The few tokens the popup's first frame shows by name, so it can open without the whole list: the
 // quote session's pair, the hops of its quote's route and a swap under way. The full list (thousands
 // of tokens, ~400 kB) reaches the popup after its first frame, for the pickers (DESIGN.md 7).
-import type { Token } from '@/lib/api/schema';
+import { AddressSchema, type Token } from '@/lib/api/schema';
 import type { SwapState } from '@/lib/swap/pipeline-state';
 import type { QuoteSessionState } from '@/lib/swap/session-state';
-
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 function addressesOfRoute(route: readonly { swaps: readonly Record<string, unknown>[] }[]): string[] {
   const found: string[] = [];
   for (const share of route) {
     for (const swap of share.swaps) {
       for (const value of [swap.tokenIn, swap.tokenOut]) {
-        if (typeof value === 'string' && ADDRESS.test(value)) found.push(value);
+        if (typeof value === 'string' && AddressSchema.safeParse(value).success) found.push(value);
       }
     }
   }
