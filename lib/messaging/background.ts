@@ -183,6 +183,11 @@ export function createHandlers(services: BackgroundServices): Handlers {
     walletReveal: async ({ password, target }) => ({
       secret: await services.wallet.reveal(password, target),
     }),
+    previewSwap: async () => {
+      // The trust-boundary work builds the preview (build, checks, simulation, fees); until then
+      // the popup keeps its current review.
+      throw new HandlerError('PREVIEW_UNAVAILABLE', 'A swap preview is not available yet.');
+    },
     startSwap: ({ approvalMode, routerConsent }) =>
       services.swaps.start({ approvalMode, ...(routerConsent ? { routerConsent } : {}) }),
     getSwap: async () => services.swaps.current(),

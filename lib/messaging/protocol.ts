@@ -7,6 +7,7 @@ import { AddressSchema, AmountStringSchema, ChainIdSchema, QuoteSchema, TokenSch
 import { SettingsSchema } from '@/lib/storage/settings';
 import { HistorySchema, SwapStateSchema } from '@/lib/swap/pipeline-state';
 import { PrefillSchema } from '@/lib/swap/prefill';
+import { SwapPreviewSchema } from '@/lib/swap/preview';
 import { QuoteSessionStateSchema, UserMessageSchema } from '@/lib/swap/session-state';
 import { WalletStateSchema } from '@/lib/wallet/state';
 import type { RequestType } from './requests';
@@ -74,6 +75,7 @@ export const RESULT_SCHEMAS = {
   walletRename: WalletStateSchema,
   walletSetActive: WalletStateSchema,
   walletReveal: z.object({ secret: z.string() }),
+  previewSwap: SwapPreviewSchema,
   startSwap: z.nullable(SwapStateSchema),
   getSwap: z.nullable(SwapStateSchema),
   dismissSwap: z.null(),

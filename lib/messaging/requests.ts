@@ -2,7 +2,7 @@
 // Only the background parses requests, so views import this module's types only: its schemas (a
 // 40-branch union) are never built in the popup, where start-up time is budgeted (DESIGN.md 7).
 import * as z from 'zod/mini';
-import { AddressSchema, ChainIdSchema } from '@/lib/api/schema';
+import { AddressSchema, ChainIdSchema, HexDataSchema } from '@/lib/api/schema';
 import { SettingsSchema } from '@/lib/storage/settings';
 import { QuoteInputSchema } from '@/lib/swap/session-state';
 
@@ -74,10 +74,16 @@ export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('walletSetActive'), id: z.string().check(z.maxLength(100)) }),
   z.object({ type: z.literal('walletReveal'), password: Secret, target: z.string().check(z.maxLength(100)) }),
   // Swaps (views only): execute the session's quote, follow it, balances and history.
+  /** Build, check and simulate the session's quote for the review, freezing the quote (views only). */
+  z.object({ type: z.literal('previewSwap'), approvalMode: z.enum(['exact', 'unlimited']) }),
   z.object({
     type: z.literal('startSwap'),
     approvalMode: z.enum(['exact', 'unlimited']),
     routerConsent: z.optional(AddressSchema),
+    /** Digest of the reviewed preview's quote: the background refuses another quote (QUOTE_CHANGED). */
+    quoteDigest: z.optional(HexDataSchema),
+    /** Codes of the preview's warnings the user acknowledged. */
+    acknowledged: z.optional(z.array(z.string().check(z.maxLength(60))).check(z.maxLength(20))),
   }),
   z.object({ type: z.literal('getSwap') }),
   z.object({ type: z.literal('dismissSwap') }),

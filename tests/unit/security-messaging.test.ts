@@ -37,6 +37,7 @@ const SENDERS: Record<string, Sender> = {
 const VIEW_ONLY: Request[] = [
   { type: 'getSettings' },
   { type: 'popupStart' },
+  { type: 'previewSwap', approvalMode: 'exact' },
   { type: 'updateSettings', settings: { ...DEFAULT_SETTINGS, serviceBaseUrl: 'https://evil.example' } },
   { type: 'setExplorerHost', host: 'evil.example', chainId: 1 },
   { type: 'getTokenList', chainId: 1 },
