@@ -17,6 +17,7 @@ import { buildTokenSearchIndex } from '@/lib/tokens/search';
 import { takeBootForSwapScreen } from './boot';
 import { useNow, useQuoteSession } from './hooks/useQuoteSession';
 import { messageOf } from './messages';
+import { type ConfirmedReview, ReviewSwap } from './ReviewSwap';
 
 type TokenList = ResultOf<'getTokenList'>;
 
@@ -48,8 +49,8 @@ export function SwapScreen() {
     return form.complete ? { form } : null;
   });
   const [reviewing, setReviewing] = useState(false);
-  const [approvalMode, setApprovalMode] = useState<'exact' | 'unlimited'>('exact');
-  const [swapError, setSwapError] = useState<string | null>(null);
+  const [_approvalMode, _setApprovalMode] = useState<'exact' | 'unlimited'>('exact');
+  const [_swapError, _setSwapError] = useState<string | null>(null);
   const [balances, setBalances] = useState<Record<string, string>>({});
   const [chainId, setChainId] = useState(initial?.form?.chainId ?? DEFAULT_CHAIN_ID);
   const [list, setList] = useState<TokenList | null>(null);
@@ -230,13 +231,21 @@ export function SwapScreen() {
     if (isNativeToken(from.token.address)) value = value > GAS_RESERVE ? value - GAS_RESERVE : 0n;
     setAmount(formatAmountExact(value, from.token.decimals));
   };
-  const startSwap = async (routerConsent?: string) => {
-    setSwapError(null);
+  // The reviewed quote's digest and acknowledgements, sent again when the user trusts a new router.
+  const confirmed = useRef<ConfirmedReview | null>(null);
+  const startSwap = async (
+    review: ConfirmedReview | null,
+    routerConsent?: string,
+  ): Promise<string | null> => {
+    const reviewed = review ?? confirmed.current;
+    if (!reviewed) return 'Review the swap first.';
+    confirmed.current = reviewed;
     try {
-      await callBackground({ type: 'startSwap', approvalMode, ...(routerConsent ? { routerConsent } : {}) });
+      await callBackground({ type: 'startSwap', ...reviewed, ...(routerConsent ? { routerConsent } : {}) });
       setReviewing(false);
+      return null;
     } catch (error) {
-      setSwapError(messageOf(error));
+      return messageOf(error);
     }
   };
   const [dismissed, setDismissed] = useState<string | null>(null);
@@ -398,60 +407,13 @@ export function SwapScreen() {
         </button>
       )}
       {reviewing && session?.quote && from && to && !swapActive && (
-        <section class="review" aria-label="Review swap" data-testid="review">
-          <h2>Review</h2>
-          <dl class="quote-figures">
-            <dt>You pay</dt>
-            <dd>
-              {formatAmount(BigInt(session.quote.inAmount), from.token.decimals)} {from.token.symbol}
-            </dd>
-            <dt>You receive (expected)</dt>
-            <dd>
-              {formatAmount(BigInt(session.quote.outAmount), to.token.decimals)} {to.token.symbol}
-            </dd>
-            <dt>Minimum received</dt>
-            <dd>
-              {formatAmount(BigInt(session.quote.minReceived), to.token.decimals)} {to.token.symbol}
-            </dd>
-          </dl>
-          {!isNativeToken(from.token.address) && (
-            <fieldset class="choice">
-              <legend class="field-label">If {from.token.symbol} needs an approval</legend>
-              <label>
-                <input
-                  type="radio"
-                  name="approval"
-                  checked={approvalMode === 'exact'}
-                  onChange={() => setApprovalMode('exact')}
-                />{' '}
-                Exact amount
-              </label>
-              <label>
-                <input
-                  type="radio"
-                  name="approval"
-                  checked={approvalMode === 'unlimited'}
-                  onChange={() => setApprovalMode('unlimited')}
-                />{' '}
-                Unlimited
-              </label>
-            </fieldset>
-          )}
-          <p class="muted">
-            The transaction is checked and simulated before it is signed; nothing is sent if a check fails.
-          </p>
-          {swapError && (
-            <p class="error" role="alert">
-              {swapError}
-            </p>
-          )}
-          <button type="button" class="primary wide" onClick={() => startSwap()}>
-            Confirm swap
-          </button>
-          <button type="button" onClick={() => setReviewing(false)}>
-            Cancel
-          </button>
-        </section>
+        <ReviewSwap
+          chainId={chainId}
+          from={from.token}
+          to={to.token}
+          onConfirm={(review) => startSwap(review)}
+          onCancel={() => setReviewing(false)}
+        />
       )}
       {activeSwap && (
         <SwapProgress
@@ -459,7 +421,7 @@ export function SwapScreen() {
           outSymbol={findToken(activeSwap.request.outToken)?.symbol ?? ''}
           outDecimals={findToken(activeSwap.request.outToken)?.decimals ?? 18}
           localChain={localChain}
-          onConsent={(router) => startSwap(router)}
+          onConsent={(router) => void startSwap(null, router)}
           onDone={() => {
             callBackground({ type: 'dismissSwap' }).catch(() => undefined);
             setDismissed(activeSwap.id);

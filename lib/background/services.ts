@@ -11,8 +11,17 @@ import { DEFAULT_SETTINGS, type Settings } from '@/lib/storage/settings';
 import { createQuoteSession, type QuoteSession } from '@/lib/swap/session';
 import type { QuoteSessionState } from '@/lib/swap/session-state';
 import { createTokenListCache, type TokenListCache, type TokenListView } from '@/lib/tokens/cache';
+import {
+  createTokenFactsReader,
+  TokenFactsError,
+  type TokenFactsReader,
+  verifyQuoteDecimals,
+  verifyTokenDecimals,
+  verifyTokenList,
+} from '@/lib/tokens/facts';
 import { lookupToken, type TokenLookup } from '@/lib/tokens/import';
 import { buildTokenSearchIndex, type TokenSearchIndex } from '@/lib/tokens/search';
+import { publicClientFor } from '@/lib/wallet/network';
 import type { KdfParams } from '@/lib/wallet/vault';
 import {
   createExplorerHosts,
@@ -34,6 +43,8 @@ export interface BackgroundServices {
   /** Search index of a chain's cached list, rebuilt when the list changes. */
   indexFor(chainId: number): Promise<{ view: TokenListView; index: TokenSearchIndex }>;
   lookupToken(chainId: number, address: string): Promise<TokenLookup>;
+  /** decimals() and symbol() read on-chain, cached per chain and address. */
+  facts: TokenFactsReader;
   session: QuoteSession;
   wallet: WalletService;
   swaps: SwapService;
@@ -55,6 +66,8 @@ export interface BackgroundOptions {
   /** The browser's scripting and permissions APIs (tests pass their own). */
   scripting?: () => ScriptingApi | undefined;
   permissions?: () => PermissionsApi | undefined;
+  /** Token facts (tests without a chain pass their own); read on-chain by default. */
+  facts?: TokenFactsReader;
 }
 
 export function apiChainName(chainId: number, settings: Settings): string {
@@ -82,17 +95,35 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     return client;
   }
 
+  // Token facts come from the chain: a list or quote the chain contradicts is refused.
+  const facts = options.facts ?? createTokenFactsReader((chainId) => publicClientFor(chainId, settings));
+
   const tokens = createTokenListCache({
-    fetchList: (chainId, signal) =>
-      api().listTokens(apiChainName(chainId, settings), signal ? { signal } : {}),
+    fetchList: async (chainId, signal) =>
+      verifyTokenList(
+        facts,
+        chainId,
+        await api().listTokens(apiChainName(chainId, settings), signal ? { signal } : {}),
+      ),
     itemFor: tokenListItem,
     source: () => `${api().baseUrl} ${JSON.stringify(settings.chainNameOverrides)}`,
     ttlMs: TOKEN_LIST_TTL_MS,
   });
 
   const session = createQuoteSession({
-    quote: (request, callOptions) => api().quote(request, callOptions),
-    describeError: userMessageFor,
+    quote: async (request, callOptions) => {
+      const answer = await api().quote(request, callOptions);
+      await verifyQuoteDecimals(facts, answer.quote);
+      return answer;
+    },
+    describeError: (error) =>
+      error instanceof TokenFactsError
+        ? {
+            title: 'Quote refused: wrong token decimals',
+            detail: error.message,
+            action: 'Check the swap service in Settings.',
+          }
+        : userMessageFor(error),
     refCode: () => settings.refCode,
     persist: (state) => quoteSessionItem.set(state),
     onChange: (state) => {
@@ -122,6 +153,7 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     settings: () => settings,
     session,
     wallet,
+    facts,
     ...(options.notify ? { notify: options.notify } : {}),
   });
 
@@ -170,12 +202,18 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
             const hit = index.byAddress(candidate);
             return hit === undefined ? undefined : view.tokens[hit];
           },
-          searchToken: (id, candidate) => api().searchToken(apiChainName(id, settings), candidate),
+          // An imported token's decimals are the chain's too (the list's were checked when fetched).
+          searchToken: async (id, candidate) => {
+            const found = await api().searchToken(apiChainName(id, settings), candidate);
+            if (found) await verifyTokenDecimals(facts, id, found);
+            return found;
+          },
         },
         chainId,
         address,
       );
     },
+    facts,
     session,
     wallet,
     swaps,

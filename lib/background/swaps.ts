@@ -3,6 +3,7 @@
 // after a worker restart, and notifies when a swap confirms or fails.
 import type { Address } from 'viem';
 import type { SwapApiClient } from '@/lib/api/client';
+import type { QuoteRequest } from '@/lib/api/schema';
 import type { Settings } from '@/lib/storage/settings';
 import {
   createPendingSwapStore,
@@ -12,8 +13,14 @@ import {
 } from '@/lib/swap/execute';
 import { createSwapHistory } from '@/lib/swap/history';
 import type { SwapState } from '@/lib/swap/pipeline-state';
+import type { SwapPreview } from '@/lib/swap/preview';
+import { buildPreview } from '@/lib/swap/preview-build';
+import { WARNING_CODES } from '@/lib/swap/preview-words';
+import { requestFor } from '@/lib/swap/request';
+import { checkStart, type FrozenReview, REVIEW_LIFETIME_MS } from '@/lib/swap/review-binding';
 import { createRouterPins } from '@/lib/swap/router-pins';
 import type { QuoteSession } from '@/lib/swap/session';
+import type { TokenFactsReader } from '@/lib/tokens/facts';
 import { type BalanceReader, balanceOf, createBalanceReader } from '@/lib/wallet/balances';
 import { publicClientFor } from '@/lib/wallet/network';
 import { CodedError } from './errors';
@@ -24,12 +31,16 @@ export interface SwapServiceDeps {
   settings: () => Settings;
   session: QuoteSession;
   wallet: WalletService;
+  facts: TokenFactsReader;
   notify?: (title: string, message: string) => void;
 }
 
 export interface StartSwapOptions {
   approvalMode: 'exact' | 'unlimited';
   routerConsent?: string;
+  /** Digest of the reviewed preview's quote: nothing else is signed. */
+  quoteDigest?: string;
+  acknowledged?: string[];
 }
 
 export function createSwapService(deps: SwapServiceDeps) {
@@ -40,6 +51,13 @@ export function createSwapService(deps: SwapServiceDeps) {
   const listeners = new Set<(state: SwapState) => void>();
   let current: SwapState | null = null;
   let running = false;
+  /** The open review: its frozen quote is the only one startSwap signs. */
+  let review: (FrozenReview & { request: QuoteRequest; release: () => void }) | null = null;
+
+  function closeReview(): void {
+    review?.release();
+    review = null;
+  }
 
   function readerFor(chainId: number): BalanceReader {
     const client = publicClientFor(chainId, deps.settings());
@@ -85,21 +103,59 @@ export function createSwapService(deps: SwapServiceDeps) {
       return () => listeners.delete(listener);
     },
 
-    /** Executes the session's current quote with the active account. */
-    async start(options: StartSwapOptions): Promise<SwapState | null> {
+    /**
+     * Builds, checks and simulates the session's quote for the review, and freezes it: the session
+     * stops refreshing it until the review expires, and startSwap signs this quote or nothing.
+     */
+    async preview(approvalMode: 'exact' | 'unlimited'): Promise<SwapPreview> {
       if (running)
         throw new CodedError('SWAP_IN_PROGRESS', 'A swap is already in progress: wait for it to finish.');
       const session = deps.session.getState();
-      if (!session.input || !session.quote) throw new CodedError('NO_QUOTE', 'Get a quote before you swap.');
+      if (!session.input || !session.quote || session.status !== 'ready') {
+        throw new CodedError('NO_QUOTE', 'Get a quote before you review a swap.');
+      }
       const account = await deps.wallet.activeSigner();
-      const request = {
-        chainId: session.input.chainId,
-        inToken: session.input.inToken,
-        outToken: session.input.outToken,
-        inAmount: session.input.inAmount,
-        slippage: session.input.slippage,
-        ...(deps.settings().refCode !== undefined ? { refCode: deps.settings().refCode } : {}),
-      };
+      const chainId = session.input.chainId;
+      const request = requestFor(session.input, deps.settings().refCode);
+      const expiresAt = Date.now() + REVIEW_LIFETIME_MS;
+      const release = deps.session.hold(expiresAt);
+      try {
+        const preview = await buildPreview(
+          {
+            client: publicClientFor(chainId, deps.settings()),
+            api: deps.api(),
+            pinnedRouter: () => pins.get(chainId),
+            facts: deps.facts,
+          },
+          {
+            chainId,
+            from: account.address,
+            request,
+            quote: session.quote,
+            approvalMode,
+            unreadable: deps.settings().onlyReadableCalldata === false ? 'allow' : 'refuse',
+            expiresAt,
+          },
+        );
+        review?.release();
+        review = { preview, approvalMode, request, release };
+        return preview;
+      } catch (error) {
+        release();
+        throw error;
+      }
+    },
+
+    /** Executes the reviewed quote (and only it) with the active account. */
+    async start(options: StartSwapOptions): Promise<SwapState | null> {
+      if (running)
+        throw new CodedError('SWAP_IN_PROGRESS', 'A swap is already in progress: wait for it to finish.');
+      const refused = checkStart(review, options, Date.now());
+      if (refused) throw new CodedError(refused.code, refused.message);
+      if (!review) throw new CodedError('NO_QUOTE', 'Get a quote before you swap.');
+      const { preview: reviewed, request } = review;
+      const account = await deps.wallet.activeSigner();
+      const unreadableAccepted = (options.acknowledged ?? []).includes(WARNING_CODES.unreadable);
       const machine = createSwapMachine(depsFor(request.chainId));
       running = true;
       current = null;
@@ -108,14 +164,16 @@ export function createSwapService(deps: SwapServiceDeps) {
           chainId: request.chainId,
           account,
           request,
-          quote: session.quote,
-          quoteStale: session.status === 'stale',
+          quote: reviewed.quote,
           approvalMode: options.approvalMode,
+          unreadable: unreadableAccepted && reviewed.simulation.kind === 'assets' ? 'allow' : 'refuse',
           ...(options.routerConsent ? { routerConsent: options.routerConsent } : {}),
         })
         .then(settle, () => undefined)
         .finally(() => {
           running = false;
+          // A review is used once: only a router consent re-runs the same reviewed quote.
+          if (current?.status !== 'needs-consent') closeReview();
         });
       // Answer once the first state exists, so the view shows progress at once.
       await Promise.race([run, new Promise((resolve) => setTimeout(resolve, 50))]);
@@ -162,6 +220,8 @@ export function createSwapService(deps: SwapServiceDeps) {
     dismiss() {
       if (!running) current = null;
     },
+    /** The popup left the review without confirming. */
+    closeReview,
   };
 }
 

@@ -5,12 +5,16 @@ import { userMessageFor } from '@/lib/api/messages';
 import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
 import { CodedError } from '@/lib/background/errors';
 import type { BackgroundServices } from '@/lib/background/services';
+import { trustHandlers } from '@/lib/background/trust-handlers';
 import { UnknownChainError } from '@/lib/chains';
 import { explorerChainForUrl } from '@/lib/explorer/user-hosts';
 import { prefillItem } from '@/lib/storage/items';
 import { SettingsSchema } from '@/lib/storage/settings';
 import { checkOneClickAmount } from '@/lib/swap/one-click';
-import { verifyFailureMessage, verifyMinReceived, verifyQuoteAnswersRequest } from '@/lib/swap/verify';
+import { PreviewError } from '@/lib/swap/preview-build';
+import { requestFor } from '@/lib/swap/request';
+import { verifyFailureMessage, verifyQuote } from '@/lib/swap/verify';
+import { TokenFactsError, verifyQuoteDecimals } from '@/lib/tokens/facts';
 import { firstScreenAddresses, pickTokens } from '@/lib/tokens/first-screen';
 import { KeyringError } from '@/lib/wallet/keyring';
 import { VaultError } from '@/lib/wallet/vault';
@@ -40,6 +44,7 @@ export class HandlerError extends CodedError {
 }
 
 function errorResult(error: unknown): ErrorResult {
+  if (error instanceof PreviewError) return { code: error.code, message: error.message, user: error.user };
   if (error instanceof CodedError || error instanceof VaultError) {
     return { code: error.code, message: error.message };
   }
@@ -52,6 +57,7 @@ function errorResult(error: unknown): ErrorResult {
     };
   }
   if (error instanceof UnknownChainError) return { code: 'UNKNOWN_CHAIN', message: error.message };
+  if (error instanceof TokenFactsError) return { code: error.code, message: error.message };
   const user = userMessageFor(error);
   const code =
     typeof error === 'object' && error !== null && 'kind' in error
@@ -118,27 +124,36 @@ export function createHandlers(services: BackgroundServices): Handlers {
           `The one-click amount in settings does not fit: ${amount.message}`,
         );
       }
-      const request = {
-        chainId,
-        inToken: NATIVE_TOKEN_ADDRESS,
-        outToken: target.address,
-        inAmount: amount.value.toString(),
-        slippage,
-      };
+      const request = requestFor(
+        {
+          chainId,
+          inToken: NATIVE_TOKEN_ADDRESS,
+          outToken: target.address,
+          inAmount: amount.value.toString(),
+          slippage,
+        },
+        services.settings().refCode,
+      );
       const { quote } = await services.api().quote(request);
       // The card shows this quote on the page: the same checks as the popup's session (SECURITY.md),
-      // and the decimals the card formats with must be the list's, not whatever the service says.
-      const answers = verifyQuoteAnswersRequest(request, quote);
-      const consistent = answers.ok ? verifyMinReceived(quote) : answers;
+      // and the decimals the card formats with must be the chain's, not whatever the service says.
+      const consistent = verifyQuote(request, quote);
       if (!consistent.ok) {
         throw new HandlerError('QUOTE_REJECTED', verifyFailureMessage(consistent.reason).title);
       }
-      if (quote.inDecimals !== native.decimals || quote.outDecimals !== target.decimals) {
-        throw new HandlerError(
-          'QUOTE_REJECTED',
-          'The swap service’s quote has the wrong decimals for these tokens.',
-        );
+      // The list's decimals were checked on-chain when it was fetched; the quote must carry them.
+      for (const [token, claimed] of [
+        [native, quote.inDecimals],
+        [target, quote.outDecimals],
+      ] as const) {
+        if (claimed !== token.decimals) {
+          throw new HandlerError(
+            'QUOTE_REJECTED',
+            `The swap service’s quote says ${token.symbol} has ${claimed} decimals; the chain says ${token.decimals}.`,
+          );
+        }
       }
+      await verifyQuoteDecimals(services.facts, quote);
       return { quote, inSymbol: native.symbol, outSymbol: target.symbol };
     },
     openPopupPrefilled: async ({ chainId, token }) => {
@@ -183,13 +198,7 @@ export function createHandlers(services: BackgroundServices): Handlers {
     walletReveal: async ({ password, target }) => ({
       secret: await services.wallet.reveal(password, target),
     }),
-    previewSwap: async () => {
-      // The trust-boundary work builds the preview (build, checks, simulation, fees); until then
-      // the popup keeps its current review.
-      throw new HandlerError('PREVIEW_UNAVAILABLE', 'A swap preview is not available yet.');
-    },
-    startSwap: ({ approvalMode, routerConsent }) =>
-      services.swaps.start({ approvalMode, ...(routerConsent ? { routerConsent } : {}) }),
+    ...trustHandlers(services),
     getSwap: async () => services.swaps.current(),
     dismissSwap: async () => {
       services.swaps.dismiss();

@@ -39,6 +39,11 @@ export const SettingsSchema = z.object({
     }, 'expected an amount above 0 like 0.1, with at most 18 decimals'),
   ),
   autoLockMinutes: z.int().check(z.minimum(1), z.maximum(24 * 60)),
+  /**
+   * "Only sign swap calls Swaplane can read": a call no known router family decodes is refused.
+   * Absent means on (the default): a stored v3 settings object reads unchanged, no migration.
+   */
+  onlyReadableCalldata: z.optional(z.boolean()),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

@@ -1,6 +1,6 @@
 // Check 3 of DESIGN.md section 4 (plus 1 and 2 again, on the quote the build was made from),
 // run before anything is signed. Pure, no I/O: the caller reads the router pin.
-import { type Address, decodeFunctionData, getAbiItem, getAddress, type Hex, toFunctionSelector } from 'viem';
+import { type Address, getAddress } from 'viem';
 import type { UserMessage } from '@/lib/api/messages';
 import {
   type BuildResult,
@@ -9,20 +9,18 @@ import {
   type QuoteRequest,
   sameAddress,
 } from '@/lib/api/schema';
-import { ROUTER_SWAP_ABI } from './router-abi';
-import {
-  type VerifyFailure,
-  verifyFailureMessage,
-  verifyMinReceived,
-  verifyQuoteAnswersRequest,
-} from './verify';
+import { getChain } from '@/lib/chains';
+import { checkSwapCall, decodeSwapCall, type SwapArgField } from './calldata';
+import { type VerifyFailure, verifyFailureMessage, verifyQuote } from './verify';
 
-export type CalldataField = 'inToken' | 'outToken' | 'inAmount' | 'minReceived' | 'recipient';
+export type CalldataField = SwapArgField;
 
 export type BuildCheckFailure =
   | { code: 'QUOTE_MISMATCH'; verify: VerifyFailure }
   | { code: 'CALLDATA_EMPTY' }
   | { code: 'CALLDATA_MALFORMED' }
+  /** No router family Swaplane knows reads this call, and the user's setting refuses such calls. */
+  | { code: 'CALLDATA_UNREADABLE'; selector: string }
   | { code: 'VALUE_MISMATCH'; expected: string; actual: string }
   | { code: 'CALLDATA_MISMATCH'; field: CalldataField; expected: string; actual: string }
   /** Consent, not an error: the first router seen on this chain. */
@@ -30,14 +28,20 @@ export type BuildCheckFailure =
   /** Consent, not an error: a router other than the pinned one. */
   | { code: 'ROUTER_CHANGED'; router: Address; pinned: Address };
 
+export interface CalldataVerdict {
+  /** The call was decoded and its arguments checked against the quote. */
+  readable: boolean;
+  /** Which router family decoded it, e.g. 'swaplane-router' or 'uniswap-v2-router02'. */
+  family: string | null;
+}
+
 export type BuildCheckResult =
   | {
       ok: true;
       router: Address;
       /** The user consented to this router now: pin it. */
       pin: boolean;
-      /** Whether the calldata was recognised as the router's `swap` and its arguments checked. */
-      calldata: 'router-swap' | 'unknown';
+      calldata: CalldataVerdict;
     }
   | { ok: false; reason: BuildCheckFailure };
 
@@ -50,10 +54,15 @@ export interface BuildCheckInput {
   pinnedRouter: string | undefined;
   /** A router address the user has just consented to. */
   consentRouter?: string;
+  /**
+   * Calls no known router family reads: 'refuse' (the setting "Only sign swap calls Swaplane can
+   * read", the default) or 'allow' (then only an asset-change simulation and the user's explicit
+   * acknowledgement let it through; the caller enforces both).
+   */
+  unreadable?: 'refuse' | 'allow';
+  /** Seconds since epoch, for the call's deadline. */
+  nowSeconds?: number;
 }
-
-const SWAP_SELECTOR = toFunctionSelector(getAbiItem({ abi: ROUTER_SWAP_ABI, name: 'swap' }));
-const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 const fail = (reason: BuildCheckFailure): BuildCheckResult => ({ ok: false, reason });
 
@@ -66,10 +75,8 @@ export function isConsentReason(
 /** Checks 1-2 of the quote, then the build's data and value, and last the router (consent). */
 export function checkBuild(input: BuildCheckInput): BuildCheckResult {
   const { request, quote, build } = input;
-  const answers = verifyQuoteAnswersRequest(request, quote);
-  if (!answers.ok) return fail({ code: 'QUOTE_MISMATCH', verify: answers.reason });
-  const min = verifyMinReceived(quote);
-  if (!min.ok) return fail({ code: 'QUOTE_MISMATCH', verify: min.reason });
+  const verdict = verifyQuote(request, quote);
+  if (!verdict.ok) return fail({ code: 'QUOTE_MISMATCH', verify: verdict.reason });
 
   const data = build.transaction;
   if (typeof data !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(data))
@@ -82,11 +89,17 @@ export function checkBuild(input: BuildCheckInput): BuildCheckResult {
     return fail({ code: 'VALUE_MISMATCH', expected: expectedValue.toString(), actual: String(build.value) });
   }
 
-  let calldata: 'router-swap' | 'unknown' = 'unknown';
-  if (data.slice(0, 10).toLowerCase() === SWAP_SELECTOR) {
-    const mismatch = checkSwapArguments(data as Hex, quote, input.account);
-    if (mismatch) return fail(mismatch);
-    calldata = 'router-swap';
+  const wrapped = getChain(quote.chainId)?.wrappedNative ?? '0x0000000000000000000000000000000000000000';
+  const decoded = decodeSwapCall(data as `0x${string}`, wrapped);
+  let calldata: CalldataVerdict = { readable: false, family: null };
+  if (decoded.kind === 'malformed') return fail({ code: 'CALLDATA_MALFORMED' });
+  if (decoded.kind === 'decoded') {
+    const nowSeconds = input.nowSeconds ?? Math.floor(Date.now() / 1000);
+    const mismatch = checkSwapCall(decoded.swap, quote, input.account, nowSeconds);
+    if (mismatch) return fail({ code: 'CALLDATA_MISMATCH', ...mismatch });
+    calldata = { readable: true, family: decoded.swap.family };
+  } else if ((input.unreadable ?? 'refuse') === 'refuse') {
+    return fail({ code: 'CALLDATA_UNREADABLE', selector: data.slice(0, 10) });
   }
 
   const router = getAddress(build.to);
@@ -96,43 +109,6 @@ export function checkBuild(input: BuildCheckInput): BuildCheckResult {
     return { ok: true, router, pin: true, calldata };
   }
   return fail(pinned ? { code: 'ROUTER_CHANGED', router, pinned } : { code: 'ROUTER_UNPINNED', router });
-}
-
-/**
- * The router's `swap` arguments must be the quote's: same tokens and amount, a minimum at least
- * the quote's (a higher one only protects the user more), and the output paid to the signer.
- */
-function checkSwapArguments(data: Hex, quote: Quote, account: string): BuildCheckFailure | null {
-  let args: readonly unknown[];
-  try {
-    args = decodeFunctionData({ abi: ROUTER_SWAP_ABI, data }).args ?? [];
-  } catch {
-    return { code: 'CALLDATA_MALFORMED' };
-  }
-  const [inToken, outToken, inAmount, minReceived, , recipient] = args as [
-    string,
-    string,
-    bigint,
-    bigint,
-    unknown,
-    string,
-  ];
-  const mismatch = (field: CalldataField, expected: string, actual: string): BuildCheckFailure => ({
-    code: 'CALLDATA_MISMATCH',
-    field,
-    expected,
-    actual,
-  });
-  if (!sameAddress(inToken, quote.inToken)) return mismatch('inToken', quote.inToken, inToken);
-  if (!sameAddress(outToken, quote.outToken)) return mismatch('outToken', quote.outToken, outToken);
-  if (inAmount !== BigInt(quote.inAmount)) return mismatch('inAmount', quote.inAmount, inAmount.toString());
-  if (minReceived < BigInt(quote.minReceived)) {
-    return mismatch('minReceived', quote.minReceived, minReceived.toString());
-  }
-  if (!sameAddress(recipient, ZERO_ADDRESS) && !sameAddress(recipient, account)) {
-    return mismatch('recipient', account, recipient);
-  }
-  return null;
 }
 
 /** Words for a refused build. Consent reasons get a question, not an error. */
@@ -148,6 +124,13 @@ export function buildCheckMessage(reason: BuildCheckFailure): UserMessage {
         detail: 'The swap service returned a transaction without valid call data.',
         action,
       };
+    case 'CALLDATA_UNREADABLE':
+      return {
+        title: 'Swap call cannot be read',
+        detail: `The swap service asked to sign a call (${reason.selector}) that Swaplane cannot read, so it cannot check where your tokens go.`,
+        action:
+          'Nothing was signed. Swaplane only signs swap calls it can read (Settings: "Only sign swap calls Swaplane can read").',
+      };
     case 'VALUE_MISMATCH':
       return {
         title: 'Swap transaction sends the wrong amount',
@@ -160,7 +143,9 @@ export function buildCheckMessage(reason: BuildCheckFailure): UserMessage {
         detail:
           reason.field === 'recipient'
             ? 'The transaction would pay the output to another address.'
-            : `Its ${reason.field} differs from the quote you confirmed.`,
+            : reason.field === 'deadline'
+              ? 'Its deadline is not within the next few minutes.'
+              : `Its ${reason.field} differs from the quote you confirmed.`,
         action,
       };
     case 'ROUTER_UNPINNED':

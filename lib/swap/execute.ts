@@ -19,12 +19,12 @@ import {
 } from '@/lib/api/schema';
 import { sleep as abortableSleep } from '@/lib/async';
 import { explorerTxUrl, getChain } from '@/lib/chains';
+import { cappedFees } from '@/lib/rpc/fees';
 import { type BalanceReader, balanceOf, createBalanceReader } from '@/lib/wallet/balances';
 import type { RpcClient } from '@/lib/wallet/network';
 import { isRpcUnavailable } from '@/lib/wallet/network';
 import {
   broadcast,
-  estimateFees,
   type Fees,
   SendError,
   type SignedTx,
@@ -33,6 +33,7 @@ import {
   withGasMargin,
 } from '@/lib/wallet/transactions';
 import { type ApprovalMode, approvalTransactions, planApproval, readAllowance } from './approval';
+import { simulateAssets } from './asset-sim';
 import { buildCheckMessage, checkBuild, isConsentReason } from './build-checks';
 import { approvalHistoryEntry, createSwapHistory, type SwapHistory, swapHistoryEntry } from './history';
 import { createPendingSwapStore, type PendingSwapStore } from './pending-store';
@@ -48,9 +49,10 @@ import {
   type SwapStatus,
   type SwapStep,
 } from './pipeline-state';
+import { assetWords } from './preview-words';
 import { createRouterPins, type RouterPins } from './router-pins';
-import { preflightSwap, receivedFromLogs, simulateSwap } from './simulate';
-import { verifyFailureMessage, verifyMinReceived, verifyQuoteAnswersRequest } from './verify';
+import { receivedFromLogs, simulateSwap } from './simulate';
+import { verifyFailureMessage, verifyQuote } from './verify';
 
 export interface SwapTiming {
   /** Receipt polling interval. */
@@ -102,6 +104,11 @@ export interface SwapInput {
   approvalMode?: ApprovalMode;
   /** A router address the user consented to after a needs-consent state. */
   routerConsent?: string;
+  /**
+   * Calls no known router family reads: 'refuse' (default) or 'allow' (the user acknowledged
+   * UNREADABLE_CALLDATA on a review whose asset-change simulation proved the outcome).
+   */
+  unreadable?: 'refuse' | 'allow';
   /**
    * Before anything is sent: cancels the swap. After an approval or the swap was sent: stops
    * following it; the state stays 'approving' or 'sent' in the pending store for a resume.
@@ -260,9 +267,8 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
 
   // ----- steps -----
 
-  function verifyQuote(request: QuoteRequest, quote: Quote): void {
-    const answers = verifyQuoteAnswersRequest(request, quote);
-    const verdict = answers.ok ? verifyMinReceived(quote) : answers;
+  function checkQuote(request: QuoteRequest, quote: Quote): void {
+    const verdict = verifyQuote(request, quote);
     if (!verdict.ok) {
       const words = verifyFailureMessage(verdict.reason);
       throw new Stop('QUOTE_REJECTED', 'quote', {
@@ -281,7 +287,17 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
     } catch (error) {
       throw new Stop('QUOTE_FAILED', 'quote', { detail: String(error), message: userMessageFor(error) });
     }
-    verifyQuote(input.request, quote);
+    checkQuote(input.request, quote);
+    // The decimals were checked on-chain for the reviewed quote: a re-quote may not change them.
+    const reviewed = input.quote;
+    if (
+      reviewed &&
+      (quote.inDecimals !== reviewed.inDecimals || quote.outDecimals !== reviewed.outDecimals)
+    ) {
+      throw new Stop('QUOTE_REJECTED', 'quote', {
+        detail: `decimals ${quote.inDecimals}/${quote.outDecimals} differ from ${reviewed.inDecimals}/${reviewed.outDecimals}`,
+      });
+    }
     await update({ quote, requotes: current().requotes + 1 });
     if (confirmedMin !== null && BigInt(quote.minReceived) < confirmedMin) {
       throw new Stop('PRICE_CHANGED', 'quote', {
@@ -371,7 +387,7 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
         if (isRpcUnavailable(error)) throw error;
         throw new Stop('APPROVAL_FAILED', 'approve', { detail: String(error) });
       }
-      const fees = await estimateFees(client);
+      const fees = await cappedFees(client);
       const amount = call.amount.toString();
       const sent = await signAndSend(
         input.account,
@@ -505,7 +521,7 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
       step = 'quote';
       const confirmedMin = input.quote ? BigInt(input.quote.minReceived) : null;
       let quote = input.quote;
-      if (quote) verifyQuote(input.request, quote);
+      if (quote) checkQuote(input.request, quote);
       if (!quote || input.quoteStale) quote = await requote(input, confirmedMin);
       checkAbort(input.signal, 'quote');
 
@@ -525,6 +541,7 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
         build,
         account: from,
         pinnedRouter: await pins.get(input.chainId),
+        unreadable: input.unreadable ?? 'refuse',
         ...(input.routerConsent ? { consentRouter: input.routerConsent } : {}),
       });
       if (!checked.ok) {
@@ -588,41 +605,66 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
           },
         });
       }
-      let fees = await estimateFees(client);
+      let fees: Fees = await cappedFees(client);
 
       step = 'preflight';
-      const preflight = await preflightSwap(client, {
+      const nonce = await client.getTransactionCount({ address: from, blockTag: 'pending' });
+      const preflight = await simulateAssets(client, {
         from,
-        approvals: approvalCalls,
+        nonce,
+        fees,
+        approvals: approvalCalls.map((call) => ({ to: call.to, data: call.data, value: 0n })),
         swap: swapCall,
+        inToken: quote.inToken,
         outToken: quote.outToken,
+        inAmount,
         minReceived,
+        router,
       });
+      if (preflight.status === 'no-funds') {
+        throw new Stop('INSUFFICIENT_GAS_FUNDS', 'balance', { detail: preflight.detail });
+      }
       if (preflight.status === 'reverted') {
         throw new Stop(preflight.call === 'swap' ? 'SIMULATION_REVERTED' : 'APPROVAL_FAILED', 'preflight', {
           revert: preflight.revert,
           detail: preflight.revert.text,
         });
       }
-      if (preflight.status === 'output-low') {
-        throw new Stop('SIMULATED_OUTPUT_LOW', 'preflight', {
-          detail: `simulated ${preflight.received} < minReceived ${preflight.minReceived}`,
+      if (preflight.status === 'violated') {
+        const low = preflight.violations[0]?.code === 'OUTPUT_LOW';
+        throw new Stop(low ? 'SIMULATED_OUTPUT_LOW' : 'BUILD_REJECTED', 'preflight', {
+          detail: JSON.stringify(preflight.violations, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)),
+          ...(low ? {} : { message: assetWords(preflight.violations) }),
+        });
+      }
+      if (preflight.status === 'unsupported' && !checked.calldata.readable) {
+        // Unreadable calldata is signed only when an asset-change simulation proved the outcome.
+        throw new Stop('BUILD_REJECTED', 'preflight', {
+          detail: 'unreadable calldata without asset simulation',
         });
       }
       step = 'balance';
       const gasBudget =
-        preflight.status === 'passed' ? withGasMargin(preflight.gasUsed, timing.gasMarginPercent) : 0n;
+        preflight.status === 'passed'
+          ? withGasMargin(
+              preflight.gasUsed.reduce((a, b) => a + b, 0n),
+              timing.gasMarginPercent,
+            )
+          : 0n;
       if (nativeHeld < swapCall.value + gasBudget * fees.maxFeePerGas) {
         throw new Stop('INSUFFICIENT_GAS_FUNDS', 'balance', {
           detail: `have ${nativeHeld}, need ${swapCall.value} + ${gasBudget} gas at ${fees.maxFeePerGas}`,
         });
       }
+      const outKey = (isNativeToken(quote.outToken) ? NATIVE_TOKEN_ADDRESS : quote.outToken).toLowerCase();
+      const simulatedIn =
+        preflight.status === 'passed' ? preflight.deltas.find((d) => d.token === outKey) : undefined;
       await update({
         simulation: {
           preflight: preflight.status === 'passed' ? 'passed' : 'unsupported',
           gasEstimate: null,
           gasLimit: null,
-          simulatedReceived: preflight.status === 'passed' ? (preflight.received?.toString() ?? null) : null,
+          simulatedReceived: simulatedIn ? simulatedIn.delta.toString() : null,
         },
       });
       checkAbort(input.signal, 'balance');
@@ -651,7 +693,7 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
           detail: `simulated ${sim.received} < minReceived ${sim.minReceived}`,
         });
       }
-      fees = await estimateFees(client);
+      fees = await cappedFees(client);
       const native = await nativeBalance(from);
       if (native < swapCall.value + sim.gasLimit * fees.maxFeePerGas) {
         throw new Stop('INSUFFICIENT_GAS_FUNDS', 'simulate', {

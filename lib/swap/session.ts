@@ -3,13 +3,14 @@
 // its request, refreshes on a bounded policy while a view watches, and persists its state
 // so a restarted service worker picks up where it was.
 import type { Quote, QuoteRequest } from '@/lib/api/schema';
+import { requestFor } from './request';
 import {
   INITIAL_SESSION_STATE,
   type QuoteInput,
   type QuoteSessionState,
   type UserMessage,
 } from './session-state';
-import { verifyFailureMessage, verifyMinReceived, verifyQuoteAnswersRequest } from './verify';
+import { verifyFailureMessage, verifyQuote } from './verify';
 
 export interface QuotePolicy {
   /** Wait this long after the last input change before asking the service. */
@@ -55,21 +56,14 @@ export interface QuoteSession {
   watch(): () => void;
   /** Resume after a worker restart from a persisted state. */
   restore(state: QuoteSessionState): void;
+  /**
+   * A review is open on the current quote: no automatic refresh replaces it until `untilMs` or the
+   * release (the user's own actions — new input, the refresh button — still do).
+   */
+  hold(untilMs: number): () => void;
   /** The service said the quote is outdated (build 400): mark stale and fetch anew. */
   markOutdated(reason: string): void;
   dispose(): void;
-}
-
-function requestOf(input: QuoteInput, refCode: number | undefined): QuoteRequest {
-  const request: QuoteRequest = {
-    chainId: input.chainId,
-    inToken: input.inToken,
-    outToken: input.outToken,
-    inAmount: input.inAmount,
-    slippage: input.slippage,
-  };
-  if (refCode !== undefined) request.refCode = refCode;
-  return request;
 }
 
 export function createQuoteSession(deps: QuoteSessionDeps): QuoteSession {
@@ -82,6 +76,9 @@ export function createQuoteSession(deps: QuoteSessionDeps): QuoteSession {
   let staleTimer: ReturnType<typeof setTimeout> | undefined;
   let inFlight: AbortController | undefined;
   let disposed = false;
+  let heldUntil = 0;
+  let holdTimer: ReturnType<typeof setTimeout> | undefined;
+  const held = () => now() < heldUntil;
 
   function update(patch: Partial<QuoteSessionState>): void {
     state = { ...state, ...patch };
@@ -114,7 +111,8 @@ export function createQuoteSession(deps: QuoteSessionDeps): QuoteSession {
   function scheduleRefresh(patch: Partial<QuoteSessionState> = {}): void {
     clearTimeout(refreshTimer);
     refreshTimer = undefined;
-    const canRefresh = watchers > 0 && state.input !== null && state.refreshCount < policy.maxRefreshes;
+    const canRefresh =
+      watchers > 0 && state.input !== null && state.refreshCount < policy.maxRefreshes && !held();
     let next: number | null = null;
     if (canRefresh && (state.status === 'ready' || state.status === 'error')) {
       next = (state.receivedAt ?? now()) + policy.refreshMs;
@@ -132,7 +130,7 @@ export function createQuoteSession(deps: QuoteSessionDeps): QuoteSession {
     const controller = new AbortController();
     inFlight = controller;
     const revision = state.revision;
-    const request = requestOf(input, deps.refCode?.());
+    const request = requestFor(input, deps.refCode?.());
     update({
       status: 'loading',
       error: null,
@@ -142,8 +140,7 @@ export function createQuoteSession(deps: QuoteSessionDeps): QuoteSession {
     try {
       const { quote, timestamp } = await deps.quote(request, { signal: controller.signal });
       if (controller.signal.aborted || revision !== state.revision) return; // superseded
-      const answers = verifyQuoteAnswersRequest(request, quote);
-      const consistent = answers.ok ? verifyMinReceived(quote) : answers;
+      const consistent = verifyQuote(request, quote);
       if (!consistent.ok) {
         update({ status: 'error', quote: null, error: verifyFailureMessage(consistent.reason) });
         scheduleRefresh();
@@ -166,6 +163,7 @@ export function createQuoteSession(deps: QuoteSessionDeps): QuoteSession {
   const session: QuoteSession = {
     getState: () => state,
     setInput(input) {
+      heldUntil = 0; // the user moved on from the review
       cancelInFlight();
       clearTimers();
       if (input === null) {
@@ -193,6 +191,7 @@ export function createQuoteSession(deps: QuoteSessionDeps): QuoteSession {
     },
     refreshNow() {
       if (!state.input) return;
+      heldUntil = 0;
       clearTimers();
       update({ refreshCount: 0 });
       void fetchQuote(false);
@@ -200,7 +199,9 @@ export function createQuoteSession(deps: QuoteSessionDeps): QuoteSession {
     watch() {
       watchers++;
       const isOld = state.receivedAt !== null && now() - state.receivedAt >= policy.refreshMs;
-      if (state.input && (state.status === 'stale' || (state.status === 'ready' && isOld))) {
+      if (held()) {
+        // A review is open on this quote: the view sees it as it was reviewed.
+      } else if (state.input && (state.status === 'stale' || (state.status === 'ready' && isOld))) {
         // A view came back to an old quote: refresh now rather than show an expired one.
         update({ refreshCount: 0 });
         void fetchQuote(true);
@@ -236,6 +237,21 @@ export function createQuoteSession(deps: QuoteSessionDeps): QuoteSession {
         }
       }
     },
+    hold(untilMs) {
+      heldUntil = untilMs;
+      clearTimeout(refreshTimer);
+      refreshTimer = undefined;
+      clearTimeout(holdTimer);
+      if (state.nextRefreshAt !== null) update({ nextRefreshAt: null });
+      const release = () => {
+        if (heldUntil !== untilMs) return; // a later hold replaced this one
+        heldUntil = 0;
+        clearTimeout(holdTimer);
+        if (!disposed) scheduleRefresh();
+      };
+      holdTimer = setTimeout(release, Math.max(0, untilMs - now()));
+      return release;
+    },
     markOutdated(reason) {
       if (!state.input) return;
       update({ status: 'stale', staleReason: reason, nextRefreshAt: null });
@@ -243,6 +259,7 @@ export function createQuoteSession(deps: QuoteSessionDeps): QuoteSession {
     },
     dispose() {
       disposed = true;
+      clearTimeout(holdTimer);
       clearTimers();
       cancelInFlight();
     },

@@ -253,7 +253,7 @@ export async function simulateSwap(
 }
 
 /** The RPC does not offer eth_simulateV1 (method not found / not supported / disabled). */
-function isUnsupported(error: unknown): boolean {
+export function isUnsupported(error: unknown): boolean {
   if (!(error instanceof BaseError)) return false;
   if (isRpcUnavailable(error)) return false;
   const coded = error.walk((e) => {

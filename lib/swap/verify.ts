@@ -41,6 +41,12 @@ export function verifyQuoteAnswersRequest(request: QuoteRequest, quote: Quote): 
   return OK;
 }
 
+/** Checks 1 and 2 together: the ONE verification every quote passes (session, swap, one-click). */
+export function verifyQuote(request: QuoteRequest, quote: Quote): VerifyResult {
+  const answers = verifyQuoteAnswersRequest(request, quote);
+  return answers.ok ? verifyMinReceived(quote) : answers;
+}
+
 /**
  * Check 2: minReceived <= outAmount, and minReceived = floor(outAmount * (100 - slippage) / 100)
  * within 1 unit (servers may round either way). All in bigint, slippage scaled to micro-percent.

@@ -38,3 +38,20 @@ export function syntheticTokens(count: number, chainId = 1): Token[] {
   }
   return tokens;
 }
+
+/**
+ * Token facts as a chain would answer them, for unit tests that run the background without a
+ * chain: decimals and symbols of `tokens` (the integration and e2e tests read the real devnet).
+ */
+export function chainFactsOf(tokens: readonly Token[]): import('@/lib/tokens/facts').TokenFactsReader {
+  return {
+    async read(_chainId, addresses) {
+      const out = new Map<string, { decimals: number; symbol: string }>();
+      for (const address of addresses) {
+        const token = tokens.find((t) => t.address.toLowerCase() === address.toLowerCase());
+        if (token) out.set(address.toLowerCase(), { decimals: token.decimals, symbol: token.symbol });
+      }
+      return out;
+    },
+  };
+}

@@ -9,7 +9,7 @@ import { quoteSessionItem, settingsItem } from '@/lib/storage/items';
 import { DEFAULT_SETTINGS } from '@/lib/storage/settings';
 import { INITIAL_SESSION_STATE } from '@/lib/swap/session-state';
 import { startTestService, type TestService } from '../support/test-service';
-import { syntheticTokens } from '../support/tokens';
+import { chainFactsOf, syntheticTokens } from '../support/tokens';
 
 const native: Token = {
   chainId: 1,
@@ -33,7 +33,7 @@ beforeEach(async () => {
   fakeBrowser.reset();
   service = await startTestService({ tokens: { ethereum: [native, ...listed] } });
   await settingsItem.set({ ...DEFAULT_SETTINGS, serviceBaseUrl: service.url });
-  services = createBackgroundServices();
+  services = createBackgroundServices({ facts: chainFactsOf([native, ...listed]) });
   await services.ready;
 });
 afterEach(async () => {
@@ -236,7 +236,7 @@ describe('background message handling', () => {
     };
     await quoteSessionItem.set({ ...INITIAL_SESSION_STATE, revision: 9, status: 'loading', input });
     services.session.dispose();
-    services = createBackgroundServices();
+    services = createBackgroundServices({ facts: chainFactsOf([native, ...listed]) });
     await services.ready;
     await vi.waitFor(() => expect(services.session.getState().status).toBe('ready'));
     expect(services.session.getState()).toMatchObject({ revision: 9, quote: { inAmount: '5' } });

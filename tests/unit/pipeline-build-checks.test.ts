@@ -63,7 +63,7 @@ describe('checkBuild', () => {
       ok: true,
       router: ROUTER,
       pin: false,
-      calldata: 'router-swap',
+      calldata: { readable: true, family: 'swaplane-router' },
     });
   });
 
@@ -110,7 +110,20 @@ describe('checkBuild', () => {
       request: erc20Request,
       build: { to: ROUTER, transaction: '0x12345678', value: '0' },
     });
-    expect(fine).toMatchObject({ ok: true, calldata: 'unknown' }); // an unknown call is left to simulation
+    // An unknown call is refused by default ("Only sign swap calls Swaplane can read")...
+    expect(fine).toMatchObject({
+      ok: false,
+      reason: { code: 'CALLDATA_UNREADABLE', selector: '0x12345678' },
+    });
+    // ...and with the setting off, left to the asset-change simulation and the user's acknowledgement.
+    const allowed = checkBuild({
+      ...base,
+      quote: erc20Quote,
+      request: erc20Request,
+      build: { to: ROUTER, transaction: '0x12345678', value: '0' },
+      unreadable: 'allow',
+    });
+    expect(allowed).toMatchObject({ ok: true, calldata: { readable: false, family: null } });
   });
 
   it('refuses empty or malformed calldata', () => {

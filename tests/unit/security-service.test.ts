@@ -17,6 +17,7 @@ import { executeSwap } from '@/lib/swap/execute';
 import { ROUTER_SWAP_ABI } from '@/lib/swap/router-abi';
 import { createQuoteSession, type QuoteSession } from '@/lib/swap/session';
 import { startTestService, type TestService } from '../support/test-service';
+import { chainFactsOf } from '../support/tokens';
 
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const DAI = '0x6B175474E89094C44Da98b954EedeAC495271d0F';
@@ -82,7 +83,12 @@ const check = (over: { quote?: Partial<Quote>; build?: Partial<typeof honestBuil
 
 describe('tampered builds and quotes: refused before signing, each with its named reason', () => {
   it('the honest build passes (so every refusal below is the tampering)', () => {
-    expect(check()).toEqual({ ok: true, router: ROUTER, pin: false, calldata: 'router-swap' });
+    expect(check()).toEqual({
+      ok: true,
+      router: ROUTER,
+      pin: false,
+      calldata: { readable: true, family: 'swaplane-router' },
+    });
   });
 
   const cases: [string, Parameters<typeof check>[0], Record<string, unknown>][] = [
@@ -176,7 +182,8 @@ describe('tampered builds and quotes: refused before signing, each with its name
           }),
         },
       },
-      { code: 'ROUTER_CHANGED', router: USDC, pinned: ROUTER },
+      // Refused before the router question: no known router family reads transfer() (Fixed).
+      { code: 'CALLDATA_UNREADABLE', selector: '0xa9059cbb' },
     ],
   ];
   for (const [name, over, reason] of cases) {
@@ -274,7 +281,7 @@ describe('tampered quotes from a live (fake) service', () => {
     beforeEach(async () => {
       fakeBrowser.reset();
       await settingsItem.set({ ...DEFAULT_SETTINGS, serviceBaseUrl: service.url });
-      services = createBackgroundServices();
+      services = createBackgroundServices({ facts: chainFactsOf([ETH, usdc]) });
       await services.ready;
     });
     afterEach(() => services.session.dispose());
