@@ -11,7 +11,7 @@ import {
   userHostOrigin,
   validUserHosts,
 } from '@/lib/explorer/user-hosts';
-import type { Settings } from '@/lib/storage/settings';
+import type { Settings } from '@/lib/settings/settings';
 import { CodedError } from './errors';
 
 /** The parts of `browser.scripting` used here. */

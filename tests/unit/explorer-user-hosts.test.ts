@@ -10,7 +10,7 @@ import {
   registrationFor,
   validUserHosts,
 } from '@/lib/explorer/user-hosts';
-import { DEFAULT_SETTINGS, type Settings, SettingsSchema } from '@/lib/storage/settings';
+import { DEFAULT_SETTINGS, type Settings, SettingsSchema } from '@/lib/settings/settings';
 
 describe('checkExplorerHost', () => {
   it.each([
