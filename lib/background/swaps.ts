@@ -4,7 +4,10 @@
 import type { Address } from 'viem';
 import type { SwapApiClient } from '@/lib/api/client';
 import type { QuoteRequest } from '@/lib/api/schema';
-import type { Settings } from '@/lib/storage/settings';
+import { type BalanceReader, balanceOf, createBalanceReader } from '@/lib/rpc/balances';
+import { publicClientFor } from '@/lib/rpc/network';
+import type { Settings } from '@/lib/settings/settings';
+import type { SwapState } from '@/lib/state/pipeline-state';
 import {
   createPendingSwapStore,
   createSwapMachine,
@@ -12,7 +15,6 @@ import {
   type SwapDeps,
 } from '@/lib/swap/execute';
 import { createSwapHistory } from '@/lib/swap/history';
-import type { SwapState } from '@/lib/swap/pipeline-state';
 import type { SwapPreview } from '@/lib/swap/preview';
 import { buildPreview } from '@/lib/swap/preview-build';
 import { WARNING_CODES } from '@/lib/swap/preview-words';
@@ -21,8 +23,6 @@ import { checkStart, type FrozenReview, REVIEW_LIFETIME_MS } from '@/lib/swap/re
 import { createRouterPins } from '@/lib/swap/router-pins';
 import type { QuoteSession } from '@/lib/swap/session';
 import type { TokenFactsReader } from '@/lib/tokens/facts';
-import { type BalanceReader, balanceOf, createBalanceReader } from '@/lib/wallet/balances';
-import { publicClientFor } from '@/lib/wallet/network';
 import { CodedError } from './errors';
 import type { WalletService } from './wallet';
 

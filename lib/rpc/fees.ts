@@ -4,9 +4,10 @@
 //   priority cap = max(2 x the highest median priority fee of the last 20 blocks, 2 gwei)
 //   maxFee cap   = 2 x the next block's base fee + the capped priority fee
 // One module for every fee figure: the review's fee lines, the swap's signed fields, and Max.
+
+import type { RpcClient } from '@/lib/rpc/network';
+import type { Fees } from '@/lib/rpc/transactions';
 import type { FeeEstimate } from '@/lib/swap/preview';
-import type { RpcClient } from '@/lib/wallet/network';
-import type { Fees } from '@/lib/wallet/transactions';
 
 export const FEE_HISTORY_BLOCKS = 20;
 export const PRIORITY_FLOOR = 2_000_000_000n; // 2 gwei: never cap below what a normal swap needs

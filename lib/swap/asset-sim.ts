@@ -8,9 +8,9 @@
 //   - no approval is granted to anyone but the checked router.
 import { type Address, decodeEventLog, erc20Abi, type Hex } from 'viem';
 import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
-import type { RpcClient } from '@/lib/wallet/network';
-import type { Fees } from '@/lib/wallet/transactions';
-import type { RevertReason } from './pipeline-state';
+import type { RpcClient } from '@/lib/rpc/network';
+import type { Fees } from '@/lib/rpc/transactions';
+import type { RevertReason } from '@/lib/state/pipeline-state';
 import { decodeRevert, isUnsupported } from './simulate';
 
 export interface SimCall {

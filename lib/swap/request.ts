@@ -1,7 +1,7 @@
 // The ONE way a QuoteRequest is made from what the user asked (the quote session, the swap machine
 // and the explorer card's one-click quote all use it), so every path asks the service the same.
 import type { QuoteRequest } from '@/lib/api/schema';
-import type { QuoteInput } from './session-state';
+import type { QuoteInput } from '@/lib/state/session-state';
 
 export function requestFor(input: QuoteInput, refCode?: number): QuoteRequest {
   const request: QuoteRequest = {

@@ -3,13 +3,13 @@
 // its request, refreshes on a bounded policy while a view watches, and persists its state
 // so a restarted service worker picks up where it was.
 import type { Quote, QuoteRequest } from '@/lib/api/schema';
-import { requestFor } from './request';
 import {
   INITIAL_SESSION_STATE,
   type QuoteInput,
   type QuoteSessionState,
   type UserMessage,
-} from './session-state';
+} from '@/lib/state/session-state';
+import { requestFor } from './request';
 import { verifyFailureMessage, verifyQuote } from './verify';
 
 export interface QuotePolicy {

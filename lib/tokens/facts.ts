@@ -13,8 +13,8 @@ import {
 } from 'viem';
 import { isNativeToken, type Quote, type Token } from '@/lib/api/schema';
 import { getChain } from '@/lib/chains';
-import { MULTICALL3_ADDRESS, multicall3BalanceAbi } from '@/lib/wallet/balances';
-import type { RpcClient } from '@/lib/wallet/network';
+import { MULTICALL3_ADDRESS, multicall3BalanceAbi } from '@/lib/rpc/balances';
+import type { RpcClient } from '@/lib/rpc/network';
 
 export interface TokenFacts {
   decimals: number;

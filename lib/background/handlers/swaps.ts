@@ -1,0 +1,18 @@
+// Swaps: preview, start, follow, dismiss; balances and history for the popup.
+import type { BackgroundServices } from '../services';
+import type { Handlers } from './types';
+
+// previewSwap and startSwap: handlers/trust.ts.
+type SwapRequest = 'getSwap' | 'dismissSwap' | 'getBalances' | 'getHistory';
+
+export function swapHandlers(services: BackgroundServices): Pick<Handlers, SwapRequest> {
+  return {
+    getSwap: async () => services.swaps.current(),
+    dismissSwap: async () => {
+      services.swaps.dismiss();
+      return null;
+    },
+    getBalances: ({ chainId, tokens }) => services.swaps.balances(chainId, tokens),
+    getHistory: () => services.swaps.history(),
+  };
+}
