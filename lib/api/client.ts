@@ -209,6 +209,8 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
           body: request.body,
           signal: controller.signal,
           credentials: 'omit',
+          // A redirect could send the request (and trust) to another origin: refuse it (SECURITY.md).
+          redirect: 'error',
         });
       } catch (error) {
         throw failure(error);

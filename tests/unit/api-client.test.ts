@@ -262,6 +262,16 @@ describe('list', () => {
     expect(hits).toMatchObject([{ method: 'GET', url: '/v1/tokens/ethereum/full' }]);
   });
 
+  it('never follows a redirect: a 302 to a list elsewhere is an error, and the elsewhere is never asked', async () => {
+    handler = (req, res) => {
+      if (req.url?.startsWith('/elsewhere')) return send(res, 200, [usdc]);
+      res.writeHead(302, { location: '/elsewhere/v1/tokens/ethereum/full' });
+      res.end();
+    };
+    await expect(client({ retry: false }).listTokens('ethereum')).rejects.toThrow();
+    expect(hits.map((hit) => hit.url)).not.toContain('/elsewhere/v1/tokens/ethereum/full');
+  });
+
   it('5xx with an HTML error page: ServiceUnavailableError, no server code', async () => {
     handler = (_req, res) => send(res, 502, HTML_PAGE, 'text/html');
     const error = await failure(client().listTokens('ethereum'));
