@@ -20,7 +20,9 @@ export type Fault =
   | { kind: 'truncate' }
   | { kind: 'nonJson' }
   | { kind: 'schemaViolation' }
-  | { kind: 'drip'; bytesPerChunk: number; intervalMs: number };
+  | { kind: 'drip'; bytesPerChunk: number; intervalMs: number }
+  /** A lying upstream: the real answer, rewritten (the body as text in, text out). */
+  | { kind: 'rewrite'; transform: (body: string, request: ProxyRequestInfo) => string };
 
 export interface ProxyRequestInfo {
   method: string;
@@ -240,6 +242,13 @@ export async function startFaultProxy(target: string, options: { port?: number }
         response.end(json);
         return;
       }
+      case 'rewrite':
+        await forward(request, response, body, (upstream) => {
+          const text = Buffer.from(fault.transform(upstream.body.toString('utf8'), info));
+          response.writeHead(upstream.status, { ...upstream.headers, 'content-length': String(text.length) });
+          response.end(text);
+        });
+        return;
       case 'drip':
         await forward(request, response, body, (upstream) => {
           response.writeHead(upstream.status, upstream.headers);
