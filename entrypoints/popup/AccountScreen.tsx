@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { callBackground } from '@/lib/messaging/client';
 import type { WalletState } from '@/lib/wallet/state';
+import { ChangePassword } from './ChangePassword';
 import { useAttempt } from './hooks/useAttempt';
 
 const NAME_MAX = 40;
@@ -253,6 +254,7 @@ export function AccountScreen({
   onClose: () => void;
 }) {
   const active = wallet.accounts.find((account) => account.id === wallet.activeId);
+  const [changingPassword, setChangingPassword] = useState(false);
   return (
     <section class="stack" aria-labelledby="account-heading" data-testid="account-screen">
       <div class="screen-head">
@@ -264,6 +266,13 @@ export function AccountScreen({
       {active && <RenameAccount account={active} onChange={onChange} />}
       <ImportKey onChange={onChange} />
       <RevealSecret wallet={wallet} />
+      {changingPassword ? (
+        <ChangePassword onChange={onChange} onClose={() => setChangingPassword(false)} />
+      ) : (
+        <button type="button" onClick={() => setChangingPassword(true)}>
+          Change password
+        </button>
+      )}
     </section>
   );
 }

@@ -8,6 +8,7 @@ import {
   keyringMetaItem,
   walletSessionItem as storedSession,
   vaultItem as storedVault,
+  unlockBackoffItem,
 } from '@/lib/storage/items';
 import { shouldLock, startSession, touch, touchIsDue } from '@/lib/wallet/autolock';
 import {
@@ -29,13 +30,16 @@ import {
 } from '@/lib/wallet/mnemonic';
 import { checkPassword } from '@/lib/wallet/password';
 import type { WalletState } from '@/lib/wallet/state';
+import { afterFailure, backoffMessage, NO_BACKOFF, waitLeft } from '@/lib/wallet/unlock-backoff';
 import {
+  changeVaultPassword,
   createVault,
   type KdfParams,
   unlockVault,
   unlockWithSessionKey,
   updateVaultSecrets,
   upgradeVault,
+  VaultError,
   type VaultSecrets,
 } from '@/lib/wallet/vault';
 import { CodedError } from './errors';
@@ -125,6 +129,26 @@ export function createWalletService(options: WalletOptions) {
     await checkAutoLock(false);
     if (!unlocked || !meta) throw new WalletError('LOCKED', 'The wallet is locked. Unlock it first.');
     return { unlocked, meta };
+  }
+
+  /** Checks a password against the vault under the backoff: wrong ones count, a right one resets it. */
+  async function withBackoff<T>(attempt: () => Promise<T>): Promise<T> {
+    const backoff = await unlockBackoffItem.get();
+    const wait = waitLeft(backoff, now());
+    if (wait > 0) throw new WalletError('UNLOCK_BACKOFF', backoffMessage(wait));
+    try {
+      const result = await attempt();
+      if (backoff.failures > 0) await unlockBackoffItem.set({ ...NO_BACKOFF });
+      return result;
+    } catch (error) {
+      if (error instanceof VaultError && error.code === 'WRONG_PASSWORD') {
+        const next = afterFailure(backoff, now());
+        await unlockBackoffItem.set(next);
+        const left = waitLeft(next, now());
+        if (left > 0) throw new WalletError('WRONG_PASSWORD', `Wrong password. ${backoffMessage(left)}`);
+      }
+      throw error;
+    }
   }
 
   async function saveSecrets(secrets: VaultSecrets, nextMeta: KeyringMeta): Promise<void> {
@@ -240,7 +264,7 @@ export function createWalletService(options: WalletOptions) {
     async unlock(password: string): Promise<WalletState> {
       const raw = await readVault();
       if (raw === null) throw new WalletError('NO_WALLET', 'There is no wallet to unlock yet.');
-      const opened = await unlockVault(raw, password, options.kdf);
+      const opened = await withBackoff(() => unlockVault(raw, password, options.kdf));
       meta = await keyringMetaItem.get();
       if (!meta)
         throw new WalletError('CORRUPT_VAULT', 'The account list is missing; the vault was left untouched.');
@@ -293,9 +317,27 @@ export function createWalletService(options: WalletOptions) {
     },
 
     /** The reveal screen: the password again, then the phrase or one imported key. */
+    /** A new password for the vault: the current one first (under the backoff), then the policy. */
+    async changePassword(input: {
+      password: string;
+      newPassword: string;
+      confirmation: string;
+    }): Promise<WalletState> {
+      await requireUnlocked();
+      requirePassword(input.newPassword, input.confirmation);
+      const raw = await readVault();
+      const changed = await withBackoff(() =>
+        changeVaultPassword(raw, input.password, input.newPassword, options.kdf),
+      );
+      await vaultItem.set(changed.vault);
+      unlocked = { secrets: changed.secrets, key: changed.key };
+      await startUnlockedSession(changed.sessionKey);
+      return service.state();
+    },
+
     async reveal(password: string, target: 'mnemonic' | string): Promise<string> {
       const current = await requireUnlocked();
-      const opened = await unlockVault(await readVault(), password, options.kdf);
+      const opened = await withBackoff(async () => unlockVault(await readVault(), password, options.kdf));
       if (target === 'mnemonic') {
         if (!opened.secrets.mnemonic)
           throw new WalletError(

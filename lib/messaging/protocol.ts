@@ -75,6 +75,8 @@ export const RESULT_SCHEMAS = {
   walletRename: WalletStateSchema,
   walletSetActive: WalletStateSchema,
   walletReveal: z.object({ secret: z.string() }),
+  // Trust boundary (wt-15).
+  walletChangePassword: WalletStateSchema,
   previewSwap: SwapPreviewSchema,
   startSwap: z.nullable(SwapStateSchema),
   getSwap: z.nullable(SwapStateSchema),

@@ -73,6 +73,13 @@ export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('walletRename'), id: z.string().check(z.maxLength(100)), name: AccountName }),
   z.object({ type: z.literal('walletSetActive'), id: z.string().check(z.maxLength(100)) }),
   z.object({ type: z.literal('walletReveal'), password: Secret, target: z.string().check(z.maxLength(100)) }),
+  // Trust boundary (wt-15): a new vault password, the current one first.
+  z.object({
+    type: z.literal('walletChangePassword'),
+    password: Secret,
+    newPassword: Secret,
+    confirmation: Secret,
+  }),
   // Swaps (views only): execute the session's quote, follow it, balances and history.
   /** Build, check and simulate the session's quote for the review, freezing the quote (views only). */
   z.object({ type: z.literal('previewSwap'), approvalMode: z.enum(['exact', 'unlimited']) }),

@@ -15,6 +15,7 @@ import { type Prefill, PrefillSchema } from '@/lib/state/prefill';
 import { type QuoteSessionState, QuoteSessionStateSchema } from '@/lib/state/session-state';
 import { AutoLockStateSchema } from '@/lib/wallet/autolock';
 import { type KeyringMeta, KeyringMetaSchema } from '@/lib/wallet/keyring';
+import { NO_BACKOFF, type UnlockBackoff, UnlockBackoffSchema } from '@/lib/wallet/unlock-backoff';
 import { type Vault, VaultSchema } from '@/lib/wallet/vault';
 import { defineStorageItem, type StorageItem } from './item';
 
@@ -132,6 +133,15 @@ export const walletSessionItem = defineStorageItem<z.infer<typeof WalletSessionS
   version: 1,
   schema: z.nullable(WalletSessionSchema),
   fallback: () => null,
+});
+
+/** Wrong unlock passwords so far and when the next attempt may run (survives worker and browser restarts). */
+export const unlockBackoffItem = defineStorageItem<UnlockBackoff>({
+  area: 'local',
+  key: 'unlockBackoff',
+  version: 1,
+  schema: UnlockBackoffSchema,
+  fallback: () => ({ ...NO_BACKOFF }),
 });
 
 /** Routers the user trusted, per chain (pinned on first use; a change needs consent). */

@@ -272,7 +272,9 @@ test('service worker stopped before the send (build hanging): reported as interr
   test.setTimeout(150_000);
   const { popup, problems, rpc } = await open(context, extensionId, { rpcProxy, serviceProxy });
   const nonceBefore = await rpcCall(rpc, 'eth_getTransactionCount', [ACCOUNT, 'latest']);
-  serviceProxy.add({ match: onPath('/v1/build'), fault: { kind: 'hang' } });
+  // The review's preview builds once (answered); the swap's own build after Confirm hangs.
+  let builds = 0;
+  serviceProxy.add({ match: (hit) => onPath('/v1/build')(hit) && ++builds > 1, fault: { kind: 'hang' } });
   await pickToken(popup, 'from', 'ETH', ETH);
   await pickToken(popup, 'to', 'USDC', USDC);
   await popup.getByLabel('Amount').fill('0.1');
@@ -281,7 +283,7 @@ test('service worker stopped before the send (build hanging): reported as interr
   await popup.getByRole('button', { name: 'Confirm swap' }).click();
   const progress = popup.getByTestId('swap-progress');
   await expect(progress).toHaveAttribute('data-status', 'building', { timeout: 20_000 });
-  await expect.poll(() => serviceProxy.hits.filter(onPath('/v1/build')).length).toBe(1);
+  await expect.poll(() => serviceProxy.hits.filter(onPath('/v1/build')).length).toBe(2);
 
   // The worker dies with the build request in flight; the popup stays open and reconnects.
   const helper = await context.newPage();

@@ -3,8 +3,11 @@
 import type { BackgroundServices } from '../services';
 import type { Handlers } from './types';
 
-export function trustHandlers(services: BackgroundServices): Pick<Handlers, 'previewSwap' | 'startSwap'> {
+export function trustHandlers(
+  services: BackgroundServices,
+): Pick<Handlers, 'previewSwap' | 'startSwap' | 'walletChangePassword'> {
   return {
+    walletChangePassword: (request) => services.wallet.changePassword(request),
     previewSwap: ({ approvalMode }) => services.swaps.preview(approvalMode),
     startSwap: ({ approvalMode, routerConsent, quoteDigest, acknowledged }) =>
       services.swaps.start({

@@ -1,0 +1,80 @@
+// Change the wallet's password: the current one (checked under the unlock backoff), then the new one
+// twice. The vault is re-encrypted with the new password; the accounts do not change.
+import { useState } from 'preact/hooks';
+import { callBackground } from '@/lib/messaging/client';
+import type { WalletState } from '@/lib/wallet/state';
+import { messageOf } from './messages';
+
+export function ChangePassword({
+  onChange,
+  onClose,
+}: {
+  onChange: (state: WalletState) => void;
+  onClose: () => void;
+}) {
+  const [password, setPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    setDone(false);
+    try {
+      onChange(await callBackground({ type: 'walletChangePassword', password, newPassword, confirmation }));
+      setDone(true);
+      setPassword('');
+      setNewPassword('');
+      setConfirmation('');
+    } catch (failure) {
+      setError(messageOf(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const field = (id: string, label: string, value: string, set: (v: string) => void, auto: string) => (
+    <>
+      <label class="field-label" for={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        type="password"
+        autocomplete={auto}
+        value={value}
+        onInput={(event) => set(event.currentTarget.value)}
+        aria-invalid={error !== null}
+        aria-describedby={error ? 'change-password-error' : undefined}
+      />
+    </>
+  );
+  return (
+    <form class="stack card" onSubmit={submit} aria-labelledby="change-password-heading">
+      <div class="screen-head">
+        <h3 id="change-password-heading">Change password</h3>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {field('current-password', 'Current password', password, setPassword, 'current-password')}
+      {field('new-password', 'New password', newPassword, setNewPassword, 'new-password')}
+      {field('confirm-new-password', 'Confirm new password', confirmation, setConfirmation, 'new-password')}
+      {error && (
+        <p id="change-password-error" class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {done && (
+        <p role="status" class="muted">
+          Password changed. Use the new password from now on.
+        </p>
+      )}
+      <button type="submit" class="primary" disabled={busy || password === '' || newPassword === ''}>
+        {busy ? 'Changing…' : 'Save new password'}
+      </button>
+    </form>
+  );
+}
