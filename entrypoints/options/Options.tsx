@@ -232,6 +232,18 @@ export function Options() {
               onInput={(event) => patch({ autoLockMinutes: Number(event.currentTarget.value) })}
             />
           </label>
+          <label>
+            <input
+              type="checkbox"
+              checked={settings.onlyReadableCalldata !== false}
+              onChange={(event) => patch({ onlyReadableCalldata: event.currentTarget.checked })}
+            />{' '}
+            Only sign swap calls Swaplane can read
+          </label>
+          <p class="muted">
+            On: a swap call Swaplane cannot decode and check is refused. Off: it is signed only when a
+            simulation shows exactly what it does to your balances and you confirm it.
+          </p>
         </fieldset>
 
         <button type="submit" disabled={slippageCheck.level === 'error'}>
