@@ -184,12 +184,13 @@ export async function benchPopupReady(rounds = 60): Promise<PopupReadyResult> {
     // Reopened on a live quote (1 ETH -> USDC): the form restored, the quote card and its route in
     // the first frame. The session refreshes its quote while the popup is open, as it would for a user.
     const quoted = await setup.evaluate(async (input) => {
-      type Runtime = { sendMessage(message: unknown): Promise<{ ok: boolean; result: { status: string } }> };
+      type Start = { ok: boolean; result: { session: { status: string } } };
+      type Runtime = { sendMessage(message: unknown): Promise<Start> };
       const runtime = (globalThis as unknown as { chrome: { runtime: Runtime } }).chrome.runtime;
       await runtime.sendMessage({ type: 'setQuoteInput', input });
       for (let i = 0; i < 100; i++) {
-        const session = await runtime.sendMessage({ type: 'getQuoteSession' });
-        if (session.result.status === 'ready') return true;
+        const start = await runtime.sendMessage({ type: 'popupStart' });
+        if (start.result.session.status === 'ready') return true;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       return false;

@@ -10,8 +10,10 @@ import {
   expectNoRawErrors,
   openWalletPopup,
   pickToken,
+  quoteSessionAnswer,
   rpcCall,
   sendFromView,
+  swapAnswer,
 } from './fixtures';
 
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -253,7 +255,7 @@ test('outdated build, for real (the chain moved past the quote): re-quoted once 
   // The first swap in a fresh profile asks to trust the router: the moment to let the chain move on.
   await expect(popup.getByTestId('swap-consent')).toBeVisible({ timeout: 30_000 });
   await sendFromView(popup, { type: 'markTyping' }); // hold the session's own refresh meanwhile
-  const session = (await sendFromView(popup, { type: 'getQuoteSession' })) as {
+  const session = (await quoteSessionAnswer(popup)) as {
     result: { quote: { blockNumber: number } };
   };
   const quotedAt = session.result.quote.blockNumber;
@@ -266,7 +268,7 @@ test('outdated build, for real (the chain moved past the quote): re-quoted once 
   // The run built the outdated quote first, got 400, re-quoted at the head and built again.
   const builds = buildHits(serviceProxy).slice(buildsBefore);
   expect(builds.map((hit) => Number(bodyOf(hit).blockNumber) > quotedAt + 20)).toEqual([false, true]);
-  const swap = (await sendFromView(popup, { type: 'getSwap' })) as {
+  const swap = (await swapAnswer(popup)) as {
     result: { status: string; requotes: number; quote: { blockNumber: number } };
   };
   expect(swap.result.status).toBe('confirmed');

@@ -4,7 +4,7 @@ import { formatAmount } from '@/lib/amounts';
 import {
   expect,
   importAnvilWallet,
-  sendFromView,
+  swapAnswer,
   test,
   useEmbeddedDefault,
   watchPageProblems,
@@ -57,7 +57,7 @@ test('swap ETH -> USDC and USDC -> DAI from the popup; history and balances foll
   await expect(popup.getByTestId('swap-consent')).toBeVisible({ timeout: 20_000 });
   await popup.getByRole('button', { name: 'Trust this router and swap' }).click();
   await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 30_000 });
-  const first = (await sendFromView(popup, { type: 'getSwap' })) as SwapAnswer;
+  const first = (await swapAnswer(popup)) as SwapAnswer;
   const receivedUsdc = BigInt(first.result?.outcome?.received ?? '0');
   expect(receivedUsdc).toBeGreaterThan(0n);
   expect((await balance(USDC)) - usdcBefore).toBe(receivedUsdc);
@@ -76,7 +76,7 @@ test('swap ETH -> USDC and USDC -> DAI from the popup; history and balances foll
   await popup.getByRole('button', { name: 'Confirm swap' }).click();
   await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 30_000 });
   await expect(popup.getByTestId('swap-progress')).toContainText('Approve the token');
-  const second = (await sendFromView(popup, { type: 'getSwap' })) as SwapAnswer;
+  const second = (await swapAnswer(popup)) as SwapAnswer;
   const receivedDai = BigInt(second.result?.outcome?.received ?? '0');
   expect((await balance(DAI)) - daiBefore).toBe(receivedDai);
   expect(await balance(USDC)).toBe(usdcBefore + receivedUsdc - 100_000_000n);

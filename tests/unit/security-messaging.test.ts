@@ -41,8 +41,6 @@ const VIEW_ONLY: Request[] = [
   { type: 'updateSettings', settings: { ...DEFAULT_SETTINGS, serviceBaseUrl: 'https://evil.example' } },
   { type: 'setExplorerHost', host: 'evil.example', chainId: 1 },
   { type: 'getTokenList', chainId: 1 },
-  { type: 'refreshTokenList', chainId: 1 },
-  { type: 'getQuoteSession' },
   {
     type: 'setQuoteInput',
     input: { chainId: 1, inToken: NATIVE_TOKEN_ADDRESS, outToken: USDC, inAmount: '1', slippage: 50 },
@@ -62,7 +60,6 @@ const VIEW_ONLY: Request[] = [
   { type: 'walletSetActive', id: 'x' },
   { type: 'walletReveal', password: PASSWORD, target: 'mnemonic' },
   { type: 'startSwap', approvalMode: 'unlimited', routerConsent: EVIL_ROUTER },
-  { type: 'getSwap' },
   { type: 'dismissSwap' },
   { type: 'getBalances', chainId: 1, tokens: [USDC] },
   { type: 'getHistory' },
@@ -117,14 +114,7 @@ describe('a content script (code in a page the user visits)', () => {
   it('the protocol lists exactly its five calls plus ping, and every other request is view-only', () => {
     // explorerChain answers from the sender URL the browser reports, never from page-supplied data.
     expect([...CONTENT_SCRIPT_REQUESTS].sort()).toEqual(
-      [
-        'explorerChain',
-        'lookupToken',
-        'oneClickQuote',
-        'openPopupPrefilled',
-        'ping',
-        'whitelistedTokens',
-      ].sort(),
+      ['explorerChain', 'lookupToken', 'oneClickQuote', 'openPopupPrefilled', 'whitelistedTokens'].sort(),
     );
     const covered = new Set<RequestType>([
       ...VIEW_ONLY.map((request) => request.type),
@@ -195,8 +185,8 @@ describe('a content script (code in a page the user visits)', () => {
 
 describe('senders that are not this extension', () => {
   for (const [name, sender] of Object.entries(SENDERS)) {
-    it(`${name}: every request refused as FORBIDDEN, even ping`, async () => {
-      for (const request of [{ type: 'ping' }, ...VIEW_ONLY] as Request[]) {
+    it(`${name}: every request refused as FORBIDDEN, even a page's own`, async () => {
+      for (const request of [{ type: 'explorerChain' }, ...VIEW_ONLY] as Request[]) {
         expect(await send(request, sender)).toEqual({
           ok: false,
           error: { code: 'FORBIDDEN', message: 'Unknown sender.' },

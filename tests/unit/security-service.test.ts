@@ -13,10 +13,16 @@ import { type BackgroundServices, createBackgroundServices } from '@/lib/backgro
 import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { settingsItem } from '@/lib/storage/items';
 import { buildCheckMessage, checkBuild } from '@/lib/swap/build-checks';
-import { executeSwap } from '@/lib/swap/execute';
+import { createSwapMachine } from '@/lib/swap/execute';
 import { ROUTER_SWAP_ABI } from '@/lib/swap/router-abi';
 import { createQuoteSession, type QuoteSession } from '@/lib/swap/session';
 import { startTestService, type TestService } from '../support/test-service';
+
+/** One swap through the machine the background runs (lib/background/swaps.ts builds the same). */
+const runSwap = (
+  input: Parameters<ReturnType<typeof createSwapMachine>['run']>[0],
+  deps: Parameters<typeof createSwapMachine>[0],
+) => createSwapMachine(deps).run(input);
 
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const DAI = '0x6B175474E89094C44Da98b954EedeAC495271d0F';
@@ -331,7 +337,7 @@ describe('an RPC (or settings) pointing at another chain', () => {
       },
     };
     const account = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
-    const state = await executeSwap({ chainId: 1, account, request, quote }, { client, api });
+    const state = await runSwap({ chainId: 1, account, request, quote }, { client, api });
     expect(state.status).toBe('failed');
     expect(state.failure).toMatchObject({ code: 'RPC_WRONG_CHAIN', step: 'network' });
     expect(state.tx).toBeNull();
