@@ -4,6 +4,7 @@
 // swap is sent, the popup closes, the service worker is stopped; the swap must land (or be
 // reported for what it is) with its history intact.
 import type { Page } from '@playwright/test';
+import * as TOKENS from '../support/addresses';
 import {
   type Fault,
   type FaultProxy,
@@ -28,7 +29,7 @@ import {
 
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const USDC = TOKENS.lowercase.USDC;
 
 type SwapAnswer = {
   result: {

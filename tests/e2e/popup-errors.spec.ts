@@ -3,6 +3,7 @@
 // reference service. Faults the reference service cannot be made to produce on demand come from
 // the fault proxy (tests/support/fault-proxy.ts) put between the extension and the service.
 import type { BrowserContext, Page } from '@playwright/test';
+import * as TOKENS from '../support/addresses';
 import { type FaultProxy, onPath, type ProxyRequestInfo, startFaultProxy } from '../support/fault-proxy';
 import {
   test as base,
@@ -18,8 +19,8 @@ import {
 
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
-const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
+const USDC = TOKENS.lowercase.USDC;
+const WETH = TOKENS.lowercase.WETH;
 
 /** The reference service's error body (README, "Error body"). */
 function errorBody(code: string, message: string): string {

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import * as TOKENS from '../support/addresses';
 import {
   expect,
   expectNewWorker,
@@ -12,7 +13,7 @@ import {
 } from './fixtures';
 
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const USDC = TOKENS.lowercase.USDC;
 
 type SessionAnswer = { ok: boolean; result: { status: string; revision: number; receivedAt: number | null } };
 

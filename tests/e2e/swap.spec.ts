@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { createPublicClient, erc20Abi, http } from 'viem';
 import { formatAmount } from '@/lib/amounts';
+import * as TOKENS from '../support/addresses';
 import {
   expect,
   importAnvilWallet,
@@ -12,8 +13,8 @@ import {
 
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
-const DAI = '0x6b175474e89094c44da98b954eedeac495271d0f';
+const USDC = TOKENS.lowercase.USDC;
+const DAI = TOKENS.lowercase.DAI;
 
 type SwapAnswer = {
   result: { status: string; outcome: { received: string | null; gasPaid: string } | null } | null;

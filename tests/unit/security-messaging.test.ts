@@ -9,13 +9,14 @@ import { QUOTE_SESSION_PORT, RESULT_SCHEMAS, type Response } from '@/lib/messagi
 import { CONTENT_SCRIPT_REQUESTS, type Request, type RequestType } from '@/lib/messaging/requests';
 import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { settingsItem } from '@/lib/storage/items';
+import * as TOKENS from '../support/addresses';
 
 const ANVIL = 'test test test test test test test test test test test junk';
 const ANVIL_KEY_0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const PASSWORD = 'correct horse battery';
 const ID = fakeBrowser.runtime.id;
 const ORIGIN = `chrome-extension://${ID}/`;
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const USDC = TOKENS.lowercase.USDC;
 const EVIL_ROUTER = '0x000000000000000000000000000000000000bad1';
 
 type Sender = { id?: string; url?: string; tab?: { id: number }; frameId?: number };
