@@ -48,76 +48,21 @@ export function ReviewSwap(props: {
   const expired = preview !== null && now >= preview.expiresAt;
   const needed = preview?.warnings.filter((w) => w.needsAcknowledgement) ?? [];
   const ready = preview !== null && !expired && needed.every((w) => acknowledged.includes(w.code));
-  const symbolOf = (token: string) =>
-    isNativeToken(token)
-      ? native
-      : token.toLowerCase() === from.address.toLowerCase()
-        ? from.symbol
-        : to.symbol;
 
   return (
     <section class="review" aria-label="Review swap" data-testid="review">
       <h2>Review</h2>
       {!preview && !error && <p aria-busy="true">Checking the swap…</p>}
       {preview && (
-        <>
-          <dl class="quote-figures">
-            <dt>You pay</dt>
-            <dd>
-              {formatAmount(BigInt(preview.quote.inAmount), from.decimals)} {from.symbol}
-            </dd>
-            <dt>You receive (expected)</dt>
-            <dd>
-              {formatAmount(BigInt(preview.quote.outAmount), to.decimals)} {to.symbol}
-            </dd>
-            <dt>Minimum received</dt>
-            <dd>
-              {formatAmount(BigInt(preview.quote.minReceived), to.decimals)} {to.symbol}
-            </dd>
-            <dt>Network fee</dt>
-            <dd data-testid="network-fee">
-              {formatAmount(BigInt(preview.fees.totalExpected), 18)} {native} (at most{' '}
-              {formatAmount(BigInt(preview.fees.totalMax), 18)} {native})
-            </dd>
-          </dl>
-          {preview.balanceChanges.length > 0 && (
-            <ul aria-label="Balance changes" class="balance-changes">
-              {preview.balanceChanges.map((change) => (
-                <li key={change.token}>
-                  {change.delta.startsWith('-') ? '−' : '+'}
-                  {formatAmount(BigInt(change.delta.replace('-', '')), change.decimals)}{' '}
-                  {change.symbol || symbolOf(change.token)}
-                </li>
-              ))}
-            </ul>
-          )}
-          {preview.warnings.map((warning) => (
-            <div key={warning.code} class={warning.level === 'info' ? 'muted' : 'error'} role="note">
-              <p>{warning.message}</p>
-              {warning.needsAcknowledgement && (
-                <label>
-                  <input
-                    type="checkbox"
-                    checked={acknowledged.includes(warning.code)}
-                    onChange={(event) =>
-                      setAcknowledged((list) =>
-                        event.currentTarget.checked
-                          ? [...list, warning.code]
-                          : list.filter((code) => code !== warning.code),
-                      )
-                    }
-                  />{' '}
-                  I understand
-                </label>
-              )}
-            </div>
-          ))}
-          {!expired && (
-            <p class="muted" data-testid="review-expiry">
-              This quote is held for you for {Math.max(0, Math.ceil((preview.expiresAt - now) / 1000))} s.
-            </p>
-          )}
-        </>
+        <PreviewDetails
+          preview={preview}
+          from={from}
+          to={to}
+          native={native}
+          now={now}
+          acknowledged={acknowledged}
+          setAcknowledged={setAcknowledged}
+        />
       )}
       {!isNativeToken(from.address) && (
         <fieldset class="choice">
@@ -178,5 +123,85 @@ export function ReviewSwap(props: {
         Cancel
       </button>
     </section>
+  );
+}
+
+/** The frozen quote, the network fee, balance changes and warnings (ticks where needed). */
+function PreviewDetails(props: {
+  preview: SwapPreview;
+  from: Token;
+  to: Token;
+  native: string;
+  now: number;
+  acknowledged: string[];
+  setAcknowledged: (update: (list: string[]) => string[]) => void;
+}) {
+  const { preview, from, to, native, now, acknowledged, setAcknowledged } = props;
+  const expired = now >= preview.expiresAt;
+  const symbolOf = (token: string) =>
+    isNativeToken(token)
+      ? native
+      : token.toLowerCase() === from.address.toLowerCase()
+        ? from.symbol
+        : to.symbol;
+  return (
+    <>
+      <dl class="quote-figures">
+        <dt>You pay</dt>
+        <dd>
+          {formatAmount(BigInt(preview.quote.inAmount), from.decimals)} {from.symbol}
+        </dd>
+        <dt>You receive (expected)</dt>
+        <dd>
+          {formatAmount(BigInt(preview.quote.outAmount), to.decimals)} {to.symbol}
+        </dd>
+        <dt>Minimum received</dt>
+        <dd>
+          {formatAmount(BigInt(preview.quote.minReceived), to.decimals)} {to.symbol}
+        </dd>
+        <dt>Network fee</dt>
+        <dd data-testid="network-fee">
+          {formatAmount(BigInt(preview.fees.totalExpected), 18)} {native} (at most{' '}
+          {formatAmount(BigInt(preview.fees.totalMax), 18)} {native})
+        </dd>
+      </dl>
+      {preview.balanceChanges.length > 0 && (
+        <ul aria-label="Balance changes" class="balance-changes">
+          {preview.balanceChanges.map((change) => (
+            <li key={change.token}>
+              {change.delta.startsWith('-') ? '−' : '+'}
+              {formatAmount(BigInt(change.delta.replace('-', '')), change.decimals)}{' '}
+              {change.symbol || symbolOf(change.token)}
+            </li>
+          ))}
+        </ul>
+      )}
+      {preview.warnings.map((warning) => (
+        <div key={warning.code} class={warning.level === 'info' ? 'muted' : 'error'} role="note">
+          <p>{warning.message}</p>
+          {warning.needsAcknowledgement && (
+            <label>
+              <input
+                type="checkbox"
+                checked={acknowledged.includes(warning.code)}
+                onChange={(event) =>
+                  setAcknowledged((list) =>
+                    event.currentTarget.checked
+                      ? [...list, warning.code]
+                      : list.filter((code) => code !== warning.code),
+                  )
+                }
+              />{' '}
+              I understand
+            </label>
+          )}
+        </div>
+      ))}
+      {!expired && (
+        <p class="muted" data-testid="review-expiry">
+          This quote is held for you for {Math.max(0, Math.ceil((preview.expiresAt - now) / 1000))} s.
+        </p>
+      )}
+    </>
   );
 }

@@ -66,7 +66,6 @@ function errorResult(error: unknown): ErrorResult {
 /** Every request type's handler: one spread per concern. */
 export function createHandlers(services: BackgroundServices): Handlers {
   return {
-    ping: async () => ({ version: browser.runtime.getManifest().version, startedAt: STARTED_AT }),
     ...settingsHandlers(services),
     ...tokenHandlers(services),
     ...sessionHandlers(services),
@@ -77,8 +76,6 @@ export function createHandlers(services: BackgroundServices): Handlers {
     ...explorerHandlers(services),
   };
 }
-
-const STARTED_AT = Date.now();
 
 export async function handleMessage(
   handlers: Handlers,

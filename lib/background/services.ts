@@ -4,7 +4,7 @@
 import { browser } from 'wxt/browser';
 import { createSwapApiClient, type SwapApiClient, type SwapApiClientOptions } from '@/lib/api/client';
 import { userMessageFor } from '@/lib/api/messages';
-import type { Token } from '@/lib/api/schema';
+import type { Quote, Token } from '@/lib/api/schema';
 import { apiChainNameFor, getChain, UnknownChainError } from '@/lib/chains';
 import { publicClientFor } from '@/lib/rpc/network';
 import { DEFAULT_SETTINGS, type Settings } from '@/lib/settings/settings';
@@ -78,11 +78,36 @@ export function apiChainName(chainId: number, settings: Settings): string {
   return name;
 }
 
+/** A quote refused for its decimals says so; every other error as the API client words it. */
+function describeQuoteError(error: unknown) {
+  return error instanceof TokenFactsError
+    ? {
+        title: 'Quote refused: wrong token decimals',
+        detail: error.message,
+        action: 'Check the swap service in Settings.',
+      }
+    : userMessageFor(error);
+}
+
+async function checkedQuote<T extends { quote: Quote }>(
+  facts: TokenFactsReader,
+  answer: Promise<T>,
+): Promise<T> {
+  const answered = await answer;
+  await verifyQuoteDecimals(facts, answered.quote);
+  return answered;
+}
+
+async function checkedSearch(facts: TokenFactsReader, chainId: number, search: () => Promise<Token | null>) {
+  const found = await search();
+  if (found) await verifyTokenDecimals(facts, chainId, found);
+  return found;
+}
+
 export function createBackgroundServices(options: BackgroundOptions = {}): BackgroundServices {
   let settings: Settings = structuredClone(DEFAULT_SETTINGS);
   let client: SwapApiClient | undefined;
   const sessionListeners = new Set<(state: QuoteSessionState) => void>();
-  const indexes = new Map<number, { fetchedAt: number; tokens: Token[]; index: TokenSearchIndex }>();
 
   function api(): SwapApiClient {
     if (!client || client.baseUrl !== settings.serviceBaseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')) {
@@ -100,30 +125,15 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
 
   const tokens = createTokenListCache({
     fetchList: async (chainId, signal) =>
-      verifyTokenList(
-        facts,
-        chainId,
-        await api().listTokens(apiChainName(chainId, settings), signal ? { signal } : {}),
-      ),
+      verifyTokenList(facts, chainId, await api().listTokens(apiChainName(chainId, settings), { signal })),
     itemFor: tokenListItem,
     source: () => `${api().baseUrl} ${JSON.stringify(settings.chainNameOverrides)}`,
     ttlMs: TOKEN_LIST_TTL_MS,
   });
 
   const session = createQuoteSession({
-    quote: async (request, callOptions) => {
-      const answer = await api().quote(request, callOptions);
-      await verifyQuoteDecimals(facts, answer.quote);
-      return answer;
-    },
-    describeError: (error) =>
-      error instanceof TokenFactsError
-        ? {
-            title: 'Quote refused: wrong token decimals',
-            detail: error.message,
-            action: 'Check the swap service in Settings.',
-          }
-        : userMessageFor(error),
+    quote: (request, callOptions) => checkedQuote(facts, api().quote(request, callOptions)),
+    describeError: describeQuoteError,
     refCode: () => settings.refCode,
     persist: (state) => quoteSessionItem.set(state),
     onChange: (state) => {
@@ -131,15 +141,7 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     },
   });
 
-  async function indexFor(chainId: number) {
-    const view = await tokens.get(chainId);
-    const cached = indexes.get(chainId);
-    if (cached && cached.fetchedAt === view.fetchedAt && cached.tokens === view.tokens)
-      return { view, index: cached.index };
-    const index = buildTokenSearchIndex(view.tokens);
-    indexes.set(chainId, { fetchedAt: view.fetchedAt, tokens: view.tokens, index });
-    return { view, index };
-  }
+  const indexFor = searchIndexes(tokens);
 
   const wallet = createWalletService({
     autoLockMinutes: () => settings.autoLockMinutes,
@@ -203,11 +205,8 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
             return hit === undefined ? undefined : view.tokens[hit];
           },
           // An imported token's decimals are the chain's too (the list's were checked when fetched).
-          searchToken: async (id, candidate) => {
-            const found = await api().searchToken(apiChainName(id, settings), candidate);
-            if (found) await verifyTokenDecimals(facts, id, found);
-            return found;
-          },
+          searchToken: (id, candidate) =>
+            checkedSearch(facts, id, () => api().searchToken(apiChainName(id, settings), candidate)),
         },
         chainId,
         address,
@@ -222,5 +221,19 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
       sessionListeners.add(listener);
       return () => sessionListeners.delete(listener);
     },
+  };
+}
+
+/** Each chain's search index, rebuilt only when the cached list changes. */
+function searchIndexes(tokens: TokenListCache): BackgroundServices['indexFor'] {
+  const indexes = new Map<number, { fetchedAt: number; tokens: Token[]; index: TokenSearchIndex }>();
+  return async (chainId) => {
+    const view = await tokens.get(chainId);
+    const cached = indexes.get(chainId);
+    if (cached && cached.fetchedAt === view.fetchedAt && cached.tokens === view.tokens)
+      return { view, index: cached.index };
+    const index = buildTokenSearchIndex(view.tokens);
+    indexes.set(chainId, { fetchedAt: view.fetchedAt, tokens: view.tokens, index });
+    return { view, index };
   };
 }

@@ -7,12 +7,21 @@
 
 import type { RpcClient } from '@/lib/rpc/network';
 import type { Fees } from '@/lib/rpc/transactions';
-import type { FeeEstimate } from '@/lib/swap/preview';
 
 export const FEE_HISTORY_BLOCKS = 20;
 export const PRIORITY_FLOOR = 2_000_000_000n; // 2 gwei: never cap below what a normal swap needs
 /** The fee is a large share of the swap from this many percent (HIGH_FEE warning). */
 export const HIGH_FEE_PERCENT = 10n;
+
+/** One transaction's fee figures (decimal strings of wei): lib/swap/preview.ts FeeEstimateSchema. */
+export interface FeeEstimate {
+  gasLimit: string;
+  maxFeePerGas: string;
+  maxPriorityFeePerGas: string;
+  expected: string;
+  max: string;
+  capped: boolean;
+}
 
 export interface FeeHistory {
   /** Base fee of each block and of the next one (last entry), wei. */

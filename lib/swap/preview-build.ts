@@ -7,7 +7,6 @@ import type { SwapApiClient } from '@/lib/api/client';
 import { QuoteOutdatedError } from '@/lib/api/errors';
 import { type UserMessage, userMessageFor } from '@/lib/api/messages';
 import { isNativeToken, type Quote, type QuoteRequest } from '@/lib/api/schema';
-import { CodedError } from '@/lib/background/errors';
 import { type CappedFees, cappedFees, feeEstimate, feeShareHigh } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
 import { withGasMargin } from '@/lib/rpc/transactions';
@@ -22,12 +21,12 @@ import { simulateSwap } from './simulate';
 import { verifyFailureMessage, verifyQuote } from './verify';
 
 /** A refusal with its code and the user's words (title, what happened, what to do). */
-export class PreviewError extends CodedError {
+export class PreviewError extends Error {
   constructor(
-    code: string,
+    readonly code: string,
     readonly user: UserMessage,
   ) {
-    super(code, `${user.title}. ${user.detail} ${user.action}`.trim());
+    super(`${user.title}. ${user.detail} ${user.action}`.trim());
     this.name = 'PreviewError';
   }
 }
@@ -72,26 +71,7 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewInput): Prom
   if (!verdict.ok) throw new PreviewError('QUOTE_REJECTED', verifyFailureMessage(verdict.reason));
   await verifyQuoteDecimals(deps.facts, quote);
 
-  const build = await buildOnce(deps, quote);
-  const checkInput = {
-    request: input.request,
-    quote,
-    build,
-    account: from,
-    pinnedRouter: await deps.pinnedRouter(),
-    unreadable: input.unreadable,
-    nowSeconds: Math.floor(now() / 1000),
-  };
-  let checked = checkBuild(checkInput);
-  let consent: 'ROUTER_UNPINNED' | 'ROUTER_CHANGED' | null = null;
-  if (!checked.ok && isConsentReason(checked.reason)) {
-    consent = checked.reason.code;
-    checked = checkBuild({ ...checkInput, consentRouter: checked.reason.router });
-  }
-  if (!checked.ok) {
-    const code = checked.reason.code === 'QUOTE_MISMATCH' ? 'QUOTE_REJECTED' : checked.reason.code;
-    throw new PreviewError(code, buildCheckMessage(checked.reason));
-  }
+  const { build, checked, consent } = await buildAndCheck(deps, input, now());
   const router = checked.router;
   const swap = { to: router, data: build.transaction as Hex, value: BigInt(build.value) };
   const inAmount = BigInt(quote.inAmount);
@@ -193,6 +173,32 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewInput): Prom
       router,
     }),
   };
+}
+
+/** POST /build, then the build checks (calldata policy included); a router consent becomes a warning. */
+async function buildAndCheck(deps: PreviewDeps, input: PreviewInput, nowMs: number) {
+  const { quote, from } = input;
+  const build = await buildOnce(deps, quote);
+  const checkInput = {
+    request: input.request,
+    quote,
+    build,
+    account: from,
+    pinnedRouter: await deps.pinnedRouter(),
+    unreadable: input.unreadable,
+    nowSeconds: Math.floor(nowMs / 1000),
+  };
+  let checked = checkBuild(checkInput);
+  let consent: 'ROUTER_UNPINNED' | 'ROUTER_CHANGED' | null = null;
+  if (!checked.ok && isConsentReason(checked.reason)) {
+    consent = checked.reason.code;
+    checked = checkBuild({ ...checkInput, consentRouter: checked.reason.router });
+  }
+  if (!checked.ok) {
+    const code = checked.reason.code === 'QUOTE_MISMATCH' ? 'QUOTE_REJECTED' : checked.reason.code;
+    throw new PreviewError(code, buildCheckMessage(checked.reason));
+  }
+  return { build, checked, consent };
 }
 
 async function buildOnce(deps: PreviewDeps, quote: Quote) {

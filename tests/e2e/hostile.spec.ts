@@ -59,6 +59,21 @@ async function accountState(rpc: string) {
   return { nonce: BigInt(nonce as string), eth: BigInt(eth as string), usdc: BigInt(usdc as string) };
 }
 
+/** The quote session and the swap, as the popup's first frame gets them. */
+async function start(page: Page) {
+  const answer = (await sendFromView(page, { type: 'popupStart' })) as {
+    result: {
+      session: { quote: { minReceived: string; outAmount: string } | null; nextRefreshAt: number | null };
+      swap: {
+        quote: { minReceived: string };
+        outcome: { received: string } | null;
+        tx: { hash: string } | null;
+      } | null;
+    };
+  };
+  return answer.result;
+}
+
 async function formEthToUsdc(popup: Page, amount: string): Promise<void> {
   await pickToken(popup, 'from', 'ETH', ETH);
   await pickToken(popup, 'to', 'USDC', USDC);
@@ -131,13 +146,10 @@ test('quote changed under an open review: the review stays frozen, Confirm signs
   await formEthToUsdc(popup, '1');
   await popup.getByRole('button', { name: 'Review swap' }).click();
   await expect(popup.getByRole('button', { name: 'Confirm swap' })).toBeEnabled({ timeout: 30_000 });
-  type Session = {
-    result: { quote: { minReceived: string; outAmount: string } | null; nextRefreshAt: number | null };
-  };
-  const held = (await sendFromView(popup, { type: 'getQuoteSession' })) as Session;
-  const reviewed = held.result.quote;
+  const held = (await start(popup)).session;
+  const reviewed = held.quote;
   if (!reviewed) throw new Error('no quote under review');
-  expect(held.result.nextRefreshAt).toBeNull(); // no automatic refresh while the review is open
+  expect(held.nextRefreshAt).toBeNull(); // no automatic refresh while the review is open
 
   // The service now answers ~23% less; a refresh happens behind the open review.
   serviceProxy.add({
@@ -154,16 +166,11 @@ test('quote changed under an open review: the review stays frozen, Confirm signs
   });
   await sendFromView(popup, { type: 'refreshQuote' });
   await expect
-    .poll(
-      async () =>
-        ((await sendFromView(popup, { type: 'getQuoteSession' })) as Session).result.quote?.minReceived,
-      {
-        timeout: 20_000,
-      },
-    )
+    .poll(async () => (await start(popup)).session.quote?.minReceived, {
+      timeout: 20_000,
+    })
     .not.toBe(reviewed.minReceived);
-  const worse = ((await sendFromView(popup, { type: 'getQuoteSession' })) as { result: { quote: never } })
-    .result.quote;
+  const worse = (await start(popup)).session.quote as never;
   const before = await accountState(rpc);
 
   // A view path that skips the review, or names a quote nobody reviewed, signs nothing.
@@ -186,11 +193,9 @@ test('quote changed under an open review: the review stays frozen, Confirm signs
   await expect(popup.getByTestId('swap-progress')).toHaveAttribute('data-status', 'confirmed', {
     timeout: 60_000,
   });
-  const swap = (await sendFromView(popup, { type: 'getSwap' })) as {
-    result: { quote: { minReceived: string }; outcome: { received: string } };
-  };
-  expect(swap.result.quote.minReceived).toBe(reviewed.minReceived);
-  expect(BigInt(swap.result.outcome.received)).toBeGreaterThanOrEqual(BigInt(reviewed.minReceived));
+  const swap = (await start(popup)).swap;
+  expect(swap?.quote.minReceived).toBe(reviewed.minReceived);
+  expect(BigInt(swap?.outcome?.received ?? '0')).toBeGreaterThanOrEqual(BigInt(reviewed.minReceived));
 });
 
 test('unknown calldata paying another address: refused before signing, the review says why', async ({
@@ -244,8 +249,8 @@ test('an RPC inflating fees: the priority fee is capped against the fee history,
   await expect(progress.or(consent).first()).toBeVisible({ timeout: 30_000 });
   if (await consent.isVisible()) await consent.click();
   await expect(progress).toHaveAttribute('data-status', 'confirmed', { timeout: 60_000 });
-  const swap = (await sendFromView(popup, { type: 'getSwap' })) as { result: { tx: { hash: string } } };
-  const tx = (await rpcCall(rpc, 'eth_getTransactionByHash', [swap.result.tx.hash])) as {
+  const hash = (await start(popup)).swap?.tx?.hash;
+  const tx = (await rpcCall(rpc, 'eth_getTransactionByHash', [hash])) as {
     maxPriorityFeePerGas: string;
   };
   expect(BigInt(tx.maxPriorityFeePerGas)).toBeLessThanOrEqual(10n * 10n ** 9n);

@@ -104,7 +104,7 @@ describe('what a stolen profile holds', () => {
     for (const [where, text] of [
       ['storage.local (unlocked)', unlockedLocal],
       ['storage.local (locked)', lockedLocal],
-      // storage.session holds the derived vault key while unlocked (DESIGN.md 4); never the password or a key.
+      // storage.session holds the derived vault key while unlocked (docs/ARCHITECTURE.md); never the password or a key.
       ['storage.session (unlocked)', unlockedSession],
       ['storage.sync', await dump('sync')],
     ] as const) {
@@ -116,7 +116,8 @@ describe('what a stolen profile holds', () => {
     expect(lockedLocal).toContain('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'); // addresses are not secret
     expect(local.vault?.data).toMatchObject({ kdf: expect.anything() });
     // Every key in storage.local is one of the reviewed items; a new one must be added to SECURITY.md.
-    expect(Object.keys(local).sort()).toEqual(['keyringMeta', 'settings', 'vault']);
+    // unlockBackoff: wrong-password count and wait, no secret (lib/wallet/unlock-backoff.ts).
+    expect(Object.keys(local).sort()).toEqual(['keyringMeta', 'settings', 'unlockBackoff', 'vault']);
     // Locked: the session key is gone from storage.session.
     expect(await dump('session')).not.toContain('sessionKey');
     // Control: the same search does find a phrase or a key that is stored in the clear.

@@ -3,11 +3,10 @@ import type { BackgroundServices } from '../services';
 import type { Handlers } from './types';
 
 // previewSwap and startSwap: handlers/trust.ts.
-type SwapRequest = 'getSwap' | 'dismissSwap' | 'getBalances' | 'getHistory';
+type SwapRequest = 'dismissSwap' | 'getBalances' | 'getHistory';
 
 export function swapHandlers(services: BackgroundServices): Pick<Handlers, SwapRequest> {
   return {
-    getSwap: async () => services.swaps.current(),
     dismissSwap: async () => {
       services.swaps.dismiss();
       return null;
