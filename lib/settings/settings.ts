@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { isLocalRpcUrl } from '@/lib/chains/rpc';
 import { checkOneClickAmount, DEFAULT_ONE_CLICK_AMOUNT } from '@/lib/settings/one-click';
 
 /** Hostname as typed by a user: lowercase labels, at least one dot, no scheme or path. */
@@ -11,9 +12,15 @@ const HostSchema = z
     ),
   );
 
-const HttpUrlSchema = z
-  .url()
-  .check(z.refine((value) => /^https?:\/\//i.test(value), 'only http and https URLs are allowed'));
+// Plain http only to this machine (the devnet): a remote service or RPC over http could be read and
+// rewritten by anyone on the network path.
+const HttpUrlSchema = z.url().check(
+  z.refine((value) => /^https?:\/\//i.test(value), 'only http and https URLs are allowed'),
+  z.refine(
+    (value) => /^https:\/\//i.test(value) || isLocalRpcUrl(value),
+    'use https:// (plain http is allowed only for this machine, e.g. http://127.0.0.1)',
+  ),
+);
 
 export const SLIPPAGE_LIMITS = { min: 0.01, warnBelow: 0.1, warnAbove: 5, max: 50 } as const;
 
