@@ -142,6 +142,10 @@ export function createSwapService(deps: SwapServiceDeps) {
         return preview;
       } catch (error) {
         release();
+        // The service says the quote is outdated: fetch a new one for the user to review.
+        if ((error as { code?: unknown }).code === 'QUOTE_OUTDATED') {
+          deps.session.markOutdated('The price moved: review the new quote.');
+        }
         throw error;
       }
     },
