@@ -3,6 +3,7 @@
 import { type Browser, browser } from 'wxt/browser';
 import { userMessageFor } from '@/lib/api/messages';
 import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
+import { createDappHandlers } from '@/lib/background/dapp-handlers';
 import { CodedError } from '@/lib/background/errors';
 import type { BackgroundServices } from '@/lib/background/services';
 import { UnknownChainError } from '@/lib/chains';
@@ -64,7 +65,13 @@ function errorResult(error: unknown): ErrorResult {
 export interface SenderInfo {
   /** The sending frame's URL, as the browser reports it (a page cannot choose it). */
   url?: string;
+  /** The sending frame's origin, as the browser reports it (Chrome). */
+  origin?: string;
+  tabId?: number;
+  frameId?: number;
 }
+
+export type HandlerMap = Handlers;
 
 type Handlers = {
   [T in Request['type']]: (
@@ -201,6 +208,7 @@ export function createHandlers(services: BackgroundServices): Handlers {
       chainId: explorerChainForUrl(sender.url, services.settings().explorerHosts) ?? null,
     }),
     setExplorerHost: ({ host, chainId }) => services.explorerHosts.set(host, chainId),
+    ...createDappHandlers(services.dapp),
     takePrefill: async () => {
       const prefill = await prefillItem.get();
       if (prefill) await prefillItem.remove();
@@ -251,7 +259,12 @@ export function registerBackgroundHandlers(services: BackgroundServices): void {
   const kindOf = (sender: Sender | undefined) => senderKind(sender, browser.runtime.id, extensionOrigin);
 
   browser.runtime.onMessage.addListener((message: unknown, sender: Browser.runtime.MessageSender) =>
-    handleMessage(handlers, services, message, kindOf(sender), { url: sender.url }),
+    handleMessage(handlers, services, message, kindOf(sender), {
+      url: sender.url,
+      origin: sender.origin,
+      tabId: sender.tab?.id,
+      frameId: sender.frameId,
+    }),
   );
 
   // Views follow the quote session through a port: state at once, then every change.

@@ -4,6 +4,9 @@
 // `result` with the schema named for its request type in `RESULT_SCHEMAS`.
 import * as z from 'zod/mini';
 import { AddressSchema, AmountStringSchema, ChainIdSchema, QuoteSchema, TokenSchema } from '@/lib/api/schema';
+import { ApprovalsStateSchema, DappResponseSchema } from '@/lib/dapp/approval';
+import { DappSettingsSchema } from '@/lib/dapp/settings';
+import { ConnectedSitesSchema } from '@/lib/dapp/sites';
 import { SettingsSchema } from '@/lib/storage/settings';
 import { HistorySchema, SwapStateSchema } from '@/lib/swap/pipeline-state';
 import { PrefillSchema } from '@/lib/swap/prefill';
@@ -81,6 +84,16 @@ export const RESULT_SCHEMAS = {
   dismissSwap: z.null(),
   getBalances: z.record(z.string(), AmountStringSchema),
   getHistory: HistorySchema,
+  // ----- Dapps (EIP-1193 provider) -----
+  dappInit: z.object({ exposeWindowEthereum: z.boolean(), chainId: z.string() }),
+  dappRequest: DappResponseSchema,
+  dappApprovals: ApprovalsStateSchema,
+  dappDecide: ApprovalsStateSchema,
+  dappSites: ConnectedSitesSchema,
+  dappDisconnect: ConnectedSitesSchema,
+  dappGetSettings: DappSettingsSchema,
+  dappSetSettings: DappSettingsSchema,
+  // ----- end of dapps -----
 } satisfies Record<RequestType, z.ZodMiniType>;
 
 export type ResultOf<T extends RequestType> = z.infer<(typeof RESULT_SCHEMAS)[T]>;

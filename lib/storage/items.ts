@@ -2,6 +2,8 @@
 // migration to it; tests/unit/storage.test.ts runs every migration.
 import * as z from 'zod/mini';
 import { TokenSchema } from '@/lib/api/schema';
+import { type DappSettings, DappSettingsSchema } from '@/lib/dapp/settings';
+import { type ConnectedSite, ConnectedSitesSchema } from '@/lib/dapp/sites';
 import {
   type HistoryEntry,
   HistorySchema,
@@ -159,4 +161,23 @@ export const pendingSwapsItem = defineStorageItem<SwapState[]>({
   version: 1,
   schema: PendingSwapsSchema,
   fallback: () => [],
+});
+
+// ----- Dapps (EIP-1193 provider): connected sites and the provider's own settings -----
+
+/** Origins the user connected, with the accounts each may see and its chain (lib/dapp/sites.ts). */
+export const connectedSitesItem = defineStorageItem<ConnectedSite[]>({
+  area: 'local',
+  key: 'connectedSites',
+  version: 1,
+  schema: ConnectedSitesSchema,
+  fallback: () => [],
+});
+
+export const dappSettingsItem = defineStorageItem<DappSettings>({
+  area: 'local',
+  key: 'dappSettings',
+  version: 1,
+  schema: DappSettingsSchema,
+  fallback: () => ({ exposeWindowEthereum: false }),
 });
