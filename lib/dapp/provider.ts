@@ -25,6 +25,12 @@ export interface Eip1193Provider {
   on(event: string, listener: Listener): Eip1193Provider;
   removeListener(event: string, listener: Listener): Eip1193Provider;
   readonly isSwaplane: true;
+  /**
+   * Compatibility flag, as Rabby, Brave, Coinbase and Rainbow set it: many dapps (MetaMask's own
+   * test dapp among them) enable their buttons only for it. Who the wallet is: EIP-6963's info.
+   */
+  readonly isMetaMask: true;
+  isConnected(): boolean;
 }
 
 export interface ProviderHandle {
@@ -66,6 +72,8 @@ export function createProvider(transport: ProviderTransport): ProviderHandle {
 
   const provider: Eip1193Provider = {
     isSwaplane: true,
+    isMetaMask: true,
+    isConnected: () => chainId !== null,
     async request(args) {
       if (
         typeof args !== 'object' ||
