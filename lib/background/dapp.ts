@@ -169,14 +169,22 @@ export function createDappService(deps: DappDeps) {
     }
   }
 
-  async function ensureWindow(): Promise<void> {
-    if (windowId !== null) {
-      await deps.focusWindow(windowId).catch(() => {
-        windowId = null;
-      });
-      if (windowId !== null) return;
-    }
-    windowId = (await deps.openWindow()) ?? null;
+  let opening: Promise<void> | null = null;
+  /** One window for the whole queue: concurrent requests share the one being opened. */
+  function ensureWindow(): Promise<void> {
+    opening ??= (async () => {
+      if (windowId !== null) {
+        const focused = await deps.focusWindow(windowId).then(
+          () => true,
+          () => false,
+        );
+        if (focused) return;
+      }
+      windowId = (await deps.openWindow()) ?? null;
+    })().finally(() => {
+      opening = null;
+    });
+    return opening;
   }
 
   function ask(origin: string, kind: ApprovalKind, detail: ApprovalDetail, run: () => Promise<unknown>) {

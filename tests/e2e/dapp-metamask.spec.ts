@@ -51,12 +51,12 @@ test('MetaMask test dapp: connect, sign, sign typed data, send on the devnet, sw
   // Connect.
   let approval = nextApprovalWindow(context, extensionId);
   await dapp.locator('#connectButton').click();
-  let window = await approval;
-  await expect(window.getByRole('heading', { name: 'Connect to this site?' })).toBeVisible();
-  await expect(window.getByRole('region', { name: 'Requesting site' })).toContainText(site.url);
-  await expect(window.getByRole('alert').first()).toContainText('not served over https');
-  const closed = window.waitForEvent('close');
-  await window.getByRole('button', { name: 'Connect' }).click();
+  let prompt = await approval;
+  await expect(prompt.getByRole('heading', { name: 'Connect to this site?' })).toBeVisible();
+  await expect(prompt.getByRole('region', { name: 'Requesting site' })).toContainText(site.url);
+  await expect(prompt.getByRole('alert').first()).toContainText('not served over https');
+  const closed = prompt.waitForEvent('close');
+  await prompt.getByRole('button', { name: 'Connect' }).click();
   // Nothing else waits: the window goes away by itself.
   await closed;
   await expect(dapp.locator('#accounts')).toHaveText(new RegExp(ACCOUNT, 'i'));
@@ -64,12 +64,12 @@ test('MetaMask test dapp: connect, sign, sign typed data, send on the devnet, sw
   // personal_sign: the message shown as text, the signature recovered to the account.
   approval = nextApprovalWindow(context, extensionId);
   await dapp.locator('#personalSign').click();
-  window = await approval;
-  await expect(window.getByRole('heading', { name: 'Sign this message?' })).toBeVisible();
-  await expect(window.getByRole('region', { name: 'Message' })).toContainText(
+  prompt = await approval;
+  await expect(prompt.getByRole('heading', { name: 'Sign this message?' })).toBeVisible();
+  await expect(prompt.getByRole('region', { name: 'Message' })).toContainText(
     'Example `personal_sign` message',
   );
-  await window.getByRole('button', { name: 'Sign' }).click();
+  await prompt.getByRole('button', { name: 'Sign' }).click();
   await expect(dapp.locator('#personalSignResult')).toHaveText(/^0x[0-9a-f]{130}$/);
   const personal = (await dapp.locator('#personalSignResult').textContent()) as Hex;
   expect(
@@ -79,13 +79,13 @@ test('MetaMask test dapp: connect, sign, sign typed data, send on the devnet, sw
   // eth_signTypedData_v4: decoded field by field, recovered to the account.
   approval = nextApprovalWindow(context, extensionId);
   await dapp.locator('#signTypedDataV4').click();
-  window = await approval;
-  await expect(window.getByRole('heading', { name: 'Sign this data?' })).toBeVisible();
-  const typed = window.getByRole('region', { name: 'Typed data' });
+  prompt = await approval;
+  await expect(prompt.getByRole('heading', { name: 'Sign this data?' })).toBeVisible();
+  const typed = prompt.getByRole('region', { name: 'Typed data' });
   await expect(typed).toContainText('Mail');
   await expect(typed).toContainText('Hello, Bob!');
   await expect(typed).toContainText('Ether Mail');
-  await window.getByRole('button', { name: 'Sign' }).click();
+  await prompt.getByRole('button', { name: 'Sign' }).click();
   await expect(dapp.locator('#signTypedDataV4Result')).toHaveText(/^0x[0-9a-f]{130}$/);
   const typedSignature = (await dapp.locator('#signTypedDataV4Result').textContent()) as Hex;
   expect(await recoverTypedDataAddress({ ...mailTypedData(1), signature: typedSignature })).toBe(ACCOUNT);
@@ -98,14 +98,14 @@ test('MetaMask test dapp: connect, sign, sign typed data, send on the devnet, sw
   await expect(dapp.locator('#sendEIP1559Button')).toBeEnabled();
   approval = nextApprovalWindow(context, extensionId);
   await dapp.locator('#sendEIP1559Button').click();
-  window = await approval;
-  await expect(window.getByRole('heading', { name: 'Confirm this transaction?' })).toBeVisible();
-  await expect(window.getByRole('region', { name: 'Transaction' })).toContainText(
+  prompt = await approval;
+  await expect(prompt.getByRole('heading', { name: 'Confirm this transaction?' })).toBeVisible();
+  await expect(prompt.getByRole('region', { name: 'Transaction' })).toContainText(
     '0x0c54FcCd2e384b4BB6f2E405Bf5Cbc15a017AaFb',
   );
-  await expect(window.getByRole('region', { name: 'Transaction' })).toContainText('Network fee');
-  await expect(window.getByRole('region', { name: 'Balance changes' })).toBeVisible();
-  await window.getByRole('button', { name: 'Confirm' }).click();
+  await expect(prompt.getByRole('region', { name: 'Transaction' })).toContainText('Network fee');
+  await expect(prompt.getByRole('region', { name: 'Balance changes' })).toBeVisible();
+  await prompt.getByRole('button', { name: 'Confirm' }).click();
   await expect.poll(() => hashes.length).toBe(1);
   const rpc = rpcUrls['1'] as string;
   const receipt = await expect

@@ -4,7 +4,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { BrowserContext, Page } from '@playwright/test';
+import { type BrowserContext, expect, type Page } from '@playwright/test';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -86,4 +86,66 @@ export async function providerRequest(page: Page, method: string, params?: unkno
     },
     [method, params] as const,
   );
+}
+
+/**
+ * Starts requests without waiting: each settles into window.__answers[name] (read with `answerOf`),
+ * so a test can look at the approval window while the page still waits.
+ */
+export async function startRequests(
+  page: Page,
+  requests: { name: string; method: string; params?: unknown }[],
+): Promise<void> {
+  await page.evaluate(async (list) => {
+    type Provider = { request(args: { method: string; params?: unknown }): Promise<unknown> };
+    const holder = window as unknown as { __answers?: Record<string, unknown> };
+    holder.__answers ??= {};
+    const answers = holder.__answers;
+    const provider = await new Promise<Provider>((resolve) => {
+      window.addEventListener('eip6963:announceProvider', (event) => {
+        const detail = (event as CustomEvent).detail as { info: { rdns: string }; provider: Provider };
+        if (detail.info.rdns === 'app.swaplane') resolve(detail.provider);
+      });
+      window.dispatchEvent(new Event('eip6963:requestProvider'));
+    });
+    for (const { name, method, params } of list) {
+      provider.request({ method, ...(params === undefined ? {} : { params }) }).then(
+        (result) => {
+          answers[name] = { result };
+        },
+        (error: { code: number; message: string }) => {
+          answers[name] = { error: { code: error.code, message: error.message } };
+        },
+      );
+    }
+  }, requests);
+}
+
+/** The answer of a request started with `startRequests`, or null while it waits. */
+export async function answerOf(page: Page, name: string): Promise<PageAnswer | null> {
+  return page.evaluate(
+    (key) =>
+      ((window as unknown as { __answers?: Record<string, unknown> }).__answers?.[key] ?? null) as never,
+    name,
+  );
+}
+
+/** A page of a given origin with nothing on it but what the test runs. */
+export const BLANK_PAGE =
+  '<!doctype html><html lang="en"><head><title>Some page</title></head><body><h1>Some page</h1></body></html>';
+
+/** Connects `page` through the window (approving it) and returns the accounts the page got. */
+export async function connectPage(
+  page: Page,
+  context: BrowserContext,
+  extensionId: string,
+): Promise<unknown> {
+  const approval = nextApprovalWindow(context, extensionId);
+  await startRequests(page, [{ name: 'connect', method: 'eth_requestAccounts' }]);
+  const window = await approval;
+  const closed = window.waitForEvent('close');
+  await window.getByRole('button', { name: 'Connect' }).click();
+  await closed;
+  await expect.poll(() => answerOf(page, 'connect')).not.toBeNull();
+  return answerOf(page, 'connect');
 }
