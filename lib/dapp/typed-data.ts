@@ -1,7 +1,7 @@
 // eth_signTypedData_v4 as the approval window shows it: the domain, every field of the message by
 // path, and permits called out (EIP-2612, DAI-style, Uniswap Permit2) with spender, amount and
 // expiry. Parsing is strict: what does not validate is refused before any window opens.
-import { type TypedDataDefinition, validateTypedData } from 'viem';
+import { getAddress, isAddress, type TypedDataDefinition, validateTypedData } from 'viem';
 
 export const PERMIT2_ADDRESS = '0x000000000022d473030f116ddee9f6b43ac78ba3';
 const MAX_UINT160 = 2n ** 160n - 1n;
@@ -127,9 +127,14 @@ function expiryOf(value: unknown): number | null {
   return Number(seconds);
 }
 
+/** Addresses shown checksummed (EIP-55), whatever case the page sent. */
+function shown(address: string): string {
+  return isAddress(address, { strict: false }) ? getAddress(address) : address;
+}
+
 function allowance(token: string, amount: bigint | null, max: bigint) {
   const value = amount ?? 0n;
-  return { token, amount: value.toString(), unlimited: value >= max / 2n };
+  return { token: shown(token), amount: value.toString(), unlimited: value >= max / 2n };
 }
 
 function permitOf(
@@ -145,21 +150,23 @@ function permitOf(
     const allowed = message.allowed === true || message.allowed === 'true';
     return {
       standard: 'DAI',
-      spender: message.spender,
-      allowances: [{ token: contract, amount: allowed ? MAX_UINT256.toString() : '0', unlimited: allowed }],
+      spender: shown(message.spender),
+      allowances: [
+        { token: shown(contract), amount: allowed ? MAX_UINT256.toString() : '0', unlimited: allowed },
+      ],
       expiry: expiryOf(message.expiry),
     };
   }
   return {
     standard: 'EIP-2612',
-    spender: message.spender,
+    spender: shown(message.spender),
     allowances: [allowance(contract, big(message.value), MAX_UINT256)],
     expiry: expiryOf(message.deadline),
   };
 }
 
 function permit2Of(primaryType: string, message: Record<string, unknown>): PermitInfo | null {
-  const spender = typeof message.spender === 'string' ? message.spender : '';
+  const spender = typeof message.spender === 'string' ? shown(message.spender) : '';
   const details = message.details;
   const list = (Array.isArray(details) ? details : details ? [details] : []) as Record<string, unknown>[];
   if (primaryType === 'PermitSingle' || primaryType === 'PermitBatch') {
