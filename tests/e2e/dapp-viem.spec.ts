@@ -27,7 +27,7 @@ test.beforeAll(async () => {
     'output' in result ? result.output : [],
   );
   const script = chunks.find((chunk) => chunk.type === 'chunk');
-  if (!script || script.type !== 'chunk') throw new Error('the viem dapp did not bundle');
+  if (script?.type !== 'chunk') throw new Error('the viem dapp did not bundle');
   site = await serveStatic('/nonexistent', {
     '/index.html':
       '<!doctype html><html lang="en"><head><title>viem dapp</title><script src="/dapp.js"></script></head><body><h1>viem dapp</h1></body></html>',
