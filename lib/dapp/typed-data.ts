@@ -107,7 +107,26 @@ function flatten(types: Types, type: string, value: unknown, path: string): Type
       flatten(types, field.type, record[field.name], path ? `${path}.${field.name}` : field.name),
     );
   }
+  checkAtom(type, value, path);
   return [{ path, type, value: String(value) }];
+}
+
+/** What viem's validation leaves to signing time (integer strings), checked before any window. */
+function checkAtom(type: string, value: unknown, path: string): void {
+  const integer = /^(u?)int(\d*)$/.exec(type);
+  if (integer) {
+    const bits = BigInt(integer[2] || '256');
+    const parsed = big(value);
+    const min = integer[1] ? 0n : -(2n ** (bits - 1n));
+    const max = integer[1] ? 2n ** bits - 1n : 2n ** (bits - 1n) - 1n;
+    if (parsed === null || parsed < min || parsed > max) throw new TypedDataError(`${path} is not a valid ${type}`);
+  } else if (type === 'address' && (typeof value !== 'string' || !isAddress(value, { strict: false }))) {
+    throw new TypedDataError(`${path} is not an address`);
+  } else if (type === 'bool' && typeof value !== 'boolean' && value !== 'true' && value !== 'false') {
+    throw new TypedDataError(`${path} is not a boolean`);
+  } else if (/^bytes\d*$/.test(type) && (typeof value !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(value))) {
+    throw new TypedDataError(`${path} is not hex bytes`);
+  }
 }
 
 function big(value: unknown): bigint | null {
