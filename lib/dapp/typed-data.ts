@@ -119,7 +119,8 @@ function checkAtom(type: string, value: unknown, path: string): void {
     const parsed = big(value);
     const min = integer[1] ? 0n : -(2n ** (bits - 1n));
     const max = integer[1] ? 2n ** bits - 1n : 2n ** (bits - 1n) - 1n;
-    if (parsed === null || parsed < min || parsed > max) throw new TypedDataError(`${path} is not a valid ${type}`);
+    if (parsed === null || parsed < min || parsed > max)
+      throw new TypedDataError(`${path} is not a valid ${type}`);
   } else if (type === 'address' && (typeof value !== 'string' || !isAddress(value, { strict: false }))) {
     throw new TypedDataError(`${path} is not an address`);
   } else if (type === 'bool' && typeof value !== 'boolean' && value !== 'true' && value !== 'false') {

@@ -36,7 +36,13 @@ describe('typed data for the approval window', () => {
       allowances: [{ token: TOKEN, amount: '1000000', unlimited: false }],
       expiry: 1_900_000_000,
     });
-    expect(decoded.fields.map((field) => field.path)).toEqual(['owner', 'spender', 'value', 'nonce', 'deadline']);
+    expect(decoded.fields.map((field) => field.path)).toEqual([
+      'owner',
+      'spender',
+      'value',
+      'nonce',
+      'deadline',
+    ]);
     expect(decoded.domain).toEqual({ name: 'USD Coin', version: '2', chainId: 1, verifyingContract: TOKEN });
   });
 
@@ -119,7 +125,12 @@ describe('typed data for the approval window', () => {
       },
       primaryType: 'PermitTransferFrom',
       domain: { name: 'Permit2', chainId: 1, verifyingContract: PERMIT2 },
-      message: { permitted: { token: TOKEN, amount: '42' }, spender: SPENDER, nonce: '1', deadline: '1900000000' },
+      message: {
+        permitted: { token: TOKEN, amount: '42' },
+        spender: SPENDER,
+        nonce: '1',
+        deadline: '1900000000',
+      },
     });
     expect(decoded.permit).toEqual({
       standard: 'Permit2',
@@ -163,7 +174,9 @@ describe('typed data for the approval window', () => {
     ).toThrow('primaryType');
     const wrong = eip2612('not a number', '1');
     expect(() => decodeTypedData(wrong)).toThrow('value is not a valid uint256');
-    expect(() => decodeTypedData(eip2612((2n ** 256n).toString(), '1'))).toThrow('value is not a valid uint256');
+    expect(() => decodeTypedData(eip2612((2n ** 256n).toString(), '1'))).toThrow(
+      'value is not a valid uint256',
+    );
     const badSpender = eip2612('1', '1');
     badSpender.message.spender = 'nope';
     expect(() => decodeTypedData(badSpender)).toThrow(/spender|does not match/);
