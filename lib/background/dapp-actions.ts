@@ -15,9 +15,9 @@ import {
   type FeeChoice,
   grantedApprovals,
 } from '@/lib/dapp/transaction';
+import type { RpcClient } from '@/lib/rpc/network';
+import { broadcast, estimateFees, SendError, signCall, withGasMargin } from '@/lib/rpc/transactions';
 import { decodeRevert, revertOf } from '@/lib/swap/simulate';
-import type { RpcClient } from '@/lib/wallet/network';
-import { broadcast, estimateFees, SendError, signCall, withGasMargin } from '@/lib/wallet/transactions';
 
 export interface PreparedTransaction {
   detail: Extract<ApprovalDetail, { kind: 'transaction' }>;

@@ -10,7 +10,7 @@ import { parseParams } from '@/lib/dapp/params';
 import type { ConnectedSite } from '@/lib/dapp/sites';
 import { normalizeTransaction } from '@/lib/dapp/transaction';
 import { decodeTypedData, TypedDataError } from '@/lib/dapp/typed-data';
-import type { RpcClient } from '@/lib/wallet/network';
+import type { RpcClient } from '@/lib/rpc/network';
 import { prepareTransaction, sendPrepared } from './dapp-actions';
 
 export interface RequestContext {

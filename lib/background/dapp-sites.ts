@@ -14,8 +14,8 @@ import {
   siteFor,
   withChain,
 } from '@/lib/dapp/sites';
+import type { RpcClient } from '@/lib/rpc/network';
 import { connectedSitesItem } from '@/lib/storage/items';
-import type { RpcClient } from '@/lib/wallet/network';
 
 export interface Frame {
   tabId: number;

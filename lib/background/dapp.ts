@@ -9,9 +9,9 @@ import { type ApprovalKind, classifyMethod } from '@/lib/dapp/methods';
 import { parseParams } from '@/lib/dapp/params';
 import type { DappSettings } from '@/lib/dapp/settings';
 import { hexChainId, permittedAccounts, siteFor } from '@/lib/dapp/sites';
+import { publicClientFor } from '@/lib/rpc/network';
+import type { Settings } from '@/lib/settings/settings';
 import { dappSettingsItem } from '@/lib/storage/items';
-import type { Settings } from '@/lib/storage/settings';
-import { publicClientFor } from '@/lib/wallet/network';
 import { createApprovalQueue } from './dapp-approvals';
 import { prepareRequest } from './dapp-requests';
 import {

@@ -7,11 +7,11 @@ import { AddressSchema, AmountStringSchema, ChainIdSchema, QuoteSchema, TokenSch
 import { ApprovalsStateSchema, DappResponseSchema } from '@/lib/dapp/approval';
 import { DappSettingsSchema } from '@/lib/dapp/settings';
 import { ConnectedSitesSchema } from '@/lib/dapp/sites';
-import { SettingsSchema } from '@/lib/storage/settings';
-import { HistorySchema, SwapStateSchema } from '@/lib/swap/pipeline-state';
-import { PrefillSchema } from '@/lib/swap/prefill';
+import { SettingsSchema } from '@/lib/settings/settings';
+import { HistorySchema, SwapStateSchema } from '@/lib/state/pipeline-state';
+import { PrefillSchema } from '@/lib/state/prefill';
+import { QuoteSessionStateSchema, UserMessageSchema } from '@/lib/state/session-state';
 import { SwapPreviewSchema } from '@/lib/swap/preview';
-import { QuoteSessionStateSchema, UserMessageSchema } from '@/lib/swap/session-state';
 import { WalletStateSchema } from '@/lib/wallet/state';
 import type { RequestType } from './requests';
 

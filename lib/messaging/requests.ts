@@ -4,8 +4,8 @@
 import * as z from 'zod/mini';
 import { AddressSchema, ChainIdSchema, HexDataSchema } from '@/lib/api/schema';
 import { DappSettingsSchema } from '@/lib/dapp/settings';
-import { SettingsSchema } from '@/lib/storage/settings';
-import { QuoteInputSchema } from '@/lib/swap/session-state';
+import { SettingsSchema } from '@/lib/settings/settings';
+import { QuoteInputSchema } from '@/lib/state/session-state';
 
 const ChainRequest = { chainId: ChainIdSchema };
 const Secret = z.string().check(z.maxLength(1_000));
@@ -94,7 +94,7 @@ export const RequestSchema = z.discriminatedUnion('type', [
     tokens: z.array(AddressSchema).check(z.maxLength(50)),
   }),
   z.object({ type: z.literal('getHistory') }),
-  // ----- Dapps (EIP-1193 provider; lib/background/dapp-handlers.ts) -----
+  // ----- Dapps (EIP-1193 provider; lib/background/handlers/dapp.ts) -----
   /** The provider's start: window.ethereum allowed?, the site's chain (content script). */
   z.object({ type: z.literal('dappInit') }),
   /** A page's EIP-1193 request; the origin is the sender's, as the browser reports it (content script). */

@@ -5,11 +5,11 @@ import { recoverMessageAddress } from 'viem';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createDappService, type DappEvent, type Frame } from '@/lib/background/dapp';
-import { createDappHandlers } from '@/lib/background/dapp-handlers';
+import { dappHandlers } from '@/lib/background/handlers/dapp';
 import { createWalletService } from '@/lib/background/wallet';
 import type { DappResponse } from '@/lib/dapp/approval';
+import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { connectedSitesItem } from '@/lib/storage/items';
-import { DEFAULT_SETTINGS } from '@/lib/storage/settings';
 
 const ANVIL = 'test test test test test test test test test test test junk';
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -76,7 +76,7 @@ describe('the dapp service', () => {
 
   it('the bridge handler takes the origin from the sender, never from the message', async () => {
     await connect();
-    const handlers = createDappHandlers(dapp);
+    const handlers = dappHandlers(dapp);
     const forged = { type: 'dappRequest', method: 'eth_accounts', origin: A } as never;
     expect(await handlers.dappRequest(forged, { url: `${B}/page`, tabId: 2, frameId: 0 })).toEqual({
       result: [],

@@ -1,9 +1,9 @@
 // The protocol's dapp requests. dappInit and dappRequest come from the bridge content script: the
 // origin is taken from what the browser says about the sender, never from the message.
 import { originOf } from '@/lib/dapp/sites';
-import type { HandlerMap } from '@/lib/messaging/background';
-import type { DappService } from './dapp';
-import { CodedError } from './errors';
+import type { DappService } from '../dapp';
+import { CodedError } from '../errors';
+import type { Handlers } from './types';
 
 function senderOrigin(sender: { url?: string; origin?: string }): string {
   // Chrome reports the frame's origin; Firefox its URL. An opaque origin ("null") is refused.
@@ -12,10 +12,10 @@ function senderOrigin(sender: { url?: string; origin?: string }): string {
   return origin;
 }
 
-export function createDappHandlers(
+export function dappHandlers(
   dapp: DappService,
 ): Pick<
-  HandlerMap,
+  Handlers,
   | 'dappInit'
   | 'dappRequest'
   | 'dappApprovals'
