@@ -1,5 +1,5 @@
 // Popup ready with a cached token list, against an empty Preact popup in the same browser
-// (DESIGN.md section 7: <= 1.5x).
+// (docs/PERFORMANCE.md: <= 1.5x).
 //
 // - Baseline: scripts/bench-popup/empty.html, a trivial Preact component built with Vite and the same
 //   Preact preset as the extension, copied into a copy of the built extension (so it is an extension

@@ -1,5 +1,5 @@
 // Typed errors of the Swap Routing Service client. The status -> error mapping depends on the
-// endpoint (DESIGN.md section 3: 400 is "unsupported chain" on /quote but "quote outdated" on /build).
+// endpoint (docs/API.md: 400 is "unsupported chain" on /quote but "quote outdated" on /build).
 
 export type ApiEndpoint = 'search' | 'list' | 'quote' | 'build';
 

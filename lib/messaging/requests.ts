@@ -1,6 +1,6 @@
 // Requests of the one protocol between views and the background (see protocol.ts for answers).
 // Only the background parses requests, so views import this module's types only: its schemas (a
-// 40-branch union) are never built in the popup, where start-up time is budgeted (DESIGN.md 7).
+// 40-branch union) are never built in the popup, where start-up time is budgeted (docs/PERFORMANCE.md).
 import * as z from 'zod/mini';
 import { AddressSchema, ChainIdSchema, HexDataSchema } from '@/lib/api/schema';
 import { DappSettingsSchema } from '@/lib/dapp/settings';
@@ -120,7 +120,7 @@ export const RequestSchema = z.discriminatedUnion('type', [
 export type Request = z.infer<typeof RequestSchema>;
 export type RequestType = Request['type'];
 
-/** DESIGN.md section 1: a content script may look tokens up, ask for a quote, and open the popup. */
+/** A content script may look tokens up, ask for a quote, and open the popup (docs/ARCHITECTURE.md). */
 export const CONTENT_SCRIPT_REQUESTS: ReadonlySet<RequestType> = new Set<RequestType>([
   'ping',
   'lookupToken',

@@ -105,7 +105,7 @@ export const prefillItem = defineStorageItem<Prefill | null>({
   fallback: () => null,
 });
 
-/** The encrypted vault (DESIGN.md section 4): the only secret material in storage.local. */
+/** The encrypted vault (docs/ARCHITECTURE.md, "Before anything is signed"): the only secret material in storage.local. */
 export const vaultItem = defineStorageItem<Vault | null>({
   area: 'local',
   key: 'vault',
