@@ -109,20 +109,7 @@ export function Approve() {
         ))}
       </section>
       <Detail detail={request.detail} />
-      {state.waiting.length > 0 ? (
-        <section aria-label="Waiting requests">
-          <h2>
-            {state.waiting.length} more {state.waiting.length === 1 ? 'request' : 'requests'} waiting
-          </h2>
-          <ul>
-            {state.waiting.map((entry) => (
-              <li key={entry.id}>
-                {entry.origin}: {KIND_NAMES[entry.kind] ?? entry.kind}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <WaitingList waiting={state.waiting} />
       {locked ? (
         <label>
           Password
@@ -149,5 +136,24 @@ export function Approve() {
         </button>
       </div>
     </main>
+  );
+}
+
+/** The queue the user can see: what else waits behind the request shown. */
+function WaitingList({ waiting }: { waiting: ApprovalsState['waiting'] }) {
+  if (waiting.length === 0) return null;
+  return (
+    <section aria-label="Waiting requests">
+      <h2>
+        {waiting.length} more {waiting.length === 1 ? 'request' : 'requests'} waiting
+      </h2>
+      <ul>
+        {waiting.map((entry) => (
+          <li key={entry.id}>
+            {entry.origin}: {KIND_NAMES[entry.kind] ?? entry.kind}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

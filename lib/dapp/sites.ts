@@ -2,23 +2,9 @@
 // background keeps the list in one storage item (lib/storage/items.ts, `connectedSitesItem`).
 // The chain is per origin (as in MetaMask since 2024): a dapp switching chains never moves the
 // popup or another site.
-import * as z from 'zod/mini';
-import { AddressSchema, ChainIdSchema } from '@/lib/api/schema';
+import type { ConnectedSite } from '@/lib/state/dapp';
 
-/** An origin as the browser reports it: scheme://host[:port], nothing else. */
-export const OriginSchema = z
-  .string()
-  .check(z.maxLength(300), z.regex(/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/, 'expected an http(s) origin'));
-
-export const ConnectedSiteSchema = z.object({
-  origin: OriginSchema,
-  accounts: z.array(AddressSchema).check(z.minLength(1), z.maxLength(20)),
-  chainId: ChainIdSchema,
-  connectedAt: z.number(),
-});
-export type ConnectedSite = z.infer<typeof ConnectedSiteSchema>;
-
-export const ConnectedSitesSchema = z.array(ConnectedSiteSchema).check(z.maxLength(500));
+export type { ConnectedSite };
 
 /** The origin of a sender URL, or null for anything that is not a plain http(s) page. */
 export function originOf(url: string | undefined): string | null {

@@ -5,9 +5,8 @@
 import * as z from 'zod/mini';
 import { AddressSchema, AmountStringSchema, ChainIdSchema, QuoteSchema, TokenSchema } from '@/lib/api/schema';
 import { ApprovalsStateSchema, DappResponseSchema } from '@/lib/dapp/approval';
-import { DappSettingsSchema } from '@/lib/dapp/settings';
-import { ConnectedSitesSchema } from '@/lib/dapp/sites';
 import { SettingsSchema } from '@/lib/settings/settings';
+import { ConnectedSitesSchema, DappSettingsSchema } from '@/lib/state/dapp';
 import { HistorySchema, SwapStateSchema } from '@/lib/state/pipeline-state';
 import { PrefillSchema } from '@/lib/state/prefill';
 import { QuoteSessionStateSchema, UserMessageSchema } from '@/lib/state/session-state';

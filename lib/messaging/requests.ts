@@ -3,8 +3,8 @@
 // 40-branch union) are never built in the popup, where start-up time is budgeted (docs/PERFORMANCE.md).
 import * as z from 'zod/mini';
 import { AddressSchema, ChainIdSchema, HexDataSchema } from '@/lib/api/schema';
-import { DappSettingsSchema } from '@/lib/dapp/settings';
 import { SettingsSchema } from '@/lib/settings/settings';
+import { DappSettingsSchema } from '@/lib/state/dapp';
 import { QuoteInputSchema } from '@/lib/state/session-state';
 
 const ChainRequest = { chainId: ChainIdSchema };

@@ -2,9 +2,13 @@
 // migration to it; tests/unit/storage.test.ts runs every migration.
 import * as z from 'zod/mini';
 import { TokenSchema } from '@/lib/api/schema';
-import { type DappSettings, DappSettingsSchema } from '@/lib/dapp/settings';
-import { type ConnectedSite, ConnectedSitesSchema } from '@/lib/dapp/sites';
 import { DEFAULT_SETTINGS, SettingsSchema } from '@/lib/settings/settings';
+import {
+  type ConnectedSite,
+  ConnectedSitesSchema,
+  type DappSettings,
+  DappSettingsSchema,
+} from '@/lib/state/dapp';
 import {
   type HistoryEntry,
   HistorySchema,
