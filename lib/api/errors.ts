@@ -159,7 +159,3 @@ export class ClientConfigError extends Error {
     super(message);
   }
 }
-
-export function isSwapApiError(error: unknown): error is SwapApiError {
-  return error instanceof SwapApiError;
-}

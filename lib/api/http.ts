@@ -138,7 +138,7 @@ export function errorForStatus(
 }
 
 /** Code and message of an error body when it has them; any other body (HTML, garbage, none) gives nothing. */
-export function serverError(bytes: Uint8Array): { serverCode?: string; serverMessage?: string } {
+function serverError(bytes: Uint8Array): { serverCode?: string; serverMessage?: string } {
   if (bytes.length === 0) return {};
   let json: unknown;
   try {
@@ -156,7 +156,7 @@ export function serverError(bytes: Uint8Array): { serverCode?: string; serverMes
 }
 
 // Same `error` object without the envelope's other fields (another service may omit the timestamp).
-export function lenientError(json: unknown): { code?: string; message?: string } | undefined {
+function lenientError(json: unknown): { code?: string; message?: string } | undefined {
   if (typeof json !== 'object' || json === null) return undefined;
   const error = (json as { error?: unknown }).error;
   if (typeof error !== 'object' || error === null) return undefined;
@@ -185,7 +185,7 @@ export function successJson(endpoint: ApiEndpoint, answer: RawAnswer): unknown {
 }
 
 /** Reads at most `max` bytes, then stops the download: a huge or endless body cannot exhaust memory. */
-export async function readCapped(
+async function readCapped(
   response: Response,
   max: number,
 ): Promise<{ bytes: Uint8Array; truncated: boolean }> {

@@ -140,7 +140,6 @@ export const QuoteResponseSchema = z.object({
   data: QuoteSchema,
   timestamp: IsoTimestampSchema,
 });
-export type QuoteResponse = z.infer<typeof QuoteResponseSchema>;
 
 export const HexDataSchema = z
   .string()
@@ -158,7 +157,6 @@ export const BuildResponseSchema = z.object({
   data: BuildResultSchema,
   timestamp: IsoTimestampSchema,
 });
-export type BuildResponse = z.infer<typeof BuildResponseSchema>;
 
 /** Error body (docs/API.md). Clients must still cope with any other body, or none. */
 export const ErrorCodeSchema = z.string().check(z.regex(/^[A-Z][A-Z0-9_]*$/, 'error codes are UPPER_SNAKE'));
@@ -167,7 +165,6 @@ export const ErrorBodySchema = z.object({
   error: z.object({ code: ErrorCodeSchema, message: z.string() }),
   timestamp: IsoTimestampSchema,
 });
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** The error codes the reference service sends; other services may send other codes. */
 export const ERROR_CODES = {

@@ -49,14 +49,11 @@ export const PopupStartSchema = z.object({
 });
 
 export const RESULT_SCHEMAS = {
-  ping: z.object({ version: z.string(), startedAt: z.number() }),
   getSettings: SettingsSchema,
   updateSettings: SettingsSchema,
   getTokenList: TokenListViewSchema,
-  refreshTokenList: TokenListViewSchema,
   lookupToken: TokenLookupSchema,
   whitelistedTokens: z.array(AddressSchema),
-  getQuoteSession: QuoteSessionStateSchema,
   setQuoteInput: QuoteSessionStateSchema,
   markTyping: z.null(),
   refreshQuote: QuoteSessionStateSchema,
@@ -79,7 +76,6 @@ export const RESULT_SCHEMAS = {
   walletReveal: z.object({ secret: z.string() }),
   previewSwap: SwapPreviewSchema,
   startSwap: z.nullable(SwapStateSchema),
-  getSwap: z.nullable(SwapStateSchema),
   dismissSwap: z.null(),
   getBalances: z.record(z.string(), AmountStringSchema),
   getHistory: HistorySchema,

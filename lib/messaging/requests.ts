@@ -12,11 +12,9 @@ const Secret = z.string().check(z.maxLength(1_000));
 const AccountName = z.string().check(z.minLength(1), z.maxLength(40));
 
 export const RequestSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('ping') }),
   z.object({ type: z.literal('getSettings') }),
   z.object({ type: z.literal('updateSettings'), settings: SettingsSchema }),
   z.object({ type: z.literal('getTokenList'), ...ChainRequest }),
-  z.object({ type: z.literal('refreshTokenList'), ...ChainRequest }),
   z.object({ type: z.literal('lookupToken'), ...ChainRequest, address: z.string().check(z.maxLength(100)) }),
   /** Which of these addresses are whitelisted tokens on the chain (content script, batched). */
   z.object({
@@ -24,7 +22,6 @@ export const RequestSchema = z.discriminatedUnion('type', [
     ...ChainRequest,
     addresses: z.array(AddressSchema).check(z.maxLength(500)),
   }),
-  z.object({ type: z.literal('getQuoteSession') }),
   z.object({ type: z.literal('setQuoteInput'), input: z.nullable(QuoteInputSchema) }),
   z.object({ type: z.literal('markTyping') }),
   z.object({ type: z.literal('refreshQuote') }),
@@ -86,7 +83,6 @@ export const RequestSchema = z.discriminatedUnion('type', [
     /** Codes of the preview's warnings the user acknowledged. */
     acknowledged: z.optional(z.array(z.string().check(z.maxLength(60))).check(z.maxLength(20))),
   }),
-  z.object({ type: z.literal('getSwap') }),
   z.object({ type: z.literal('dismissSwap') }),
   z.object({
     type: z.literal('getBalances'),
@@ -122,7 +118,6 @@ export type RequestType = Request['type'];
 
 /** A content script may look tokens up, ask for a quote, and open the popup (docs/ARCHITECTURE.md). */
 export const CONTENT_SCRIPT_REQUESTS: ReadonlySet<RequestType> = new Set<RequestType>([
-  'ping',
   'lookupToken',
   'whitelistedTokens',
   'oneClickQuote',
