@@ -231,3 +231,49 @@ test('locked: eth_accounts is [], eth_requestAccounts asks for the password in t
     .toEqual([]);
   expect(await providerRequest(page, 'eth_accounts')).toEqual({ result: [] });
 });
+
+test('window.ethereum only when the user allows it in Settings, and never over another wallet', async ({
+  context,
+  extensionId,
+}) => {
+  const setup = await setUp(context, extensionId);
+  const before = await context.newPage();
+  await before.goto(`${originA()}/index.html`);
+  // Announced by EIP-6963 either way; window.ethereum is off by default.
+  expect(await providerRequest(before, 'eth_chainId')).toEqual({ result: '0x1' });
+  expect(await before.evaluate(() => 'ethereum' in window)).toBe(false);
+
+  await setup.goto(`chrome-extension://${extensionId}/options.html`);
+  const toggle = setup.getByRole('checkbox', { name: /Also provide window\.ethereum/ });
+  await expect(toggle).not.toBeChecked();
+  await toggle.check();
+  await expect(toggle).toBeChecked();
+
+  const allowed = await context.newPage();
+  await allowed.goto(`${originA()}/index.html`);
+  await expect
+    .poll(() =>
+      allowed.evaluate(() => (window as { ethereum?: { isSwaplane?: boolean } }).ethereum?.isSwaplane),
+    )
+    .toBe(true);
+  expect(
+    await allowed.evaluate(() =>
+      (window as { ethereum?: { request(a: unknown): Promise<unknown> } }).ethereum?.request({
+        method: 'eth_accounts',
+      }),
+    ),
+  ).toEqual([]);
+
+  // Another wallet got there first: it keeps window.ethereum.
+  const taken = await context.newPage();
+  await taken.addInitScript(() => {
+    (window as { ethereum?: unknown }).ethereum = { isOtherWallet: true };
+  });
+  await taken.goto(`${originA()}/index.html`);
+  expect(await providerRequest(taken, 'eth_chainId')).toEqual({ result: '0x1' });
+  expect(
+    await taken.evaluate(
+      () => (window as { ethereum?: { isOtherWallet?: boolean } }).ethereum?.isOtherWallet,
+    ),
+  ).toBe(true);
+});
