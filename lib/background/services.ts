@@ -107,6 +107,32 @@ async function checkedSearch(facts: TokenFactsReader, chainId: number, search: (
   return found;
 }
 
+/** A pasted address: the cached list first, else /search, whose decimals must be the chain's. */
+async function lookupChecked(
+  chainId: number,
+  address: string,
+  deps: {
+    indexFor: BackgroundServices['indexFor'];
+    facts: TokenFactsReader;
+    search: (chainId: number, address: string) => Promise<Token | null>;
+  },
+): Promise<TokenLookup> {
+  if (!getChain(chainId)) throw new UnknownChainError(chainId);
+  const { view, index } = await deps.indexFor(chainId);
+  return lookupToken(
+    {
+      findListed: (_chainId, candidate) => {
+        const hit = index.byAddress(candidate);
+        return hit === undefined ? undefined : view.tokens[hit];
+      },
+      // An imported token's decimals are the chain's too (the list's were checked when fetched).
+      searchToken: (id, candidate) => checkedSearch(deps.facts, id, () => deps.search(id, candidate)),
+    },
+    chainId,
+    address,
+  );
+}
+
 export function createBackgroundServices(options: BackgroundOptions = {}): BackgroundServices {
   let settings: Settings = structuredClone(DEFAULT_SETTINGS);
   let client: SwapApiClient | undefined;
@@ -204,23 +230,12 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     api,
     tokens,
     indexFor,
-    async lookupToken(chainId, address) {
-      if (!getChain(chainId)) throw new UnknownChainError(chainId);
-      const { view, index } = await indexFor(chainId);
-      return lookupToken(
-        {
-          findListed: (_chainId, candidate) => {
-            const hit = index.byAddress(candidate);
-            return hit === undefined ? undefined : view.tokens[hit];
-          },
-          // An imported token's decimals are the chain's too (the list's were checked when fetched).
-          searchToken: (id, candidate) =>
-            checkedSearch(facts, id, () => api().searchToken(apiChainName(id, settings), candidate)),
-        },
-        chainId,
-        address,
-      );
-    },
+    lookupToken: (chainId, address) =>
+      lookupChecked(chainId, address, {
+        indexFor,
+        facts,
+        search: (id, candidate) => api().searchToken(apiChainName(id, settings), candidate),
+      }),
     facts,
     session,
     wallet,
