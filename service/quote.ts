@@ -1,6 +1,6 @@
 // POST /v1/quote: price a request at the chain head with the best split route, exact to the wei.
 import { ERROR_CODES, type QuoteRequest, type ReferenceSwap } from '../lib/api/schema';
-import type { ChainReader } from './chain-reader';
+import type { ChainReader, ChainState } from './chain-reader';
 import type { ChainContext } from './chains';
 import { ApiError } from './errors';
 import type { ServicePolicy } from './policy';
@@ -62,15 +62,8 @@ export async function quote(
     );
   }
 
-  const headLookup = reader.head();
-  // Route on the last snapshot while the head lookup is on the wire; most quotes land on the same
-  // block, and then that work is the answer. Otherwise route again on the head's reserves.
-  const guess = reader.latest?.();
-  const early = guess ? findBestRoute(chain.graph, guess, tokenIn, tokenOut, inAmount) : undefined;
-  const head = await headLookup;
-  const snapshot = await reader.reserves(head);
-  const route =
-    early && snapshot === guess ? early : findBestRoute(chain.graph, snapshot, tokenIn, tokenOut, inAmount);
+  const { block: head, snapshot } = await stateAtHead(reader);
+  const route = findBestRoute(chain.graph, snapshot, tokenIn, tokenOut, inAmount);
   if (!route.ok) throw new ApiError(404, ERROR_CODES.noRoute, `no route for this swap: ${route.reason}`);
 
   return {
@@ -89,6 +82,16 @@ export async function quote(
     blockNumber: Number(head.number),
     refCode: request.refCode ?? 0,
   };
+}
+
+/**
+ * The head and its state: from the reader's head watcher when it has one (no node round trip),
+ * else a head lookup and the reserves at that head.
+ */
+async function stateAtHead(reader: ChainReader): Promise<ChainState> {
+  if (reader.current) return reader.current();
+  const block = await reader.head();
+  return { block, snapshot: await reader.reserves(block) };
 }
 
 export function routeJson(chain: ChainContext, route: Simulation): QuoteData['bestRoute'] {
