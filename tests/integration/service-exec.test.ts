@@ -361,6 +361,46 @@ describe('quotes executed on chain deliver exactly outAmount', () => {
     for (const count of Object.values(seen)) expect(count).toBeGreaterThan(0);
   });
 
+  it('wrap and unwrap: ETH -> WETH and WETH -> ETH, one WETH swap, out = in, exact on chain', async () => {
+    for (const chain of ['ethereum', 'base'] as const) {
+      const weth = SYMBOL(chain, 'WETH');
+      const amount = 1_234_567_890_123_456_789n;
+      for (const [inToken, outToken] of [
+        [NATIVE_TOKEN_ADDRESS, weth],
+        [weth, NATIVE_TOKEN_ADDRESS],
+      ] as const) {
+        const { quote } = await execute({ chain, inToken, outToken, inAmount: amount, slippage: 0.1 });
+        expect(quote.outAmount).toBe(amount.toString());
+        expect(quote.bestRoute).toEqual([
+          {
+            percent: 100,
+            swaps: [
+              {
+                dex: 'weth',
+                pool: kits[chain].info.weth,
+                tokenIn: inToken,
+                tokenOut: outToken,
+                amountIn: amount.toString(),
+                amountOut: amount.toString(),
+              },
+            ],
+          },
+        ]);
+      }
+    }
+    // A wrap whose route is tampered with is refused at build, before anything is signed.
+    const quote = await quoteOf({
+      chain: 'ethereum',
+      inToken: NATIVE_TOKEN_ADDRESS,
+      outToken: SYMBOL('ethereum', 'WETH'),
+      inAmount: 10n ** 18n,
+    });
+    const doubled = { ...quote, outAmount: (2n * 10n ** 18n).toString() };
+    const tampered = await post('/v1/build', doubled);
+    expect(tampered.status).toBe(400);
+    expect(ErrorBodySchema.parse(tampered.body).error.code).toBe('INVALID_QUOTE');
+  });
+
   it('reverts when another trade moves the price past the slippage first', async () => {
     const kit = kits.ethereum;
     const WETH = SYMBOL('ethereum', 'WETH');
