@@ -42,9 +42,14 @@ function benchBundles(): void {
   const popup = initialScriptsOf('popup.html').reduce((sum, file) => sum + gzipKb(join(OUTPUT, file)), 0);
   const content = gzipKb(join(OUTPUT, 'content-scripts', 'explorer.js'));
   const background = gzipKb(join(OUTPUT, 'background.js'));
+  // On every http(s) page: the in-page provider (MAIN world) and its bridge (isolated world).
+  const provider = gzipKb(join(OUTPUT, 'content-scripts', 'dapp-provider.js'));
+  const bridge = gzipKb(join(OUTPUT, 'content-scripts', 'dapp-bridge.js'));
   for (const [name, kb, budget] of [
     ['popup initial JS (gzip)', popup, 60],
     ['content script (gzip)', content, 8],
+    ['in-page provider (gzip)', provider, 10],
+    ['dapp bridge content script (gzip)', bridge, 8],
     ['background (gzip)', background, 150],
   ] as const) {
     rows.push({

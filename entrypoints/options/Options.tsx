@@ -5,6 +5,7 @@ import { BackgroundError, callBackground } from '@/lib/messaging/client';
 import { checkOneClickAmount } from '@/lib/settings/one-click';
 import { DEVNET_PRESET, type Settings, SettingsSchema } from '@/lib/settings/settings';
 import { checkSlippage } from '@/lib/swap/slippage';
+import { ConnectedSites } from './ConnectedSites';
 import { ExplorerHosts } from './ExplorerHosts';
 
 const FIELD_LABELS: Record<string, string> = {
@@ -249,6 +250,7 @@ export function Options() {
           setSettings((current) => current && { ...current, explorerHosts: saved.explorerHosts })
         }
       />
+      <ConnectedSites />
     </main>
   );
 }

@@ -4,6 +4,12 @@ import * as z from 'zod/mini';
 import { TokenSchema } from '@/lib/api/schema';
 import { DEFAULT_SETTINGS, SettingsSchema } from '@/lib/settings/settings';
 import {
+  type ConnectedSite,
+  ConnectedSitesSchema,
+  type DappSettings,
+  DappSettingsSchema,
+} from '@/lib/state/dapp';
+import {
   type HistoryEntry,
   HistorySchema,
   PendingSwapsSchema,
@@ -145,4 +151,23 @@ export const pendingSwapsItem = defineStorageItem<SwapState[]>({
   version: 1,
   schema: PendingSwapsSchema,
   fallback: () => [],
+});
+
+// ----- Dapps (EIP-1193 provider): connected sites and the provider's own settings -----
+
+/** Origins the user connected, with the accounts each may see and its chain (lib/dapp/sites.ts). */
+export const connectedSitesItem = defineStorageItem<ConnectedSite[]>({
+  area: 'local',
+  key: 'connectedSites',
+  version: 1,
+  schema: ConnectedSitesSchema,
+  fallback: () => [],
+});
+
+export const dappSettingsItem = defineStorageItem<DappSettings>({
+  area: 'local',
+  key: 'dappSettings',
+  version: 1,
+  schema: DappSettingsSchema,
+  fallback: () => ({ exposeWindowEthereum: false }),
 });

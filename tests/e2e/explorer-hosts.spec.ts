@@ -16,6 +16,7 @@ import { ETH, fixtureHtml, PAGES } from '../fixtures/explorer/pages.ts';
 import {
   expect,
   grantSiteAccess,
+  pageSettled,
   stopServiceWorker,
   test,
   useEmbeddedDefault,
@@ -46,7 +47,7 @@ async function extensionEval<T>(page: Page, script: string): Promise<T> {
 async function expectNoButtons(tab: Page): Promise<void> {
   await tab.goto(TOKEN_PAGE);
   await expect(tab.locator('h1')).toContainText('USDC'); // the fixture was served
-  await tab.waitForTimeout(1500);
+  await pageSettled(tab);
   expect(await tab.locator(BUTTON).count()).toBe(0);
 }
 

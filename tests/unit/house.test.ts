@@ -24,6 +24,7 @@ const LIB_LAYERS = [
   'tokens',
   'swap',
   'explorer',
+  'dapp',
   'messaging',
   'background',
 ] as const;
