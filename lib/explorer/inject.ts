@@ -16,7 +16,11 @@ const CSS = `:host{all:initial!important;display:inline-block!important;margin-l
 div{position:absolute;inset:auto;width:250px;margin:4px 0 0;padding:10px;border:1px solid #ccc;border-radius:8px;background:#fff;color:#222}
 p{margin:0 0 4px;overflow-wrap:anywhere}
 .b{font-weight:600}
-.go{display:block;margin-top:8px;padding:4px;text-align:center}`;
+.go{display:block;margin-top:8px;padding:4px;text-align:center}
+.u{border-style:dashed;border-color:#999;color:#555}`;
+
+/** Said on a button (tooltip) and its card when the token is not on the swap service's list. */
+export const NOT_LISTED = 'Not on the swap service’s list';
 
 export interface Placement {
   element: Element;
@@ -27,6 +31,8 @@ export interface Injector {
   /** Puts a button beside each element (or re-points an existing one). Reads first, then writes. */
   place(items: readonly Placement[]): void;
   has(element: Element): boolean;
+  /** Records which of `asked` are on the service's list; the others' buttons are marked as not. */
+  mark(asked: readonly string[], listed: ReadonlySet<string>): void;
   remove(element: Element): void;
   /** Removes every button of this injector and closes its card. */
   clear(): void;
@@ -55,6 +61,8 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
   // The token lives here, not in the (page-writable) data attribute, which is only a hook for tests.
   const tokens = new WeakMap<HTMLElement, string>();
   let open: { host: HTMLElement; close(): void } | undefined;
+  // Token -> on the service's list, as the background answered (absent: not asked yet).
+  const listed = new Map<string, boolean>();
 
   const node = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string) => {
     const created = doc.createElement(tag);
@@ -71,6 +79,16 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
     tokens.set(host, address);
     host.setAttribute('data-swaplane-token', address);
     host.setAttribute('data-swaplane-chain', String(chainId));
+    showListed(host);
+  }
+
+  function showListed(host: HTMLElement): void {
+    const known = listed.get(tokens.get(host) ?? '');
+    const button = host.shadowRoot?.querySelector('.s') as HTMLElement | null | undefined;
+    if (known === undefined || !button) return;
+    host.setAttribute('data-swaplane-listed', String(known));
+    button.classList.toggle('u', !known);
+    button.title = known ? 'Swap with Swaplane' : `Swap with Swaplane (${NOT_LISTED})`;
   }
 
   function showFailure(card: HTMLElement, error: Failure, keep: Node[] = []): void {
@@ -161,6 +179,7 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
       (event) => (event.key === 'Enter' || event.key === ' ') && activate(event),
     );
     root.append(style, button);
+    showListed(host);
     return host;
   }
 
@@ -192,6 +211,16 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
       });
     },
     has: (element) => hosts.has(element),
+    mark(asked, answer) {
+      const fresh = asked.filter((address) => listed.get(address) !== answer.has(address));
+      if (fresh.length === 0) return;
+      for (const address of fresh) listed.set(address, answer.has(address));
+      const changed = new Set(fresh);
+      for (const host of doc.querySelectorAll(HOST_TAG)) {
+        const token = tokens.get(host as HTMLElement);
+        if (token && changed.has(token)) showListed(host as HTMLElement);
+      }
+    },
     remove(element) {
       const host = hosts.get(element);
       if (!host) return;

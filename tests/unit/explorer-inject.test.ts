@@ -15,7 +15,7 @@ import {
   swapButton,
   tokensOf,
 } from '../fixtures/explorer/dom';
-import { ETH, PAGES } from '../fixtures/explorer/pages';
+import { ETH, PAGES, SPAM_TOKEN } from '../fixtures/explorer/pages';
 
 let scanner: Scanner | undefined;
 afterEach(() => {
@@ -37,8 +37,8 @@ describe('injection', () => {
     await open(PAGES.token);
     const list = hosts();
     expect(new Set(tokensOf(list))).toEqual(new Set([ETH.usdc]));
-    // h1 + contract link + "Contract" tab + 4 transfer links + 2 holder links.
-    expect(list).toHaveLength(9);
+    // h1 + contract link + 4 transfer links + 2 holder links; the "Contract" tab is navigation.
+    expect(list).toHaveLength(8);
     for (const host of list) {
       expect(host.dataset.swaplaneChain).toBe('1');
       expect(host.dataset.swaplaneToken).toBe(ETH.usdc);
@@ -89,19 +89,32 @@ describe('injection', () => {
   it('address links get a button only when the background confirms the token', async () => {
     const messenger = await open(PAGES.address);
     const asked = new Set(messenger.whitelistCalls.flat());
-    expect(asked).toEqual(
-      new Set([
-        ETH.usdt,
-        '0xf977814e90da44bfa03b6295a0616a897441acec',
-        '0x4675c7e5baafbffbca748158becba61ef3b0a263',
-        '0x7a250d5630b4cf539739df2c5dacb4c659f2488d',
-        '0x4838b106fce9647bdf1e7877bf73ce8b0bad5f97',
-      ]),
-    );
+    // Every address link, and the token links' tokens (to mark the ones not on the list).
+    const expected = [
+      ETH.usdt,
+      '0xf977814e90da44bfa03b6295a0616a897441acec',
+      '0x4675c7e5baafbffbca748158becba61ef3b0a263',
+      '0x7a250d5630b4cf539739df2c5dacb4c659f2488d',
+      '0x4838b106fce9647bdf1e7877bf73ce8b0bad5f97',
+      ...PAGES.address.expected,
+    ];
+    expect(asked).toEqual(new Set(expected));
     const viaAddress = hosts().filter((host) =>
       host.previousElementSibling?.getAttribute('href')?.startsWith('/address/'),
     );
     expect(tokensOf(viaAddress)).toEqual([ETH.usdt]);
+  });
+
+  it('a not-listed ERC-20 keeps its button, marked as not on the service’s list', async () => {
+    await open(PAGES.address);
+    const spam = hosts().filter((host) => host.dataset.swaplaneToken === SPAM_TOKEN);
+    expect(spam.length).toBeGreaterThan(0);
+    for (const host of spam) {
+      expect(host.dataset.swaplaneListed).toBe('false');
+      expect(swapButton(host).title).toContain('Not on the swap service’s list');
+    }
+    const usdc = hosts().filter((host) => host.dataset.swaplaneToken === ETH.usdc);
+    for (const host of usdc) expect(host.dataset.swaplaneListed).toBe('true');
   });
 
   it('a failed whitelist call leaves address links without buttons', async () => {
