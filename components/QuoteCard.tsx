@@ -1,6 +1,6 @@
 import { formatAmount } from '@/lib/amounts';
 import type { Token } from '@/lib/api/schema';
-import type { QuoteSessionState } from '@/lib/swap/session-state';
+import type { QuoteSessionState } from '@/lib/state/session-state';
 import { RouteDiagram } from './RouteDiagram';
 
 export interface QuoteCardProps {

@@ -3,7 +3,7 @@ import { formatAmount } from '@/lib/amounts';
 import type { Token } from '@/lib/api/schema';
 import { getChain } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
-import type { HistoryEntry } from '@/lib/swap/pipeline-state';
+import type { HistoryEntry } from '@/lib/state/pipeline-state';
 import { messageOf } from './messages';
 
 const STATUS_LABEL = { pending: 'Pending', confirmed: 'Confirmed', failed: 'Failed' } as const;

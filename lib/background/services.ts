@@ -6,10 +6,10 @@ import { createSwapApiClient, type SwapApiClient, type SwapApiClientOptions } fr
 import { userMessageFor } from '@/lib/api/messages';
 import type { Token } from '@/lib/api/schema';
 import { apiChainNameFor, getChain, UnknownChainError } from '@/lib/chains';
+import { DEFAULT_SETTINGS, type Settings } from '@/lib/settings/settings';
+import type { QuoteSessionState } from '@/lib/state/session-state';
 import { quoteSessionItem, settingsItem, tokenListItem } from '@/lib/storage/items';
-import { DEFAULT_SETTINGS, type Settings } from '@/lib/storage/settings';
 import { createQuoteSession, type QuoteSession } from '@/lib/swap/session';
-import type { QuoteSessionState } from '@/lib/swap/session-state';
 import { createTokenListCache, type TokenListCache, type TokenListView } from '@/lib/tokens/cache';
 import { lookupToken, type TokenLookup } from '@/lib/tokens/import';
 import { buildTokenSearchIndex, type TokenSearchIndex } from '@/lib/tokens/search';

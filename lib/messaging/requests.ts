@@ -3,8 +3,8 @@
 // 40-branch union) are never built in the popup, where start-up time is budgeted (DESIGN.md 7).
 import * as z from 'zod/mini';
 import { AddressSchema, ChainIdSchema, HexDataSchema } from '@/lib/api/schema';
-import { SettingsSchema } from '@/lib/storage/settings';
-import { QuoteInputSchema } from '@/lib/swap/session-state';
+import { SettingsSchema } from '@/lib/settings/settings';
+import { QuoteInputSchema } from '@/lib/state/session-state';
 
 const ChainRequest = { chainId: ChainIdSchema };
 const Secret = z.string().check(z.maxLength(1_000));

@@ -2,6 +2,7 @@
 // migration to it; tests/unit/storage.test.ts runs every migration.
 import * as z from 'zod/mini';
 import { TokenSchema } from '@/lib/api/schema';
+import { DEFAULT_SETTINGS, SettingsSchema } from '@/lib/settings/settings';
 import {
   type HistoryEntry,
   HistorySchema,
@@ -9,14 +10,13 @@ import {
   type RouterPinsMap,
   RouterPinsSchema,
   type SwapState,
-} from '@/lib/swap/pipeline-state';
-import { type Prefill, PrefillSchema } from '@/lib/swap/prefill';
-import { type QuoteSessionState, QuoteSessionStateSchema } from '@/lib/swap/session-state';
+} from '@/lib/state/pipeline-state';
+import { type Prefill, PrefillSchema } from '@/lib/state/prefill';
+import { type QuoteSessionState, QuoteSessionStateSchema } from '@/lib/state/session-state';
 import { AutoLockStateSchema } from '@/lib/wallet/autolock';
 import { type KeyringMeta, KeyringMetaSchema } from '@/lib/wallet/keyring';
 import { type Vault, VaultSchema } from '@/lib/wallet/vault';
 import { defineStorageItem, type StorageItem } from './item';
-import { DEFAULT_SETTINGS, SettingsSchema } from './settings';
 
 export const settingsItem = defineStorageItem({
   area: 'local',

@@ -3,9 +3,9 @@
 import { getAddress } from 'viem';
 import type { Address } from '@/lib/api/schema';
 import { createSerialQueue } from '@/lib/async';
+import type { RouterPinsMap } from '@/lib/state/pipeline-state';
 import type { StorageItem } from '@/lib/storage/item';
 import { routerPinsItem } from '@/lib/storage/items';
-import type { RouterPinsMap } from './pipeline-state';
 
 export interface RouterPins {
   get(chainId: number): Promise<Address | undefined>;

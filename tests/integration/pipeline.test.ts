@@ -25,6 +25,9 @@ import type { ManifestChain } from '../../devnet/manifest';
 import { createSwapApiClient, type SwapApiClient } from '../../lib/api/client';
 import { NATIVE_TOKEN_ADDRESS, type Quote, type QuoteRequest } from '../../lib/api/schema';
 import { viemChainFor } from '../../lib/chains/viem';
+import { createBalanceReader } from '../../lib/rpc/balances';
+import { clearPublicClients, networkInfo, publicClientFor, type RpcClient } from '../../lib/rpc/network';
+import type { SwapState, SwapStatus } from '../../lib/state/pipeline-state';
 import {
   createPendingSwapStore,
   executeSwap,
@@ -32,12 +35,9 @@ import {
   type SwapDeps,
 } from '../../lib/swap/execute';
 import { createSwapHistory } from '../../lib/swap/history';
-import type { SwapState, SwapStatus } from '../../lib/swap/pipeline-state';
 import { createRouterPins } from '../../lib/swap/router-pins';
 import { preflightSwap, simulateSwap } from '../../lib/swap/simulate';
-import { createBalanceReader } from '../../lib/wallet/balances';
 import { addDerivedAccount, createKeyring, signerFor } from '../../lib/wallet/keyring';
-import { clearPublicClients, networkInfo, publicClientFor, type RpcClient } from '../../lib/wallet/network';
 import { type EmbeddedDefault, startEmbeddedDefault } from '../../scripts/embedded';
 
 const E18 = 10n ** 18n;

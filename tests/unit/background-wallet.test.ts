@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { createHandlers, handleMessage } from '@/lib/background/router';
 import { type BackgroundServices, createBackgroundServices } from '@/lib/background/services';
-import { createHandlers, handleMessage } from '@/lib/messaging/background';
 import { RESULT_SCHEMAS, type ResultOf } from '@/lib/messaging/protocol';
 import type { Request, RequestType } from '@/lib/messaging/requests';
+import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { settingsItem, vaultItem, walletSessionItem } from '@/lib/storage/items';
-import { DEFAULT_SETTINGS } from '@/lib/storage/settings';
 import type { WalletState } from '@/lib/wallet/state';
 
 const ANVIL = 'test test test test test test test test test test test junk';

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QuoteCard, rateOf } from '@/components/QuoteCard';
 import type { Quote, Token } from '@/lib/api/schema';
-import { INITIAL_SESSION_STATE, type QuoteSessionState } from '@/lib/swap/session-state';
+import { INITIAL_SESSION_STATE, type QuoteSessionState } from '@/lib/state/session-state';
 
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';

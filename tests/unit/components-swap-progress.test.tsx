@@ -2,7 +2,7 @@
 import { cleanup, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SwapProgress } from '@/components/SwapProgress';
-import type { SwapState, SwapStep } from '@/lib/swap/pipeline-state';
+import type { SwapState, SwapStep } from '@/lib/state/pipeline-state';
 
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';

@@ -9,9 +9,9 @@ import {
 } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { NATIVE_TOKEN_ADDRESS } from '@/lib/api/schema';
+import { classifySendError, withGasMargin } from '@/lib/rpc/transactions';
 import { ROUTER_ERRORS_ABI, ROUTER_SWAP_ABI } from '@/lib/swap/router-abi';
 import { decodeRevert, receivedFromLogs } from '@/lib/swap/simulate';
-import { classifySendError, withGasMargin } from '@/lib/wallet/transactions';
 import { swapRouterAbi } from '../../devnet/abi';
 
 const signatures = (abi: readonly { type: string }[], type: string) =>

@@ -7,12 +7,7 @@ import {
 } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { NATIVE_TOKEN_ADDRESS } from '@/lib/api/schema';
-import {
-  balanceOf,
-  createBalanceReader,
-  MULTICALL3_ADDRESS,
-  multicall3BalanceAbi,
-} from '@/lib/wallet/balances';
+import { balanceOf, createBalanceReader, MULTICALL3_ADDRESS, multicall3BalanceAbi } from '@/lib/rpc/balances';
 
 const OWNER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';

@@ -1,10 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { NATIVE_TOKEN_ADDRESS } from '@/lib/api/schema';
+import {
+  HISTORY_LIMIT,
+  type HistoryEntry,
+  type SwapState,
+  SwapStateSchema,
+} from '@/lib/state/pipeline-state';
 import { pendingSwapsItem, routerPinsItem, swapHistoryItem } from '@/lib/storage/items';
 import { createPendingSwapStore } from '@/lib/swap/execute';
 import { addToHistory, createSwapHistory } from '@/lib/swap/history';
-import { HISTORY_LIMIT, type HistoryEntry, type SwapState, SwapStateSchema } from '@/lib/swap/pipeline-state';
 import { createRouterPins } from '@/lib/swap/router-pins';
 
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';

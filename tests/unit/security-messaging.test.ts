@@ -3,12 +3,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { NATIVE_TOKEN_ADDRESS } from '@/lib/api/schema';
+import { registerBackgroundHandlers } from '@/lib/background/router';
 import { type BackgroundServices, createBackgroundServices } from '@/lib/background/services';
-import { registerBackgroundHandlers } from '@/lib/messaging/background';
 import { QUOTE_SESSION_PORT, RESULT_SCHEMAS, type Response } from '@/lib/messaging/protocol';
 import { CONTENT_SCRIPT_REQUESTS, type Request, type RequestType } from '@/lib/messaging/requests';
+import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { settingsItem } from '@/lib/storage/items';
-import { DEFAULT_SETTINGS } from '@/lib/storage/settings';
 
 const ANVIL = 'test test test test test test test test test test test junk';
 const ANVIL_KEY_0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';

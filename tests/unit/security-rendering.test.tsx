@@ -9,8 +9,8 @@ import { SwapProgress } from '@/components/SwapProgress';
 import { TokenLogo } from '@/components/TokenLogo';
 import { type PickedToken, TokenPicker } from '@/components/TokenPicker';
 import type { Quote, Token } from '@/lib/api/schema';
-import type { SwapState } from '@/lib/swap/pipeline-state';
-import { INITIAL_SESSION_STATE } from '@/lib/swap/session-state';
+import type { SwapState } from '@/lib/state/pipeline-state';
+import { INITIAL_SESSION_STATE } from '@/lib/state/session-state';
 import { safeLogoUrl } from '@/lib/tokens/import';
 import { buildTokenSearchIndex } from '@/lib/tokens/search';
 

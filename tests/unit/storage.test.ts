@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { z } from 'zod';
+import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { defineStorageItem, remembered } from '@/lib/storage/item';
 import { importedTokensItem, settingsItem, tokenListItem } from '@/lib/storage/items';
-import { DEFAULT_SETTINGS } from '@/lib/storage/settings';
 
 beforeEach(() => fakeBrowser.reset());
 

@@ -17,7 +17,7 @@ import {
 } from 'viem/actions';
 import { isLocalRpcUrl, requireChain } from '@/lib/chains';
 import { viemChainFor } from '@/lib/chains/viem';
-import type { Settings } from '@/lib/storage/settings';
+import type { Settings } from '@/lib/settings/settings';
 
 export type RpcSettings = Pick<Settings, 'rpcOverrides'>;
 
