@@ -48,11 +48,13 @@ export function failureText(error: Failure): [string, string?] {
 }
 
 /** "1 ETH ≈ 2,950.12 USDC" and the minimum received, from a one-click quote. */
-export function quoteText(quote: OneClickQuote): [string, string] {
+export function quoteText(quote: OneClickQuote): [string, string, string, string] {
   const { inSymbol, outSymbol } = quote;
   return [
     `${formatUnits(quote.inAmount, quote.inDecimals)} ${inSymbol} ≈ ${formatUnits(quote.outAmount, quote.outDecimals)} ${outSymbol}`,
     `Minimum received: ${formatUnits(quote.minReceived, quote.outDecimals)} ${outSymbol}`,
+    `On ${quote.network}, slippage ${quote.slippage}%`,
+    `Quote from ${quote.service}`,
   ];
 }
 
@@ -136,19 +138,19 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
     messenger.oneClickQuote(chainId, address).then((outcome) => {
       if (open !== current) return;
       if (!outcome.ok) return showFailure(card, outcome.error);
-      const [rate, minimum] = quoteText(outcome.result);
+      const [rate, minimum, network, source] = quoteText(outcome.result);
       const go = node('button', 'go');
       go.type = 'button';
       go.textContent = 'Swap in Swaplane';
       go.addEventListener('click', (event) => {
         if (!event.isTrusted) return;
         go.disabled = true;
-        messenger.openPopupPrefilled(chainId, address).then((opened) => {
+        messenger.openPopupPrefilled(chainId, address, outcome.result.inAmount).then((opened) => {
           if (opened.ok) current.close();
           else if (open === current) showFailure(card, opened.error, [text('b', rate)]);
         });
       });
-      card.replaceChildren(text('b', rate), text('', minimum), go);
+      card.replaceChildren(text('b', rate), text('', minimum), text('', network), text('', source), go);
     });
   }
 

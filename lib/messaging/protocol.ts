@@ -31,6 +31,10 @@ export const OneClickQuoteSchema = z.object({
   quote: QuoteSchema,
   inSymbol: z.string(),
   outSymbol: z.string(),
+  /** The chain's name, the settings' slippage (percent) and the origin of the service asked. */
+  network: z.string(),
+  slippage: z.number(),
+  service: z.string(),
 });
 
 /**

@@ -30,7 +30,13 @@ export const RequestSchema = z.discriminatedUnion('type', [
   /** A one-click quote for a token seen on an explorer page (content script). */
   z.object({ type: z.literal('oneClickQuote'), ...ChainRequest, token: AddressSchema }),
   /** Open the popup on the swap screen with this token and chain (content script). */
-  z.object({ type: z.literal('openPopupPrefilled'), ...ChainRequest, token: AddressSchema }),
+  z.object({
+    type: z.literal('openPopupPrefilled'),
+    ...ChainRequest,
+    token: AddressSchema,
+    /** The card's native-coin amount, smallest unit. */
+    amount: z.optional(z.string().check(z.regex(/^\d{1,78}$/))),
+  }),
   /** The chain of the explorer page the content script runs on, from the sender's URL (content script). */
   z.object({ type: z.literal('explorerChain') }),
   /** Add (chainId) or remove (null) an explorer host of the user's; adding needs its permission first. */

@@ -168,12 +168,18 @@ describe('the quote card', () => {
     await settle();
     expect(messenger.quoteCalls).toEqual([ETH.usdc]);
     const lines = [...(card(host)?.querySelectorAll('p') ?? [])].map((line) => line.textContent);
-    expect(lines).toEqual(['1 ETH ≈ 2,950.12 USDC', 'Minimum received: 2,935.37 USDC']);
+    expect(lines).toEqual([
+      '1 ETH ≈ 2,950.12 USDC',
+      'Minimum received: 2,935.37 USDC',
+      'On Ethereum, slippage 0.5%',
+      'Quote from http://127.0.0.1:8787',
+    ]);
     const go = card(host)?.querySelector('button.go') as HTMLButtonElement;
     expect(go.textContent).toBe('Swap in Swaplane');
     click(go);
     await settle();
-    expect(messenger.openCalls).toEqual([[1, ETH.usdc]]);
+    // The card's chain, token and amount (the quote's native-coin input) go to the popup.
+    expect(messenger.openCalls).toEqual([[1, ETH.usdc, 10n ** 18n]]);
     expect(card(host)).toBeNull();
     expect(swapButton(host).getAttribute('aria-expanded')).toBe('false');
   });
@@ -303,7 +309,10 @@ describe('the quote card', () => {
   });
 
   it('formats the quote by hand: amounts, decimals, symbols', () => {
-    expect(quoteText(QUOTE)).toEqual(['1 ETH ≈ 2,950.12 USDC', 'Minimum received: 2,935.37 USDC']);
+    expect(quoteText(QUOTE).slice(0, 2)).toEqual([
+      '1 ETH ≈ 2,950.12 USDC',
+      'Minimum received: 2,935.37 USDC',
+    ]);
     expect(
       quoteText({
         ...QUOTE,
@@ -312,7 +321,12 @@ describe('the quote card', () => {
         outDecimals: 18,
         outSymbol: 'WETH',
       }),
-    ).toEqual(['1 ETH ≈ 0.0000333333 WETH', 'Minimum received: 0.000033 WETH']);
+    ).toEqual([
+      '1 ETH ≈ 0.0000333333 WETH',
+      'Minimum received: 0.000033 WETH',
+      'On Ethereum, slippage 0.5%',
+      'Quote from http://127.0.0.1:8787',
+    ]);
   });
 
   it('stop() removes every button', async () => {
