@@ -11,6 +11,7 @@ import { VaultError } from '@/lib/wallet/vault';
 import { CodedError } from './errors';
 import { explorerHandlers } from './handlers/explorer';
 import { popupHandlers } from './handlers/popup';
+import { safetyHandlers } from './handlers/safety';
 import { sessionHandlers } from './handlers/session';
 import { settingsHandlers } from './handlers/settings';
 import { swapHandlers } from './handlers/swaps';
@@ -69,6 +70,7 @@ export function createHandlers(services: BackgroundServices): Handlers {
     ...walletHandlers(services),
     ...swapHandlers(services),
     ...explorerHandlers(services),
+    ...safetyHandlers(services),
   };
 }
 

@@ -4,6 +4,7 @@
 // only ever written with textContent.
 import { formatUnits } from './format';
 import type { Failure, Messenger, OneClickQuote } from './messenger';
+import { safetyText } from './safety-text';
 
 /** Tag of the injected host elements; they carry `data-swaplane-token` and `data-swaplane-chain`. */
 export const HOST_TAG = 'swaplane-swap';
@@ -135,8 +136,23 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
       (card.showPopover as (options: { source: Element }) => void)({ source: button });
     }
 
+    // A token not on the service's list gets no quote (the service has no route for it): the card
+    // checks it instead, so the user sees a transfer tax or a blocked sell before going anywhere.
+    const check = () => {
+      card.replaceChildren(text('b', NOT_LISTED), text('', 'Checking the token…'));
+      messenger.tokenSafety(chainId, address).then((outcome) => {
+        if (open !== current) return;
+        if (!outcome.ok) return showFailure(card, outcome.error, [text('b', NOT_LISTED)]);
+        const [headline, detail] = safetyText(outcome.result);
+        const line = text('b', headline);
+        line.setAttribute('role', 'status');
+        card.replaceChildren(text('', NOT_LISTED), line, text('', detail));
+      });
+    };
+    if (listed.get(address) === false) return check();
     messenger.oneClickQuote(chainId, address).then((outcome) => {
       if (open !== current) return;
+      if (!outcome.ok && outcome.error.code === 'NOT_WHITELISTED') return check();
       if (!outcome.ok) return showFailure(card, outcome.error);
       const [rate, minimum, network, source] = quoteText(outcome.result);
       const go = node('button', 'go');

@@ -4,6 +4,7 @@
 // `wxt/browser` is the browser's native API in this bundle (wxt.config.ts): runtime.sendMessage returns a
 // promise natively in Chromium MV3 and Firefox, so the polyfill is left out to keep the bundle small.
 import { browser } from 'wxt/browser';
+import { readSafety, type SafetyAnswer } from './safety-text';
 
 export interface UserText {
   title: string;
@@ -41,6 +42,8 @@ export interface Messenger {
   oneClickQuote(chainId: number, token: string): Promise<Outcome<OneClickQuote>>;
   /** True when the real popup opened, false when a tab with the popup page did instead. */
   openPopupPrefilled(chainId: number, token: string, amount?: bigint): Promise<Outcome<boolean>>;
+  /** A simulated buy and sell-back of a token not on the service's list. */
+  tokenSafety(chainId: number, token: string): Promise<Outcome<SafetyAnswer>>;
   /** The chain of this page's host as the background sees it (a host the user added), or null. */
   explorerChain(): Promise<Outcome<number | null>>;
 }
@@ -146,5 +149,6 @@ export function createMessenger(send: Send = (message) => browser.runtime.sendMe
         readOpened,
       ),
     explorerChain: () => call(send, { type: 'explorerChain' }, readChain),
+    tokenSafety: (chainId, token) => call(send, { type: 'tokenSafety', chainId, token }, readSafety),
   };
 }

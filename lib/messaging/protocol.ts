@@ -50,6 +50,14 @@ export const PopupStartSchema = z.object({
   tokens: z.nullable(z.object({ chainId: ChainIdSchema, tokens: z.array(TokenSchema) })),
 });
 
+/** What the simulated buy and sell-back found (lib/safety/check.ts), and on which network. */
+export const TokenSafetySchema = z.object({
+  verdict: z.enum(['clean', 'tax', 'sell-blocked', 'no-pool', 'buy-failed', 'unsupported']),
+  buyTaxBps: z.optional(z.int().check(z.minimum(0), z.maximum(10_000))),
+  sellTaxBps: z.optional(z.int().check(z.minimum(0), z.maximum(10_000))),
+  network: z.string(),
+});
+
 export const RESULT_SCHEMAS = {
   ping: z.object({ version: z.string(), startedAt: z.number() }),
   getSettings: SettingsSchema,
@@ -85,6 +93,8 @@ export const RESULT_SCHEMAS = {
   dismissSwap: z.null(),
   getBalances: z.record(z.string(), AmountStringSchema),
   getHistory: HistorySchema,
+  // Explorer pages (wt-17): the card's token safety check.
+  tokenSafety: TokenSafetySchema,
 } satisfies Record<RequestType, z.ZodMiniType>;
 
 export type ResultOf<T extends RequestType> = z.infer<(typeof RESULT_SCHEMAS)[T]>;

@@ -99,6 +99,9 @@ export const RequestSchema = z.discriminatedUnion('type', [
     tokens: z.array(AddressSchema).check(z.maxLength(50)),
   }),
   z.object({ type: z.literal('getHistory') }),
+  // Explorer pages (wt-17): the card's token safety check.
+  /** Simulate a small buy and sell-back of a token not on the service's list (content script). */
+  z.object({ type: z.literal('tokenSafety'), ...ChainRequest, token: AddressSchema }),
 ]);
 export type Request = z.infer<typeof RequestSchema>;
 export type RequestType = Request['type'];
@@ -111,4 +114,5 @@ export const CONTENT_SCRIPT_REQUESTS: ReadonlySet<RequestType> = new Set<Request
   'oneClickQuote',
   'openPopupPrefilled',
   'explorerChain',
+  'tokenSafety',
 ]);

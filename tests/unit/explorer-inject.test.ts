@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { failureText, HOST_TAG, quoteText } from '@/lib/explorer/inject';
+import { readSafety, safetyText } from '@/lib/explorer/safety-text';
 import { type Scanner, startScanner } from '@/lib/explorer/scanner';
 import {
   card,
@@ -229,8 +230,11 @@ describe('the quote card', () => {
 
   it.each([
     [
-      { code: 'NOT_WHITELISTED', message: 'This token is not on the swap service’s list.' },
-      ['This token is not on the swap service’s list.'],
+      {
+        code: 'QUOTE_REJECTED',
+        message: 'The swap service’s quote has the wrong decimals for these tokens.',
+      },
+      ['The swap service’s quote has the wrong decimals for these tokens.'],
     ],
     [
       {
@@ -334,5 +338,67 @@ describe('the quote card', () => {
     expect(hosts().length).toBe(50);
     scanner?.stop();
     expect(hosts()).toEqual([]);
+  });
+});
+
+describe('the safety check on the card', () => {
+  it('a token not on the list: no quote asked, the simulated buy and sell-back reported', async () => {
+    const messenger = await open(PAGES.address);
+    const host = hosts().find((entry) => entry.dataset.swaplaneToken === SPAM_TOKEN);
+    if (!host) throw new Error('no host for the unlisted token');
+    click(swapButton(host));
+    await settle();
+    expect(messenger.quoteCalls).toEqual([]);
+    expect(messenger.safetyCalls).toEqual([SPAM_TOKEN]);
+    const lines = [...(card(host)?.querySelectorAll('p') ?? [])].map((line) => line.textContent);
+    expect(lines[0]).toBe('Not on the swap service’s list');
+    expect(lines[1]).toBe('Transfer tax: 5% on buying, 5% on selling');
+    expect(card(host)?.querySelector('button.go')).toBeNull();
+  });
+
+  it('a quote refused as not listed (the list changed) falls back to the safety check', async () => {
+    const messenger = fakeMessenger();
+    messenger.quoteAnswer = {
+      ok: false,
+      error: { code: 'NOT_WHITELISTED', message: 'This token is not on the swap service’s list.' },
+    };
+    messenger.safetyAnswer = {
+      ok: true,
+      result: { verdict: 'sell-blocked', buyTaxBps: 0, network: 'Ethereum' },
+    };
+    await open(PAGES.token, messenger);
+    const [host] = hosts();
+    if (!host) throw new Error('no host');
+    click(swapButton(host));
+    await settle();
+    expect(messenger.safetyCalls).toEqual([ETH.usdc]);
+    expect(card(host)?.querySelector('[role=status]')?.textContent).toBe(
+      'Sell blocked (honeypot): you could buy it but not sell it',
+    );
+  });
+
+  it.each([
+    [{ verdict: 'clean', buyTaxBps: 0, sellTaxBps: 0 }, 'Safety check: clean'],
+    [{ verdict: 'sell-blocked', buyTaxBps: 0 }, 'Sell blocked (honeypot): you could buy it but not sell it'],
+    [{ verdict: 'unsupported' }, 'Not checked: this RPC cannot simulate'],
+    [{ verdict: 'no-pool' }, 'Not checked: no pool against the wrapped coin to test with'],
+  ] as const)('%j reads "%s"', (report, headline) => {
+    expect(safetyText({ ...report, network: 'Ethereum' })[0]).toBe(headline);
+  });
+
+  it('refuses a safety answer of the wrong shape', () => {
+    expect(readSafety({ verdict: 'clean', network: 'Ethereum' })).toEqual({
+      verdict: 'clean',
+      network: 'Ethereum',
+    });
+    for (const bad of [
+      { verdict: 'fine', network: 'Ethereum' },
+      { verdict: 'tax', buyTaxBps: -1, network: 'Ethereum' },
+      { verdict: 'tax', buyTaxBps: 1.5, network: 'Ethereum' },
+      { verdict: 'clean' },
+      null,
+    ]) {
+      expect(readSafety(bad)).toBeUndefined();
+    }
   });
 });

@@ -114,7 +114,7 @@ afterEach(() => {
 });
 
 describe('a content script (code in a page the user visits)', () => {
-  it('the protocol lists exactly its five calls plus ping, and every other request is view-only', () => {
+  it('the protocol lists exactly its six calls plus ping, and every other request is view-only', () => {
     // explorerChain answers from the sender URL the browser reports, never from page-supplied data.
     expect([...CONTENT_SCRIPT_REQUESTS].sort()).toEqual(
       [
@@ -123,6 +123,7 @@ describe('a content script (code in a page the user visits)', () => {
         'oneClickQuote',
         'openPopupPrefilled',
         'ping',
+        'tokenSafety',
         'whitelistedTokens',
       ].sort(),
     );
