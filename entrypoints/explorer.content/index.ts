@@ -1,5 +1,5 @@
-// Thin wiring; the logic is in lib/explorer. Kept tiny (<= 8 kB gzip): no viem, no zod, no Preact in
-// this bundle; the messenger checks the background's answers by hand.
+// Thin wiring; the logic is in lib/explorer. Kept tiny (docs/PERFORMANCE.md, <= 8 kB gzip): no viem,
+// no zod, no Preact in this bundle; the messenger checks the background's answers by hand.
 import { createMessenger } from '@/lib/explorer/messenger';
 import { type Scanner, startScanner } from '@/lib/explorer/scanner';
 import { explorerChainOf, explorerMatches } from '@/lib/explorer/site';

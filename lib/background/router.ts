@@ -62,7 +62,6 @@ function errorResult(error: unknown): ErrorResult {
 /** Every request type's handler: one spread per concern. */
 export function createHandlers(services: BackgroundServices): Handlers {
   return {
-    ping: async () => ({ version: browser.runtime.getManifest().version, startedAt: STARTED_AT }),
     ...settingsHandlers(services),
     ...tokenHandlers(services),
     ...sessionHandlers(services),
@@ -73,8 +72,6 @@ export function createHandlers(services: BackgroundServices): Handlers {
     ...safetyHandlers(services),
   };
 }
-
-const STARTED_AT = Date.now();
 
 export async function handleMessage(
   handlers: Handlers,

@@ -149,7 +149,10 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
         card.replaceChildren(text('', NOT_LISTED), line, text('', detail));
       });
     };
-    if (listed.get(address) === false) return check();
+    if (listed.get(address) === false) {
+      check();
+      return;
+    }
     messenger.oneClickQuote(chainId, address).then((outcome) => {
       if (open !== current) return;
       if (!outcome.ok && outcome.error.code === 'NOT_WHITELISTED') return check();

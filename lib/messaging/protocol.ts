@@ -59,14 +59,11 @@ export const TokenSafetySchema = z.object({
 });
 
 export const RESULT_SCHEMAS = {
-  ping: z.object({ version: z.string(), startedAt: z.number() }),
   getSettings: SettingsSchema,
   updateSettings: SettingsSchema,
   getTokenList: TokenListViewSchema,
-  refreshTokenList: TokenListViewSchema,
   lookupToken: TokenLookupSchema,
   whitelistedTokens: z.array(AddressSchema),
-  getQuoteSession: QuoteSessionStateSchema,
   setQuoteInput: QuoteSessionStateSchema,
   markTyping: z.null(),
   refreshQuote: QuoteSessionStateSchema,
@@ -89,7 +86,6 @@ export const RESULT_SCHEMAS = {
   walletReveal: z.object({ secret: z.string() }),
   previewSwap: SwapPreviewSchema,
   startSwap: z.nullable(SwapStateSchema),
-  getSwap: z.nullable(SwapStateSchema),
   dismissSwap: z.null(),
   getBalances: z.record(z.string(), AmountStringSchema),
   getHistory: HistorySchema,

@@ -74,20 +74,6 @@ export function tokenListItem(chainId: number): StorageItem<CachedTokenList | nu
   return item;
 }
 
-export const ImportedTokenSchema = z.extend(TokenSchema, {
-  whitelisted: z.boolean(),
-  importedAt: z.number(),
-});
-export type ImportedToken = z.infer<typeof ImportedTokenSchema>;
-
-export const importedTokensItem = defineStorageItem({
-  area: 'local',
-  key: 'importedTokens',
-  version: 1,
-  schema: z.array(ImportedTokenSchema).check(z.maxLength(500)),
-  fallback: () => [] as ImportedToken[],
-});
-
 /** The quote session, in storage.session: survives a worker restart, not a browser restart. */
 export const quoteSessionItem = defineStorageItem<QuoteSessionState | null>({
   area: 'session',
@@ -106,7 +92,7 @@ export const prefillItem = defineStorageItem<Prefill | null>({
   fallback: () => null,
 });
 
-/** The encrypted vault (DESIGN.md section 4): the only secret material in storage.local. */
+/** The encrypted vault (docs/ARCHITECTURE.md, "Before anything is signed"): the only secret material in storage.local. */
 export const vaultItem = defineStorageItem<Vault | null>({
   area: 'local',
   key: 'vault',

@@ -119,10 +119,6 @@ export interface SwapMachine {
 
 export { createPendingSwapStore, type PendingSwapStore } from './pending-store';
 
-export function executeSwap(input: SwapInput, deps: SwapDeps): Promise<SwapState> {
-  return createSwapMachine(deps).run(input);
-}
-
 export function resumeSwap(
   saved: SwapState,
   deps: SwapDeps,

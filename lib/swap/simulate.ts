@@ -1,4 +1,4 @@
-// Check 4 of DESIGN.md section 4: the swap must simulate without revert from the user's account,
+// Check 4 of docs/ARCHITECTURE.md ("Before anything is signed"): the swap must simulate without revert from the user's account,
 // and pay at least minReceived. Two layers:
 // - preflight: eth_simulateV1 of [approvals..., swap] with transfer tracing, before anything is
 //   sent, so a swap that would revert costs no approval gas; its traced transfers give the

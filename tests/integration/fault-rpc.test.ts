@@ -36,7 +36,7 @@ import { clearPublicClients, publicClientFor, type RpcClient } from '../../lib/r
 import { DEFAULT_SETTINGS } from '../../lib/settings/settings';
 import type { SwapState, SwapStatus } from '../../lib/state/pipeline-state';
 import { settingsItem } from '../../lib/storage/items';
-import { createPendingSwapStore, executeSwap, type SwapDeps } from '../../lib/swap/execute';
+import { createPendingSwapStore, createSwapMachine, type SwapDeps } from '../../lib/swap/execute';
 import { createSwapHistory } from '../../lib/swap/history';
 import { createRouterPins } from '../../lib/swap/router-pins';
 import { addDerivedAccount, createKeyring, signerFor } from '../../lib/wallet/keyring';
@@ -48,6 +48,12 @@ import {
   type ProxyRequestInfo,
   startFaultProxy,
 } from '../support/fault-proxy';
+
+/** One swap through the machine the background runs (lib/background/swaps.ts builds the same). */
+const runSwap = (
+  input: Parameters<ReturnType<typeof createSwapMachine>['run']>[0],
+  deps: Parameters<typeof createSwapMachine>[0],
+) => createSwapMachine(deps).run(input);
 
 const RPC_TIMEOUT_MS = 400;
 const RPC_RETRIES = 1; // the transport's own retry: every faulted read is asked twice
@@ -267,7 +273,7 @@ describe('RPC fault matrix: fault x step -> what the user gets', () => {
       proxy.add({ match: target.match, fault: inject, ...(target.times ? { times: target.times } : {}) });
       const statuses: SwapStatus[] = [];
       const started = performance.now();
-      const state = await executeSwap({ chainId: 1, account, request: request(), quote }, deps(statuses));
+      const state = await runSwap({ chainId: 1, account, request: request(), quote }, deps(statuses));
       const ms = performance.now() - started;
       const faulted = proxy.hits.filter(target.match).length;
       durations.push({ step, fault, ms: Math.round(ms), faulted, sends: sendHits().length });
@@ -314,7 +320,7 @@ describe('RPC down after the send', () => {
     proxy.add({ match: isTracking, fault: { kind: 'reset' } });
     const stop = new AbortController();
     const statuses: SwapStatus[] = [];
-    const first = await executeSwap(
+    const first = await runSwap(
       { chainId: 1, account, request: request(), quote, signal: stop.signal },
       deps(statuses, {
         // The worker is stopped after a few failed polls.

@@ -140,7 +140,7 @@ describe('background message handling', () => {
       'setQuoteInput',
       'refreshQuote',
       'takePrefill',
-      'getQuoteSession',
+      'popupStart',
     ];
     for (const type of forbidden) {
       expect(CONTENT_SCRIPT_REQUESTS.has(type as never)).toBe(false);
@@ -150,7 +150,7 @@ describe('background message handling', () => {
     expect(await settingsItem.get()).toMatchObject({ serviceBaseUrl: service.url });
     const lookup = await send({ type: 'lookupToken', chainId: 1, address: USDC.address }, 'content-script');
     expect(lookup).toMatchObject({ ok: true, result: { status: 'listed' } });
-    const unknown = await send({ type: 'ping' }, 'unknown');
+    const unknown = await send({ type: 'explorerChain' }, 'unknown');
     expect(unknown).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
   });
 

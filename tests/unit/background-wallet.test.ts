@@ -185,17 +185,17 @@ describe('wallet in the background', () => {
   it('pushes the deadline back on view activity but not on page activity', async () => {
     await importAnvil();
     clock += 5 * 60_000;
-    await send({ type: 'ping' }, 'content-script');
+    await send({ type: 'explorerChain' }, 'content-script');
     expect((await services.wallet.state()).lockAt).toBe(clock - 5 * 60_000 + 15 * 60_000);
-    await send({ type: 'ping' }, 'view');
+    await send({ type: 'explorerChain' }, 'view');
     expect((await services.wallet.state()).lockAt).toBe(clock + 15 * 60_000);
     // A burst of view messages (a popup opening) records the activity once.
     const recorded = clock + 15 * 60_000;
     clock += 1_000;
-    await send({ type: 'ping' }, 'view');
+    await send({ type: 'explorerChain' }, 'view');
     expect((await services.wallet.state()).lockAt).toBe(recorded);
     clock += 5_000;
-    await send({ type: 'ping' }, 'view');
+    await send({ type: 'explorerChain' }, 'view');
     expect((await services.wallet.state()).lockAt).toBe(clock + 15 * 60_000);
   });
 

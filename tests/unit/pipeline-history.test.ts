@@ -11,9 +11,9 @@ import { pendingSwapsItem, routerPinsItem, swapHistoryItem } from '@/lib/storage
 import { createPendingSwapStore } from '@/lib/swap/execute';
 import { addToHistory, createSwapHistory } from '@/lib/swap/history';
 import { createRouterPins } from '@/lib/swap/router-pins';
+import { USDC } from '../support/addresses';
 
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const ROUTER = '0xb19b36b1456E65E3A6D514D3F715f204BD59f431';
 
 function entry(i: number, over: Partial<HistoryEntry> = {}): HistoryEntry {

@@ -104,7 +104,7 @@ describe('what a stolen profile holds', () => {
     for (const [where, text] of [
       ['storage.local (unlocked)', unlockedLocal],
       ['storage.local (locked)', lockedLocal],
-      // storage.session holds the derived vault key while unlocked (DESIGN.md 4); never the password or a key.
+      // storage.session holds the derived vault key while unlocked (docs/ARCHITECTURE.md); never the password or a key.
       ['storage.session (unlocked)', unlockedSession],
       ['storage.sync', await dump('sync')],
     ] as const) {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_ONE_CLICK_AMOUNTS, oneClickAmountFor } from '@/lib/settings/one-click';
 import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { defineStorageItem, remembered } from '@/lib/storage/item';
-import { importedTokensItem, settingsItem, tokenListItem } from '@/lib/storage/items';
+import { settingsItem, tokenListItem } from '@/lib/storage/items';
 
 beforeEach(() => fakeBrowser.reset());
 
@@ -121,7 +121,9 @@ describe('storage items', () => {
 
   it('refuses to write a value that breaks its schema', async () => {
     await expect(settingsItem.set({ ...DEFAULT_SETTINGS, slippage: 80 })).rejects.toThrow();
-    await expect(importedTokensItem.set([{ bogus: true } as never])).rejects.toThrow();
+    await expect(
+      tokenListItem(1).set({ chainId: 1, source: '', fetchedAt: 0, tokens: [{ bogus: true } as never] }),
+    ).rejects.toThrow();
   });
 
   it('parses storage change events through the same migration and schema', () => {

@@ -5,9 +5,8 @@ import type { Handlers } from './types';
 
 export function sessionHandlers(
   services: BackgroundServices,
-): Pick<Handlers, 'getQuoteSession' | 'setQuoteInput' | 'markTyping' | 'refreshQuote'> {
+): Pick<Handlers, 'setQuoteInput' | 'markTyping' | 'refreshQuote'> {
   return {
-    getQuoteSession: async () => services.session.getState(),
     setQuoteInput: async ({ input }) => {
       services.session.setInput(input);
       return services.session.getState();

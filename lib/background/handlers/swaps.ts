@@ -3,7 +3,7 @@ import { HandlerError } from '../errors';
 import type { BackgroundServices } from '../services';
 import type { Handlers } from './types';
 
-type SwapRequest = 'previewSwap' | 'startSwap' | 'getSwap' | 'dismissSwap' | 'getBalances' | 'getHistory';
+type SwapRequest = 'previewSwap' | 'startSwap' | 'dismissSwap' | 'getBalances' | 'getHistory';
 
 export function swapHandlers(services: BackgroundServices): Pick<Handlers, SwapRequest> {
   return {
@@ -14,7 +14,6 @@ export function swapHandlers(services: BackgroundServices): Pick<Handlers, SwapR
     },
     startSwap: ({ approvalMode, routerConsent }) =>
       services.swaps.start({ approvalMode, ...(routerConsent ? { routerConsent } : {}) }),
-    getSwap: async () => services.swaps.current(),
     dismissSwap: async () => {
       services.swaps.dismiss();
       return null;

@@ -4,10 +4,9 @@ import type { Handlers } from './types';
 
 export function tokenHandlers(
   services: BackgroundServices,
-): Pick<Handlers, 'getTokenList' | 'refreshTokenList' | 'lookupToken' | 'whitelistedTokens'> {
+): Pick<Handlers, 'getTokenList' | 'lookupToken' | 'whitelistedTokens'> {
   return {
     getTokenList: async ({ chainId }) => services.tokens.get(chainId),
-    refreshTokenList: async ({ chainId }) => services.tokens.refresh(chainId),
     lookupToken: async ({ chainId, address }) => services.lookupToken(chainId, address),
     whitelistedTokens: async ({ chainId, addresses }) => {
       const { index } = await services.indexFor(chainId);
