@@ -257,3 +257,33 @@ describe('off-screen elements (IntersectionObserver)', () => {
     expect(hosts()).toHaveLength(9);
   });
 });
+
+describe('privacy', () => {
+  it('asks the background nothing for a page until it has a candidate token link', async () => {
+    loadPage('https://etherscan.io/blocks', PAGES.tokens.file);
+    for (const link of document.querySelectorAll('a[href*="/token/"], a[href*="/address/"]')) link.remove();
+    const messenger = fakeMessenger();
+    scanner = startScanner({ chainId: 1, messenger, lazy: false });
+    await nextFrame();
+    await nextFrame();
+    await settle();
+    // Menus and NFT links are not candidates either.
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      `<nav><a href="/token/${ETH.dai}">DAI</a></nav><a href="/token/${ETH.link}?a=7">NFT #7</a>`,
+    );
+    await nextFrame();
+    await settle();
+    expect(messenger.whitelistCalls).toEqual([]);
+    expect(messenger.quoteCalls).toEqual([]);
+    expect(messenger.safetyCalls).toEqual([]);
+    // The first real candidate: one question, about it alone.
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      `<table><tr><td><a href="/token/${ETH.uni}">UNI</a></td></tr></table>`,
+    );
+    await nextFrame();
+    await settle();
+    expect(messenger.whitelistCalls).toEqual([[ETH.uni]]);
+  });
+});
