@@ -14,6 +14,7 @@ import { CodedError } from './errors';
 import { dappHandlers } from './handlers/dapp';
 import { explorerHandlers } from './handlers/explorer';
 import { popupHandlers } from './handlers/popup';
+import { safetyHandlers } from './handlers/safety';
 import { sessionHandlers } from './handlers/session';
 import { settingsHandlers } from './handlers/settings';
 import { swapHandlers } from './handlers/swaps';
@@ -76,6 +77,7 @@ export function createHandlers(services: BackgroundServices): Handlers {
     ...trustHandlers(services),
     ...explorerHandlers(services),
     ...dappHandlers(services.dapp),
+    ...safetyHandlers(services),
   };
 }
 

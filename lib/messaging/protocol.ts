@@ -33,6 +33,10 @@ export const OneClickQuoteSchema = z.object({
   quote: QuoteSchema,
   inSymbol: z.string(),
   outSymbol: z.string(),
+  /** The chain's name, the settings' slippage (percent) and the origin of the service asked. */
+  network: z.string(),
+  slippage: z.number(),
+  service: z.string(),
 });
 
 /**
@@ -46,6 +50,14 @@ export const PopupStartSchema = z.object({
   swap: z.nullable(SwapStateSchema),
   /** From the cached list only (null when nothing is cached or named); the whole list comes later. */
   tokens: z.nullable(z.object({ chainId: ChainIdSchema, tokens: z.array(TokenSchema) })),
+});
+
+/** What the simulated buy and sell-back found (lib/safety/check.ts), and on which network. */
+export const TokenSafetySchema = z.object({
+  verdict: z.enum(['clean', 'tax', 'sell-blocked', 'no-pool', 'buy-failed', 'unsupported']),
+  buyTaxBps: z.optional(z.int().check(z.minimum(0), z.maximum(10_000))),
+  sellTaxBps: z.optional(z.int().check(z.minimum(0), z.maximum(10_000))),
+  network: z.string(),
 });
 
 export const RESULT_SCHEMAS = {
@@ -91,6 +103,8 @@ export const RESULT_SCHEMAS = {
   dappGetSettings: DappSettingsSchema,
   dappSetSettings: DappSettingsSchema,
   // ----- end of dapps -----
+  // Explorer pages (wt-17): the card's token safety check.
+  tokenSafety: TokenSafetySchema,
 } satisfies Record<RequestType, z.ZodMiniType>;
 
 export type ResultOf<T extends RequestType> = z.infer<(typeof RESULT_SCHEMAS)[T]>;

@@ -28,7 +28,13 @@ export const RequestSchema = z.discriminatedUnion('type', [
   /** A one-click quote for a token seen on an explorer page (content script). */
   z.object({ type: z.literal('oneClickQuote'), ...ChainRequest, token: AddressSchema }),
   /** Open the popup on the swap screen with this token and chain (content script). */
-  z.object({ type: z.literal('openPopupPrefilled'), ...ChainRequest, token: AddressSchema }),
+  z.object({
+    type: z.literal('openPopupPrefilled'),
+    ...ChainRequest,
+    token: AddressSchema,
+    /** The card's native-coin amount, smallest unit. */
+    amount: z.optional(z.string().check(z.regex(/^\d{1,78}$/))),
+  }),
   /** The chain of the explorer page the content script runs on, from the sender's URL (content script). */
   z.object({ type: z.literal('explorerChain') }),
   /** Add (chainId) or remove (null) an explorer host of the user's; adding needs its permission first. */
@@ -119,6 +125,9 @@ export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('dappGetSettings') }),
   z.object({ type: z.literal('dappSetSettings'), settings: DappSettingsSchema }),
   // ----- end of dapps -----
+  // Explorer pages (wt-17): the card's token safety check.
+  /** Simulate a small buy and sell-back of a token not on the service's list (content script). */
+  z.object({ type: z.literal('tokenSafety'), ...ChainRequest, token: AddressSchema }),
 ]);
 export type Request = z.infer<typeof RequestSchema>;
 export type RequestType = Request['type'];
@@ -132,4 +141,5 @@ export const CONTENT_SCRIPT_REQUESTS: ReadonlySet<RequestType> = new Set<Request
   'explorerChain',
   'dappInit',
   'dappRequest',
+  'tokenSafety',
 ]);

@@ -1,6 +1,10 @@
 import * as z from 'zod/mini';
 import { isLocalRpcUrl } from '@/lib/chains/rpc';
-import { checkOneClickAmount, DEFAULT_ONE_CLICK_AMOUNT } from '@/lib/settings/one-click';
+import {
+  checkOneClickAmount,
+  DEFAULT_ONE_CLICK_AMOUNT,
+  DEFAULT_ONE_CLICK_AMOUNTS,
+} from '@/lib/settings/one-click';
 
 /** Hostname as typed by a user: lowercase labels, at least one dot, no scheme or path. */
 const HostSchema = z
@@ -22,6 +26,14 @@ const HttpUrlSchema = z.url().check(
   ),
 );
 
+const OneClickAmountSchema = z.string().check(
+  z.maxLength(100),
+  z.refine((value) => {
+    const check = checkOneClickAmount(value);
+    return check.ok && check.text === value;
+  }, 'expected an amount above 0 like 0.1, with at most 18 decimals'),
+);
+
 export const SLIPPAGE_LIMITS = { min: 0.01, warnBelow: 0.1, warnAbove: 5, max: 50 } as const;
 
 export const SettingsSchema = z.object({
@@ -38,13 +50,9 @@ export const SettingsSchema = z.object({
   /** Extra explorer hosts the user added: host -> chainId. */
   explorerHosts: z.record(HostSchema, z.int().check(z.positive())),
   /** Native-coin amount of the explorer pages' one-click quote, canonical decimal (e.g. "0.1"). */
-  oneClickAmount: z.string().check(
-    z.maxLength(100),
-    z.refine((value) => {
-      const check = checkOneClickAmount(value);
-      return check.ok && check.text === value;
-    }, 'expected an amount above 0 like 0.1, with at most 18 decimals'),
-  ),
+  oneClickAmount: OneClickAmountSchema,
+  /** chainId -> that chain's own one-click amount (its native coin); others use `oneClickAmount`. */
+  oneClickAmounts: z.record(z.string().check(z.regex(/^\d{1,10}$/)), OneClickAmountSchema),
   autoLockMinutes: z.int().check(z.minimum(1), z.maximum(24 * 60)),
   /**
    * "Only sign swap calls Swaplane can read": a call no known router family decodes is refused.
@@ -67,5 +75,6 @@ export const DEFAULT_SETTINGS: Settings = {
   slippage: 0.5,
   explorerHosts: {},
   oneClickAmount: DEFAULT_ONE_CLICK_AMOUNT,
+  oneClickAmounts: { ...DEFAULT_ONE_CLICK_AMOUNTS },
   autoLockMinutes: 15,
 };

@@ -2,6 +2,7 @@
 // migration to it; tests/unit/storage.test.ts runs every migration.
 import * as z from 'zod/mini';
 import { TokenSchema } from '@/lib/api/schema';
+import { migrateOneClickAmounts } from '@/lib/settings/one-click';
 import { DEFAULT_SETTINGS, SettingsSchema } from '@/lib/settings/settings';
 import {
   type ConnectedSite,
@@ -28,7 +29,7 @@ import { defineStorageItem, type StorageItem } from './item';
 export const settingsItem = defineStorageItem({
   area: 'local',
   key: 'settings',
-  version: 3,
+  version: 4,
   schema: SettingsSchema,
   fallback: () => structuredClone(DEFAULT_SETTINGS),
   migrations: {
@@ -44,6 +45,8 @@ export const settingsItem = defineStorageItem({
     },
     // v3 added the one-click quote amount (explorer pages), which v2 fixed at 1 native coin.
     3: (previous) => ({ ...(previous as object), oneClickAmount: DEFAULT_SETTINGS.oneClickAmount }),
+    // v4: one-click amounts per chain (explorer pages).
+    4: migrateOneClickAmounts,
   },
 });
 

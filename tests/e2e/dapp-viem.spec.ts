@@ -4,7 +4,13 @@
 import path from 'node:path';
 import { type Hex, parseEther, recoverTypedDataAddress, verifyMessage } from 'viem';
 import { build } from 'vite';
-import { keepOnLoopback, nextApprovalWindow, type StaticSite, serveStatic } from './dapp/support';
+import {
+  axeViolations,
+  keepOnLoopback,
+  nextApprovalWindow,
+  type StaticSite,
+  serveStatic,
+} from './dapp/support';
 import { expect, importAnvilWallet, rpcCall, test, useEmbeddedDefault } from './fixtures';
 
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -106,6 +112,7 @@ test('viem over custom(provider), discovered with mipd: connect, sign, Permit2, 
   await expect(callout).toContainText('Permit2');
   await expect(callout).toContainText(`Unlimited of token ${USDC}`);
   await expect(callout).toContainText(new Date(permit.message.details.expiration * 1000).toUTCString());
+  expect(await axeViolations(prompt)).toEqual([]);
   await prompt.getByRole('button', { name: 'Sign' }).click();
   const permitSignature = (await settled('permit')) as { result: Hex };
   expect(
@@ -127,6 +134,7 @@ test('viem over custom(provider), discovered with mipd: connect, sign, Permit2, 
   await start('send', 'send', RECIPIENT, parseEther('0.25').toString());
   prompt = await approval;
   await expect(prompt.getByRole('region', { name: 'Balance changes' })).toContainText('−0.25 ETH');
+  expect(await axeViolations(prompt)).toEqual([]);
   await prompt.getByRole('button', { name: 'Confirm' }).click();
   const sent = (await settled('send')) as { result: Hex };
   expect(sent.result).toMatch(/^0x[0-9a-f]{64}$/);

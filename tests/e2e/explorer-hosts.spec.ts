@@ -89,7 +89,7 @@ test('a host added in settings gets buttons and quotes on its chain; removing it
     `${HOST} · Ethereum`,
   );
 
-  // The registration: the manifest's own content-script file, persistent, for exactly this host.
+  // The registration: the manifest's own explorer content-script file, persistent, for exactly this host.
   const manifest = JSON.parse(readFileSync(path.join(EXTENSION_PATH, 'manifest.json'), 'utf8')) as {
     content_scripts: { js: string[] }[];
   };
@@ -100,7 +100,8 @@ test('a host added in settings gets buttons and quotes on its chain; removing it
     expect.objectContaining({
       id: `explorer-host:${HOST}`,
       matches: [`https://${HOST}/*`],
-      js: manifest.content_scripts[0]?.js,
+      js: manifest.content_scripts.find((entry) => entry.js.some((file) => file.endsWith('/explorer.js')))
+        ?.js,
       persistAcrossSessions: true,
     }),
   ]);

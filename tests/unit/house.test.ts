@@ -23,6 +23,7 @@ const LIB_LAYERS = [
   'storage',
   'tokens',
   'swap',
+  'safety',
   'explorer',
   'dapp',
   'messaging',

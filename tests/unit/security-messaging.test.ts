@@ -120,7 +120,7 @@ afterEach(() => {
 });
 
 describe('a content script (code in a page the user visits)', () => {
-  it('the protocol lists exactly its five calls plus ping, and every other request is view-only', () => {
+  it('the protocol lists exactly its six calls, and every other request is view-only', () => {
     // explorerChain answers from the sender URL the browser reports, never from page-supplied data.
     expect([...CONTENT_SCRIPT_REQUESTS].sort()).toEqual(
       [
@@ -130,6 +130,7 @@ describe('a content script (code in a page the user visits)', () => {
         'lookupToken',
         'oneClickQuote',
         'openPopupPrefilled',
+        'tokenSafety',
         'whitelistedTokens',
       ].sort(),
     );

@@ -2,8 +2,9 @@
 // the popup prefilled; and the options page's extra explorer hosts.
 import { browser } from 'wxt/browser';
 import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
+import { getChain } from '@/lib/chains';
 import { explorerChainForUrl } from '@/lib/explorer/user-hosts';
-import { checkOneClickAmount } from '@/lib/settings/one-click';
+import { checkOneClickAmount, oneClickAmountFor } from '@/lib/settings/one-click';
 import { prefillItem } from '@/lib/storage/items';
 import { requestFor } from '@/lib/swap/request';
 import { verifyFailureMessage, verifyQuote } from '@/lib/swap/verify';
@@ -17,8 +18,8 @@ type ExplorerRequest = 'oneClickQuote' | 'openPopupPrefilled' | 'explorerChain' 
 export function explorerHandlers(services: BackgroundServices): Pick<Handlers, ExplorerRequest> {
   return {
     oneClickQuote: ({ chainId, token }) => oneClickQuote(services, chainId, token),
-    openPopupPrefilled: async ({ chainId, token }) => {
-      await prefillItem.set({ chainId, token, createdAt: Date.now() });
+    openPopupPrefilled: async ({ chainId, token, amount }) => {
+      await prefillItem.set({ chainId, token, ...(amount ? { amount } : {}), createdAt: Date.now() });
       try {
         await browser.action.openPopup();
         return { opened: true };
@@ -47,8 +48,9 @@ async function oneClickQuote(services: BackgroundServices, chainId: number, toke
   if (!target || !native || sameAddress(target.address, native.address)) {
     throw new HandlerError('NO_NATIVE', 'No native coin to quote against on this chain.');
   }
-  const { oneClickAmount, slippage } = services.settings();
-  const amount = checkOneClickAmount(oneClickAmount, native.decimals);
+  const settings = services.settings();
+  const { slippage } = settings;
+  const amount = checkOneClickAmount(oneClickAmountFor(settings, chainId), native.decimals);
   if (!amount.ok) {
     throw new HandlerError('BAD_AMOUNT', `The one-click amount in settings does not fit: ${amount.message}`);
   }
@@ -82,5 +84,13 @@ async function oneClickQuote(services: BackgroundServices, chainId: number, toke
     }
   }
   await verifyQuoteDecimals(services.facts, quote);
-  return { quote, inSymbol: native.symbol, outSymbol: target.symbol };
+  // The card names the network, the slippage and which service it asked (its origin).
+  return {
+    quote,
+    inSymbol: native.symbol,
+    outSymbol: target.symbol,
+    network: getChain(chainId)?.name ?? `Chain ${chainId}`,
+    slippage,
+    service: new URL(settings.serviceBaseUrl).origin,
+  };
 }

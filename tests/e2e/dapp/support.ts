@@ -4,6 +4,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, expect, type Page } from '@playwright/test';
 
 const TYPES: Record<string, string> = {
@@ -148,4 +149,15 @@ export async function connectPage(
   await closed;
   await expect.poll(() => answerOf(page, 'connect')).not.toBeNull();
   return answerOf(page, 'connect');
+}
+
+/** Axe's violations on an approval window, as readable lines (none expected). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  // Guards against axe silently not running (e.g. blocked by the extension page's CSP).
+  expect(results.passes.length).toBeGreaterThan(5);
+  return results.violations.map(
+    (violation) =>
+      `${violation.id}: ${violation.help} -> ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  );
 }
