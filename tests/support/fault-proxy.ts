@@ -11,6 +11,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 
 export type Fault =
   | { kind: 'delay'; ms: number }
@@ -244,8 +245,18 @@ export async function startFaultProxy(target: string, options: { port?: number }
       }
       case 'rewrite':
         await forward(request, response, body, (upstream) => {
-          const text = Buffer.from(fault.transform(upstream.body.toString('utf8'), info));
-          response.writeHead(upstream.status, { ...upstream.headers, 'content-length': String(text.length) });
+          // A compressed answer is rewritten as plain text (and sent uncompressed).
+          const { 'content-encoding': encoding, ...headers } = upstream.headers;
+          const plain =
+            encoding === 'gzip'
+              ? gunzipSync(upstream.body)
+              : encoding === 'br'
+                ? brotliDecompressSync(upstream.body)
+                : encoding === 'deflate'
+                  ? inflateSync(upstream.body)
+                  : upstream.body;
+          const text = Buffer.from(fault.transform(plain.toString('utf8'), info));
+          response.writeHead(upstream.status, { ...headers, 'content-length': String(text.length) });
           response.end(text);
         });
         return;
