@@ -4,6 +4,7 @@ import { type Browser, browser } from 'wxt/browser';
 import { userMessageFor } from '@/lib/api/messages';
 import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
 import { CodedError } from '@/lib/background/errors';
+import { createInsightHandlers } from '@/lib/background/insights';
 import type { BackgroundServices } from '@/lib/background/services';
 import { UnknownChainError } from '@/lib/chains';
 import { explorerChainForUrl } from '@/lib/explorer/user-hosts';
@@ -197,6 +198,7 @@ export function createHandlers(services: BackgroundServices): Handlers {
     },
     getBalances: ({ chainId, tokens }) => services.swaps.balances(chainId, tokens),
     getHistory: () => services.swaps.history(),
+    ...createInsightHandlers(services),
     explorerChain: async (_request, sender) => ({
       chainId: explorerChainForUrl(sender.url, services.settings().explorerHosts) ?? null,
     }),

@@ -46,6 +46,27 @@ export const PopupStartSchema = z.object({
   tokens: z.nullable(z.object({ chainId: ChainIdSchema, tokens: z.array(TokenSchema) })),
 });
 
+const QuoteInsightsSchema = z.object({
+  /** The quote these insights are about (the view matches them to the quote it shows). */
+  inAmount: AmountStringSchema,
+  quoteOutAmount: AmountStringSchema,
+  priceImpactBps: z.nullable(z.int()),
+  prices: z.object({
+    in: z.nullable(AmountStringSchema),
+    out: z.nullable(AmountStringSchema),
+    native: z.nullable(AmountStringSchema),
+  }),
+  fee: z.nullable(
+    z.object({
+      gas: AmountStringSchema,
+      expected: AmountStringSchema,
+      max: AmountStringSchema,
+      approvalNeeded: z.boolean(),
+    }),
+  ),
+});
+export type QuoteInsights = z.infer<typeof QuoteInsightsSchema>;
+
 export const RESULT_SCHEMAS = {
   ping: z.object({ version: z.string(), startedAt: z.number() }),
   getSettings: SettingsSchema,
@@ -81,6 +102,9 @@ export const RESULT_SCHEMAS = {
   dismissSwap: z.null(),
   getBalances: z.record(z.string(), AmountStringSchema),
   getHistory: HistorySchema,
+  // Informed swaps: prices are USD per whole token x 10^8 (decimal strings), null when unknown.
+  getPrices: z.record(z.string(), z.nullable(AmountStringSchema)),
+  quoteInsights: z.nullable(QuoteInsightsSchema),
 } satisfies Record<RequestType, z.ZodMiniType>;
 
 export type ResultOf<T extends RequestType> = z.infer<(typeof RESULT_SCHEMAS)[T]>;

@@ -93,6 +93,13 @@ export const RequestSchema = z.discriminatedUnion('type', [
     tokens: z.array(AddressSchema).check(z.maxLength(50)),
   }),
   z.object({ type: z.literal('getHistory') }),
+  // Informed swaps (views only): USD prices, and the price impact and network fee of the session's quote.
+  z.object({
+    type: z.literal('getPrices'),
+    ...ChainRequest,
+    tokens: z.array(AddressSchema).check(z.maxLength(20)),
+  }),
+  z.object({ type: z.literal('quoteInsights'), ...ChainRequest }),
 ]);
 export type Request = z.infer<typeof RequestSchema>;
 export type RequestType = Request['type'];
