@@ -6,7 +6,7 @@ import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/sche
 import { CodedError } from '@/lib/background/errors';
 import { createInsightHandlers } from '@/lib/background/insights';
 import type { BackgroundServices } from '@/lib/background/services';
-import { UnknownChainError } from '@/lib/chains';
+import { getChain, UnknownChainError } from '@/lib/chains';
 import { explorerChainForUrl } from '@/lib/explorer/user-hosts';
 import { prefillItem } from '@/lib/storage/items';
 import { SettingsSchema } from '@/lib/storage/settings';
@@ -142,8 +142,19 @@ export function createHandlers(services: BackgroundServices): Handlers {
       }
       return { quote, inSymbol: native.symbol, outSymbol: target.symbol };
     },
-    openPopupPrefilled: async ({ chainId, token }) => {
-      await prefillItem.set({ chainId, token, createdAt: Date.now() });
+    openPopupPrefilled: async ({ chainId, token, amount }) => {
+      // The card quoted the settings' one-click amount: the popup opens on that same amount.
+      const oneClick = checkOneClickAmount(
+        services.settings().oneClickAmount,
+        getChain(chainId)?.nativeDecimals ?? 18,
+      );
+      const prefillAmount = amount ?? (oneClick.ok ? oneClick.value.toString() : undefined);
+      await prefillItem.set({
+        chainId,
+        token,
+        ...(prefillAmount !== undefined ? { amount: prefillAmount } : {}),
+        createdAt: Date.now(),
+      });
       try {
         await browser.action.openPopup();
         return { opened: true };

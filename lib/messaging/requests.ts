@@ -2,7 +2,7 @@
 // Only the background parses requests, so views import this module's types only: its schemas (a
 // 40-branch union) are never built in the popup, where start-up time is budgeted (DESIGN.md 7).
 import * as z from 'zod/mini';
-import { AddressSchema, ChainIdSchema, HexDataSchema } from '@/lib/api/schema';
+import { AddressSchema, AmountStringSchema, ChainIdSchema, HexDataSchema } from '@/lib/api/schema';
 import { SettingsSchema } from '@/lib/storage/settings';
 import { QuoteInputSchema } from '@/lib/swap/session-state';
 
@@ -30,7 +30,13 @@ export const RequestSchema = z.discriminatedUnion('type', [
   /** A one-click quote for a token seen on an explorer page (content script). */
   z.object({ type: z.literal('oneClickQuote'), ...ChainRequest, token: AddressSchema }),
   /** Open the popup on the swap screen with this token and chain (content script). */
-  z.object({ type: z.literal('openPopupPrefilled'), ...ChainRequest, token: AddressSchema }),
+  z.object({
+    type: z.literal('openPopupPrefilled'),
+    ...ChainRequest,
+    token: AddressSchema,
+    /** The card's amount of the native coin; the settings' one-click amount when absent. */
+    amount: z.optional(AmountStringSchema),
+  }),
   /** The chain of the explorer page the content script runs on, from the sender's URL (content script). */
   z.object({ type: z.literal('explorerChain') }),
   /** Add (chainId) or remove (null) an explorer host of the user's; adding needs its permission first. */

@@ -66,13 +66,13 @@ describe('TokenPicker', () => {
     expect(screen.queryByLabelText(/Search from token/i)).toBeNull();
   });
 
-  it('looks up a pasted unknown address and warns that it is not whitelisted', async () => {
+  it('looks up a pasted unknown address and warns that it is not on this service’s list', async () => {
     const unknown = token(0xabc, 'SCAM', 'Not Listed');
     const onLookup = vi.fn(async (): Promise<PickedToken> => ({ token: unknown, whitelisted: false }));
     const { onChange, search } = setup(TOKENS, { onLookup });
     fireEvent.input(search, { target: { value: unknown.address } });
     expect(onLookup).toHaveBeenCalledWith(unknown.address);
-    expect(await screen.findByText(/Not whitelisted/)).toBeTruthy();
+    expect(await screen.findByText(/Not on this service’s list/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /Use SCAM/ }));
     expect(onChange).toHaveBeenCalledWith({ token: unknown, whitelisted: false });
   });

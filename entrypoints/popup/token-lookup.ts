@@ -1,0 +1,22 @@
+import type { PickedToken } from '@/components/TokenPicker';
+import { callBackground } from '@/lib/messaging/client';
+import { messageOf } from './messages';
+
+/** A pasted address that is not in the list: the service's entry, or the token as read on-chain. */
+export async function lookupToken(
+  chainId: number,
+  address: string,
+): Promise<PickedToken | { error: string }> {
+  try {
+    const result = await callBackground({ type: 'lookupToken', chainId, address });
+    if (result.status === 'invalid-address') return { error: result.message };
+    if (result.status === 'not-whitelisted') {
+      return result.token
+        ? { token: result.token, whitelisted: false }
+        : { error: 'This token is not on this service’s list, and Swaplane could not read its details.' };
+    }
+    return { token: result.token, whitelisted: true };
+  } catch (error) {
+    return { error: messageOf(error) };
+  }
+}
