@@ -24,6 +24,8 @@ export interface TokenPickerProps {
   logoUrl?: (logoURI: string) => string | null;
   /** Inside an amount field: the label is for screen readers only. */
   compact?: boolean;
+  /** Why the list could not be loaded (instead of "Loading tokens…" forever). */
+  unavailable?: string | null;
 }
 
 const ROW_HEIGHT = 36;
@@ -39,6 +41,7 @@ export function TokenPicker({
   onLookup,
   logoUrl,
   compact = false,
+  unavailable = null,
 }: TokenPickerProps) {
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
@@ -135,7 +138,12 @@ export function TokenPicker({
               );
             }}
           />
-          {!index && (
+          {!index && unavailable && (
+            <p class="error" role="alert">
+              Tokens could not be loaded: {unavailable}
+            </p>
+          )}
+          {!index && !unavailable && (
             <p class="muted" role="status">
               Loading tokens…
             </p>

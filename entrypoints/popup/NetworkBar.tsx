@@ -1,5 +1,8 @@
+import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { CHAINS } from '@/lib/chains';
+import { callBackground } from '@/lib/messaging/client';
+import type { ResultOf } from '@/lib/messaging/protocol';
 
 export interface NetworkBarProps {
   chainId: number;
@@ -9,16 +12,31 @@ export interface NetworkBarProps {
 
 /** The network, whether it runs on this machine, and the way to Settings. */
 export function NetworkBar({ chainId, localChain, onChange }: NetworkBarProps) {
+  // Asked after the first frame (effects run after paint): never delays the popup's start.
+  const [statuses, setStatuses] = useState<ResultOf<'servedNetworks'> | null>(null);
+  useEffect(() => {
+    callBackground({ type: 'servedNetworks' }).then(setStatuses, () => undefined);
+  }, []);
+  const statusOf = (id: number) => statuses?.find((status) => status.chainId === id);
   return (
     <div class="toolbar">
       <label class="chain">
         <span class="sr-only">Network</span>
         <select value={String(chainId)} onChange={(event) => onChange(Number(event.currentTarget.value))}>
-          {CHAINS.map((chain) => (
-            <option key={chain.chainId} value={String(chain.chainId)}>
-              {chain.name}
-            </option>
-          ))}
+          {CHAINS.map((chain) => {
+            const status = statusOf(chain.chainId);
+            const refused = status !== undefined && !status.served;
+            return (
+              <option
+                key={chain.chainId}
+                value={String(chain.chainId)}
+                disabled={refused && chain.chainId !== chainId}
+                title={status?.reason ?? undefined}
+              >
+                {refused ? `${chain.name} (${status.reason})` : chain.name}
+              </option>
+            );
+          })}
         </select>
       </label>
       {localChain && (

@@ -227,7 +227,14 @@ export function SwapScreen() {
     sameAddress(quote.outToken, to.token.address);
   const usdText = (raw: bigint | null, token: Token | undefined) =>
     raw === null || !token ? '' : formatUsd(usdValue(raw, token.decimals, priceOf(token.address)));
-  const pickerProps = { tokens: list?.tokens ?? [], index, onLookup: lookup, logoUrl, compact: true };
+  const pickerProps = {
+    tokens: list?.tokens ?? [],
+    index,
+    onLookup: lookup,
+    logoUrl,
+    compact: true,
+    unavailable: listError,
+  };
 
   return (
     <>
@@ -297,7 +304,11 @@ export function SwapScreen() {
           usd={usdText(quoteFits ? BigInt(quote.outAmount) : null, to?.token)}
           usdTestId="usd-out"
         >
-          <output class="amount-out" data-testid="quote-out" aria-label="You receive (expected)">
+          <output
+            class="amount-out"
+            data-testid={quoteFits ? 'quote-out' : undefined}
+            aria-label="You receive (expected)"
+          >
             {quoteFits && to
               ? `${formatAmount(BigInt(quote.outAmount), to.token.decimals)} ${to.token.symbol}`
               : '0.0'}
@@ -378,8 +389,9 @@ export function SwapScreen() {
               onDone={() => {
                 callBackground({ type: 'dismissSwap' }).catch(() => undefined);
                 setDismissed(activeSwap.id);
-                // The swapped quote is spent: clear the amount so no old quote stays reviewable.
-                setAmount('');
+                // A swapped quote is spent: clear the amount so no old quote stays reviewable. After a
+                // failure ("Back to the quote") the form stays as it was.
+                if (activeSwap.status === 'confirmed') setAmount('');
               }}
             />
           </div>

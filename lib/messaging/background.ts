@@ -5,6 +5,7 @@ import { userMessageFor } from '@/lib/api/messages';
 import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
 import { CodedError } from '@/lib/background/errors';
 import { createInsightHandlers } from '@/lib/background/insights';
+import { createNetworkHandlers } from '@/lib/background/networks';
 import type { BackgroundServices } from '@/lib/background/services';
 import { getChain, UnknownChainError } from '@/lib/chains';
 import { explorerChainForUrl } from '@/lib/explorer/user-hosts';
@@ -210,6 +211,7 @@ export function createHandlers(services: BackgroundServices): Handlers {
     getBalances: ({ chainId, tokens }) => services.swaps.balances(chainId, tokens),
     getHistory: () => services.swaps.history(),
     ...createInsightHandlers(services),
+    ...createNetworkHandlers(services),
     explorerChain: async (_request, sender) => ({
       chainId: explorerChainForUrl(sender.url, services.settings().explorerHosts) ?? null,
     }),

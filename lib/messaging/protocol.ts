@@ -105,6 +105,9 @@ export const RESULT_SCHEMAS = {
   // Informed swaps: prices are USD per whole token x 10^8 (decimal strings), null when unknown.
   getPrices: z.record(z.string(), z.nullable(AmountStringSchema)),
   quoteInsights: z.nullable(QuoteInsightsSchema),
+  servedNetworks: z.array(
+    z.object({ chainId: ChainIdSchema, served: z.boolean(), reason: z.nullable(z.string()) }),
+  ),
 } satisfies Record<RequestType, z.ZodMiniType>;
 
 export type ResultOf<T extends RequestType> = z.infer<(typeof RESULT_SCHEMAS)[T]>;

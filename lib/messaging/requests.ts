@@ -106,6 +106,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
     tokens: z.array(AddressSchema).check(z.maxLength(20)),
   }),
   z.object({ type: z.literal('quoteInsights'), ...ChainRequest }),
+  /** Which networks the configured service and RPCs serve, with the reason for each that is not. */
+  z.object({ type: z.literal('servedNetworks') }),
 ]);
 export type Request = z.infer<typeof RequestSchema>;
 export type RequestType = Request['type'];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Token } from '@/lib/api/schema';
+import { networkStatus, probe } from '@/lib/chains/served';
 import { createPriceCache } from '@/lib/prices/cache';
 import { formatUsd, mainStablecoin, priceFromQuote, usdValue } from '@/lib/prices/usd';
 import { balanceError, maxSpendable } from '@/lib/swap/balance-check';
@@ -136,5 +137,35 @@ describe('network fee', () => {
     expect(plain.expected).toBe(plain.gas * 2_000_000_000n);
     expect(withApproval.gas - plain.gas).toBe(APPROVAL_GAS);
     expect(withApproval.max).toBe(withApproval.gas * 3_000_000_000n);
+  });
+});
+
+describe('networks actually served', () => {
+  const ok = <T>(value: T) => ({ ok: true as const, value });
+  const failed = (error: unknown) => ({ ok: false as const, error });
+  const isUnsupported = (error: unknown) => error === 'unsupported';
+  it('offers a network only when the service lists tokens and the RPC is that chain', () => {
+    expect(networkStatus(1, ok({ count: 3 }), ok(1), isUnsupported)).toEqual({
+      chainId: 1,
+      served: true,
+      reason: null,
+    });
+    expect(networkStatus(56, failed('unsupported'), ok(56), isUnsupported).reason).toBe(
+      'Not offered by this swap service',
+    );
+    expect(networkStatus(56, failed('timeout'), ok(56), isUnsupported).reason).toBe(
+      'The swap service did not answer for this network',
+    );
+    expect(networkStatus(10, ok({ count: 0 }), ok(10), isUnsupported).served).toBe(false);
+    expect(networkStatus(10, ok({ count: 2 }), failed('down'), isUnsupported).reason).toBe(
+      'This network’s RPC did not answer',
+    );
+    expect(networkStatus(10, ok({ count: 2 }), ok(1), isUnsupported).reason).toBe(
+      'The RPC serves another network (id 1)',
+    );
+  });
+  it('probe turns a throw into a failed probe', async () => {
+    expect(await probe(async () => 5)).toEqual({ ok: true, value: 5 });
+    expect((await probe(() => Promise.reject(new Error('x')))).ok).toBe(false);
   });
 });

@@ -40,6 +40,7 @@ const VIEW_ONLY: Request[] = [
   { type: 'previewSwap', approvalMode: 'exact' },
   { type: 'getPrices', chainId: 1, tokens: [USDC] },
   { type: 'quoteInsights', chainId: 1 },
+  { type: 'servedNetworks' },
   { type: 'updateSettings', settings: { ...DEFAULT_SETTINGS, serviceBaseUrl: 'https://evil.example' } },
   { type: 'setExplorerHost', host: 'evil.example', chainId: 1 },
   { type: 'getTokenList', chainId: 1 },
