@@ -114,3 +114,21 @@ test('above the balance: refused before the review, with the reason inline', asy
   await expect(popup.getByRole('alert').filter({ hasText: 'Insufficient' })).toHaveCount(0);
   await expect(popup.getByText(/Max keeps [\d.]+ ETH for the network fee/)).toBeVisible();
 });
+
+test('networks: only the ones the service and RPCs serve are offered; Settings opens the options page', async ({
+  context,
+  extensionId,
+}) => {
+  test.setTimeout(90_000);
+  const { popup } = await openWalletPopup(context, extensionId);
+  const network = popup.getByRole('combobox', { name: 'Network' });
+  // The embedded default serves Ethereum and Base only.
+  const bnb = network.locator('option', { hasText: 'BNB Chain' });
+  await expect(bnb).toBeDisabled({ timeout: 30_000 });
+  await expect(bnb).toContainText('Not offered by this swap service');
+  await expect(network.locator('option', { hasText: 'Base' })).toBeEnabled();
+  await expect(network.locator('option', { hasText: 'Ethereum' })).toBeEnabled();
+  const opened = context.waitForEvent('page');
+  await popup.getByRole('button', { name: 'Settings' }).click();
+  expect((await opened).url()).toContain('/options.html');
+});
