@@ -3,6 +3,7 @@
 import { type Browser, browser } from 'wxt/browser';
 import { userMessageFor } from '@/lib/api/messages';
 import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
+import { createApprovalHandlers } from '@/lib/background/approvals';
 import { CodedError } from '@/lib/background/errors';
 import { createInsightHandlers } from '@/lib/background/insights';
 import { createNetworkHandlers } from '@/lib/background/networks';
@@ -212,6 +213,7 @@ export function createHandlers(services: BackgroundServices): Handlers {
     getHistory: () => services.swaps.history(),
     ...createInsightHandlers(services),
     ...createNetworkHandlers(services),
+    ...createApprovalHandlers(services),
     explorerChain: async (_request, sender) => ({
       chainId: explorerChainForUrl(sender.url, services.settings().explorerHosts) ?? null,
     }),

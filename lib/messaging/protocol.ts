@@ -105,6 +105,15 @@ export const RESULT_SCHEMAS = {
   // Informed swaps: prices are USD per whole token x 10^8 (decimal strings), null when unknown.
   getPrices: z.record(z.string(), z.nullable(AmountStringSchema)),
   quoteInsights: z.nullable(QuoteInsightsSchema),
+  listApprovals: z.array(
+    z.object({
+      chainId: ChainIdSchema,
+      token: AddressSchema,
+      spender: AddressSchema,
+      allowance: z.nullable(AmountStringSchema),
+    }),
+  ),
+  revokeApproval: z.object({ hash: z.string(), status: z.enum(['pending', 'confirmed', 'failed']) }),
   servedNetworks: z.array(
     z.object({ chainId: ChainIdSchema, served: z.boolean(), reason: z.nullable(z.string()) }),
   ),

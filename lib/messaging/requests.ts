@@ -108,6 +108,14 @@ export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('quoteInsights'), ...ChainRequest }),
   /** Which networks the configured service and RPCs serve, with the reason for each that is not. */
   z.object({ type: z.literal('servedNetworks') }),
+  /** The allowances Swaplane granted, with their on-chain value; revoke one of them (views only). */
+  z.object({ type: z.literal('listApprovals') }),
+  z.object({
+    type: z.literal('revokeApproval'),
+    ...ChainRequest,
+    token: AddressSchema,
+    spender: AddressSchema,
+  }),
 ]);
 export type Request = z.infer<typeof RequestSchema>;
 export type RequestType = Request['type'];

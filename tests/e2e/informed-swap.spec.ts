@@ -132,3 +132,34 @@ test('networks: only the ones the service and RPCs serve are offered; Settings o
   await popup.getByRole('button', { name: 'Settings' }).click();
   expect((await opened).url()).toContain('/options.html');
 });
+
+test('approvals: an unlimited approval is listed with its on-chain value and revoked', async ({
+  context,
+  extensionId,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const DAI = '0x6b175474e89094c44da98b954eedeac495271d0f';
+  const { popup } = await openWalletPopup(context, extensionId);
+  await popup.setViewportSize({ width: 360, height: 600 });
+  await pickToken(popup, 'from', 'USDC', USDC);
+  await pickToken(popup, 'to', 'DAI', DAI);
+  await popup.getByLabel('Amount').fill('10');
+  await expect(popup.getByTestId('quote-out')).toContainText('DAI', { timeout: 20_000 });
+  await popup.getByRole('button', { name: 'Review swap' }).click();
+  const sheet = popup.getByRole('dialog', { name: 'Review swap' });
+  await sheet.getByLabel('Unlimited').check();
+  await sheet.getByRole('button', { name: 'Confirm swap' }).click();
+  await popup.getByRole('button', { name: 'Trust this router and swap' }).click({ timeout: 20_000 });
+  await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 30_000 });
+  await popup.getByRole('button', { name: 'Done' }).click();
+
+  await popup.getByRole('button', { name: 'Activity' }).click();
+  const approvals = popup.getByRole('region', { name: 'Token approvals' });
+  const row = approvals.locator(`li[data-token="${USDC}"]`);
+  await expect(row).toContainText('may spend: unlimited', { timeout: 20_000 });
+  await shot(popup, testInfo, 'approvals');
+  await row.getByRole('button', { name: 'Revoke USDC' }).click();
+  await expect(row.getByRole('status')).toHaveText('Revoked.', { timeout: 30_000 });
+  await expect(row).toContainText('may spend: none left');
+  await expect(row.getByRole('button', { name: /Revoke/ })).toHaveCount(0);
+});

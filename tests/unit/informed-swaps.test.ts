@@ -3,6 +3,7 @@ import type { Token } from '@/lib/api/schema';
 import { networkStatus, probe } from '@/lib/chains/served';
 import { createPriceCache } from '@/lib/prices/cache';
 import { formatUsd, mainStablecoin, priceFromQuote, usdValue } from '@/lib/prices/usd';
+import { grantedApprovals, isGranted } from '@/lib/swap/approvals-list';
 import { balanceError, maxSpendable } from '@/lib/swap/balance-check';
 import { APPROVAL_GAS, networkFee, swapGasEstimate } from '@/lib/swap/network-fee';
 import {
@@ -13,6 +14,7 @@ import {
   priceImpactWarning,
   referenceInAmount,
 } from '@/lib/swap/price-impact';
+import { relativeTime, shortHash } from '@/lib/time/relative';
 
 const E18 = 10n ** 18n;
 const E6 = 10n ** 6n;
@@ -167,5 +169,56 @@ describe('networks actually served', () => {
   it('probe turns a throw into a failed probe', async () => {
     expect(await probe(async () => 5)).toEqual({ ok: true, value: 5 });
     expect((await probe(() => Promise.reject(new Error('x')))).ok).toBe(false);
+  });
+});
+
+describe('activity wording', () => {
+  it('says times relative to now and shortens hashes to one line', () => {
+    const now = 1_000_000_000;
+    expect(relativeTime(now - 10_000, now)).toBe('just now');
+    expect(relativeTime(now - 5 * 60_000, now)).toBe('5 min ago');
+    expect(relativeTime(now - 3 * 3_600_000, now)).toBe('3 h ago');
+    expect(relativeTime(now - 26 * 3_600_000, now)).toBe('yesterday');
+    expect(relativeTime(now - 3 * 86_400_000, now)).toBe('3 days ago');
+    expect(shortHash(`0x${'ab'.repeat(32)}`)).toBe('0xabababab…abababab');
+  });
+});
+
+describe('approvals Swaplane granted', () => {
+  const base = {
+    chainId: 1,
+    account: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    hash: null,
+    explorerUrl: null,
+    gasPaid: null,
+    failure: null,
+    createdAt: 1,
+    updatedAt: 1,
+    kind: 'approval' as const,
+    swapId: 's',
+    amount: '5',
+    unlimited: false,
+    reset: false,
+  };
+  const DAI = '0x6b175474e89094c44da98b954eedeac495271d0f';
+  const ROUTER = '0x1111111111111111111111111111111111111111';
+  it('lists each (network, token, spender) once, for the active account, skipping failed and reset steps', () => {
+    const history = [
+      { ...base, id: 'a', status: 'confirmed' as const, token: DAI, spender: ROUTER },
+      {
+        ...base,
+        id: 'b',
+        status: 'confirmed' as const,
+        token: DAI.toUpperCase().replace('0X', '0x'),
+        spender: ROUTER,
+      },
+      { ...base, id: 'c', status: 'failed' as const, token: ROUTER, spender: ROUTER },
+      { ...base, id: 'd', status: 'confirmed' as const, token: ROUTER, spender: DAI, reset: true },
+      { ...base, id: 'e', status: 'confirmed' as const, token: ROUTER, spender: DAI, account: ROUTER },
+    ];
+    const granted = grantedApprovals(history, base.account);
+    expect(granted).toEqual([{ chainId: 1, token: DAI, spender: ROUTER }]);
+    expect(isGranted(granted, { chainId: 1, token: DAI, spender: ROUTER })).toBe(true);
+    expect(isGranted(granted, { chainId: 8453, token: DAI, spender: ROUTER })).toBe(false);
   });
 });

@@ -41,6 +41,8 @@ const VIEW_ONLY: Request[] = [
   { type: 'getPrices', chainId: 1, tokens: [USDC] },
   { type: 'quoteInsights', chainId: 1 },
   { type: 'servedNetworks' },
+  { type: 'listApprovals' },
+  { type: 'revokeApproval', chainId: 1, token: USDC, spender: USDC },
   { type: 'updateSettings', settings: { ...DEFAULT_SETTINGS, serviceBaseUrl: 'https://evil.example' } },
   { type: 'setExplorerHost', host: 'evil.example', chainId: 1 },
   { type: 'getTokenList', chainId: 1 },
