@@ -3,6 +3,7 @@ import { browser } from 'wxt/browser';
 import { CHAINS } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
 import type { ResultOf } from '@/lib/messaging/protocol';
+import { whenIdle } from './idle';
 
 export interface NetworkBarProps {
   chainId: number;
@@ -14,9 +15,10 @@ export interface NetworkBarProps {
 export function NetworkBar({ chainId, localChain, onChange }: NetworkBarProps) {
   // Asked after the first frame (effects run after paint): never delays the popup's start.
   const [statuses, setStatuses] = useState<ResultOf<'servedNetworks'> | null>(null);
-  useEffect(() => {
-    callBackground({ type: 'servedNetworks' }).then(setStatuses, () => undefined);
-  }, []);
+  useEffect(
+    () => whenIdle(() => callBackground({ type: 'servedNetworks' }).then(setStatuses, () => undefined)),
+    [],
+  );
   const statusOf = (id: number) => statuses?.find((status) => status.chainId === id);
   return (
     <div class="toolbar">

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { AmountField, amountErrorOf } from '@/components/AmountField';
 import { AmountPanel, FlipButton } from '@/components/AmountPanel';
 import { QuoteCard } from '@/components/QuoteCard';
-import { type ApprovalMode, type ConfirmRequest, ReviewSheet } from '@/components/ReviewSheet';
+import { type ApprovalMode, ReviewSheet } from '@/components/ReviewSheet';
 import { SlippageControl } from '@/components/SlippageControl';
 import { SwapProgress } from '@/components/SwapProgress';
 import { type PickedToken, TokenPicker } from '@/components/TokenPicker';
@@ -18,11 +18,11 @@ import { safeLogoUrl } from '@/lib/tokens/import';
 import { takeBootForSwapScreen } from './boot';
 import { useNow, useQuoteSession } from './hooks/useQuoteSession';
 import { useSwapFigures } from './hooks/useSwapFigures';
+import { useSwapRun } from './hooks/useSwapRun';
 import { useTokenList } from './hooks/useTokenList';
-import { messageOf } from './messages';
 import { NetworkBar } from './NetworkBar';
 import { payChecks } from './pay-checks';
-import { lookupToken } from './token-lookup';
+import { lookupToken, revokeLeftApproval } from './swap-actions';
 
 const DEFAULT_CHAIN_ID = 1;
 /** performance.mark name set once the swap screen is usable (see bench-popup). */
@@ -50,7 +50,6 @@ export function SwapScreen() {
     return form.complete ? { form } : null;
   });
   const [reviewing, setReviewing] = useState(false);
-  const [swapError, setSwapError] = useState<string | null>(null);
   const [chainId, setChainId] = useState(initial?.form?.chainId ?? DEFAULT_CHAIN_ID);
   const { list, index, error: listError, retry: retryList } = useTokenList(chainId);
   const [from, setFrom] = useState<PickedToken | null>(picked(initial?.form?.from));
@@ -198,26 +197,14 @@ export function SwapScreen() {
     fee,
     native,
   });
-  const lastConfirm = useRef<ConfirmRequest>({ approvalMode: 'exact', acknowledged: [] });
-  const startSwap = async (request: ConfirmRequest & { routerConsent?: string }) => {
-    setSwapError(null);
-    lastConfirm.current = request;
-    try {
-      await callBackground({ type: 'startSwap', ...request });
-      setReviewing(false);
-    } catch (error) {
-      setSwapError(messageOf(error));
-    }
-  };
-  const [dismissed, setDismissed] = useState<string | null>(null);
-  const activeSwap = swap && swap.id !== dismissed ? swap : null;
+  const run = useSwapRun(swap, () => setReviewing(false));
+  const activeSwap = run.active;
   const swapActive = activeSwap !== null;
 
   const logoUrl = useCallback(
     (logoURI: string) => (serviceOrigin ? safeLogoUrl(logoURI, serviceOrigin) : null),
     [serviceOrigin],
   );
-  const lookup = (address: string) => lookupToken(chainId, address);
   const quote = session?.quote ?? null;
   const quoteFits =
     quote &&
@@ -227,10 +214,11 @@ export function SwapScreen() {
     sameAddress(quote.outToken, to.token.address);
   const usdText = (raw: bigint | null, token: Token | undefined) =>
     raw === null || !token ? '' : formatUsd(usdValue(raw, token.decimals, priceOf(token.address)));
+  const onLookup = (address: string) => lookupToken(chainId, address);
   const pickerProps = {
     tokens: list?.tokens ?? [],
     index,
-    onLookup: lookup,
+    onLookup,
     logoUrl,
     compact: true,
     unavailable: listError,
@@ -353,7 +341,7 @@ export function SwapScreen() {
           class="primary wide"
           disabled={session?.status !== 'ready' || !quoteFits || refusal !== null}
           onClick={() => {
-            setSwapError(null);
+            run.clearError();
             setReviewing(true);
           }}
         >
@@ -372,9 +360,9 @@ export function SwapScreen() {
           now={now}
           loadPreview={(approvalMode: ApprovalMode) => callBackground({ type: 'previewSwap', approvalMode })}
           onRefresh={() => callBackground({ type: 'refreshQuote' }).catch(() => undefined)}
-          onConfirm={(request) => startSwap(request)}
+          onConfirm={run.start}
           onClose={() => setReviewing(false)}
-          error={swapError}
+          error={run.error}
         />
       )}
       {activeSwap && (
@@ -385,10 +373,11 @@ export function SwapScreen() {
               outSymbol={findToken(activeSwap.request.outToken)?.symbol ?? ''}
               outDecimals={findToken(activeSwap.request.outToken)?.decimals ?? 18}
               localChain={localChain}
-              onConsent={(router) => startSwap({ ...lastConfirm.current, routerConsent: router })}
+              onConsent={run.consent}
+              onRevokeApproval={() => revokeLeftApproval(activeSwap)}
               onDone={() => {
                 callBackground({ type: 'dismissSwap' }).catch(() => undefined);
-                setDismissed(activeSwap.id);
+                run.dismiss(activeSwap.id);
                 // A swapped quote is spent: clear the amount so no old quote stays reviewable. After a
                 // failure ("Back to the quote") the form stays as it was.
                 if (activeSwap.status === 'confirmed') setAmount('');

@@ -5,6 +5,7 @@ import { callBackground } from '@/lib/messaging/client';
 import type { QuoteInsights } from '@/lib/messaging/protocol';
 import { priceOf as parsePrice } from '@/lib/prices/usd';
 import type { QuoteSessionState } from '@/lib/swap/session-state';
+import { whenIdle } from '../idle';
 
 export interface SwapFigures {
   /** Balances by lowercase address (decimal strings), the native coin's included. */
@@ -41,17 +42,20 @@ export function useSwapFigures(
   useEffect(() => {
     if (tokens.length === 0) return;
     let current = true;
-    callBackground({ type: 'getPrices', chainId, tokens: [...tokens, NATIVE_TOKEN_ADDRESS] }).then(
-      (answer) => {
-        if (!current) return;
-        const next: Record<string, bigint | null> = {};
-        for (const [address, raw] of Object.entries(answer)) next[address] = parsePrice(raw);
-        setPrices((before) => ({ ...before, ...next }));
-      },
-      () => undefined,
+    const cancel = whenIdle(() =>
+      callBackground({ type: 'getPrices', chainId, tokens: [...tokens, NATIVE_TOKEN_ADDRESS] }).then(
+        (answer) => {
+          if (!current) return;
+          const next: Record<string, bigint | null> = {};
+          for (const [address, raw] of Object.entries(answer)) next[address] = parsePrice(raw);
+          setPrices((before) => ({ ...before, ...next }));
+        },
+        () => undefined,
+      ),
     );
     return () => {
       current = false;
+      cancel();
     };
   }, [chainId, key]);
 
@@ -62,12 +66,15 @@ export function useSwapFigures(
   useEffect(() => {
     if (!quote) return;
     let current = true;
-    callBackground({ type: 'quoteInsights', chainId: quote.chainId }).then(
-      (answer) => current && setInsights(answer),
-      () => current && setInsights(null),
+    const cancel = whenIdle(() =>
+      callBackground({ type: 'quoteInsights', chainId: quote.chainId }).then(
+        (answer) => current && setInsights(answer),
+        () => current && setInsights(null),
+      ),
     );
     return () => {
       current = false;
+      cancel();
     };
   }, [quoteKey]);
 

@@ -1,5 +1,6 @@
 import type { PickedToken } from '@/components/TokenPicker';
 import { callBackground } from '@/lib/messaging/client';
+import type { SwapState } from '@/lib/swap/pipeline-state';
 import { messageOf } from './messages';
 
 /** A pasted address that is not in the list: the service's entry, or the token as read on-chain. */
@@ -19,4 +20,13 @@ export async function lookupToken(
   } catch (error) {
     return { error: messageOf(error) };
   }
+}
+
+/** Revokes the approval a failed swap left in place; answers what happened, in words. */
+export async function revokeLeftApproval(swap: SwapState): Promise<string> {
+  if (!swap.approval) return 'This swap made no approval.';
+  const { token, spender } = swap.approval;
+  const result = await callBackground({ type: 'revokeApproval', chainId: swap.chainId, token, spender });
+  if (result.status === 'confirmed') return 'Revoked.';
+  return result.status === 'pending' ? 'Revoke sent; waiting for it to be mined.' : 'The revoke failed.';
 }
