@@ -10,9 +10,10 @@ afterEach(async () => {
 
 describe('assertPortFree', () => {
   it('refuses a taken port with a message that says what to do', async () => {
-    held = createServer();
+    const server = createServer();
+    held = server;
     const port = await new Promise<number>((resolve) =>
-      held?.listen(0, '127.0.0.1', () => resolve((held?.address() as { port: number }).port)),
+      server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
     );
     const error = await assertPortFree('127.0.0.1', port).catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(PortInUseError);
