@@ -2,8 +2,8 @@ import type { ComponentChildren } from 'preact';
 import { formatAmount } from '@/lib/amounts';
 import type { Token } from '@/lib/api/schema';
 import { formatUsd, usdValue } from '@/lib/prices/usd';
+import type { QuoteSessionState } from '@/lib/state/session-state';
 import { formatImpact, impactLevel } from '@/lib/swap/price-impact';
-import type { QuoteSessionState } from '@/lib/swap/session-state';
 import { RouteDiagram } from './RouteDiagram';
 
 /** What the background adds to a quote (quoteInsights), already matched to the quote shown. */

@@ -94,25 +94,16 @@ export function ReviewSheet(props: ReviewSheetProps) {
   // Figures are about the live quote: shown only while it is still the one under review.
   const figures = props.quote.outAmount === shown.outAmount ? props.figures : undefined;
   const impact = figures?.priceImpactBps ?? null;
-  const warnings = reviewWarnings(preview?.warnings ?? [], impact);
-  if (preview && !preview.calldata.readable && !warnings.some((w) => w.code === 'UNREADABLE_CALLDATA')) {
-    warnings.push({
-      code: 'UNREADABLE_CALLDATA',
-      level: 'danger',
-      message: 'Swaplane could not read what this transaction does.',
-      needsAcknowledgement: true,
-    });
-  }
+  const warnings = reviewWarnings(
+    preview?.warnings ?? [],
+    impact,
+    preview ? preview.calldata.readable : true,
+  );
   const expiresAt = preview?.expiresAt ?? (frozen.receivedAt ?? now) + FALLBACK_QUOTE_LIFETIME_MS;
   const expired = now >= expiresAt;
   const blocked =
     state.status === 'loading' || (state.status === 'failed' && state.failure.code !== 'PREVIEW_UNAVAILABLE');
   const ready = !blocked && !expired && allAcknowledged(warnings, ticked);
-  const amount = (raw: string, token: Token) =>
-    `${formatAmount(BigInt(raw), token.decimals)} ${token.symbol}`;
-  const usd = (raw: string, token: Token, price: bigint | null) =>
-    formatUsd(usdValue(BigInt(raw), token.decimals, price));
-  const mark = (figure: ChangedFigure) => (changed.has(figure) ? 'changed' : undefined);
 
   return (
     <div class="sheet-scrim">
@@ -138,41 +129,18 @@ export function ReviewSheet(props: ReviewSheetProps) {
               The quote changed: the highlighted figures are new.
             </p>
           )}
-          <dl class="quote-figures">
-            <dt>You pay</dt>
-            <dd class={mark('inAmount')}>
-              {amount(shown.inAmount, from)}{' '}
-              <span class="muted">{usd(shown.inAmount, from, props.prices.in)}</span>
-            </dd>
-            <dt>You receive (expected)</dt>
-            <dd class={mark('outAmount')} data-testid="review-out">
-              {amount(shown.outAmount, to)}{' '}
-              <span class="muted">{usd(shown.outAmount, to, props.prices.out)}</span>
-            </dd>
-            <dt>You receive at least</dt>
-            <dd class={mark('minReceived')} data-testid="review-min">
-              {amount(shown.minReceived, to)}
-            </dd>
-            <dt>Price impact</dt>
-            <dd class={`impact-${impactLevel(impact)}`}>{figures ? formatImpact(impact) : '…'}</dd>
-          </dl>
+          <ReviewFigures
+            quote={shown}
+            from={from}
+            to={to}
+            prices={props.prices}
+            changed={changed}
+            impact={figures ? impact : undefined}
+          />
           <NetworkFee preview={preview} figures={figures} native={native} />
           {preview && <PreviewDetails preview={preview} />}
           {!isNativeToken(from.address) && (
-            <fieldset class="choice">
-              <legend class="field-label">If {from.symbol} needs an approval</legend>
-              {(['exact', 'unlimited'] as const).map((mode) => (
-                <label key={mode}>
-                  <input
-                    type="radio"
-                    name="approval"
-                    checked={approvalMode === mode}
-                    onChange={() => setApprovalMode(mode)}
-                  />{' '}
-                  {mode === 'exact' ? 'Exact amount' : 'Unlimited'}
-                </label>
-              ))}
-            </fieldset>
+            <ApprovalChoice symbol={from.symbol} mode={approvalMode} onChange={setApprovalMode} />
           )}
           {state.status === 'loading' && <p class="muted">Checking and simulating the transaction…</p>}
           {state.status === 'failed' && <PreviewFailed failure={state.failure} />}
@@ -183,40 +151,113 @@ export function ReviewSheet(props: ReviewSheetProps) {
             </p>
           )}
         </div>
-        <div class="sheet-actions">
-          <button type="button" onClick={props.onClose}>
-            Cancel
-          </button>
-          {expired ? (
-            <button
-              type="button"
-              class="primary"
-              disabled={awaiting}
-              onClick={() => {
-                setAwaiting(true);
-                props.onRefresh();
-              }}
-            >
-              {awaiting ? 'Getting a new quote…' : 'Get a new quote'}
-            </button>
-          ) : (
-            <button
-              type="button"
-              class="primary"
-              disabled={!ready}
-              onClick={() =>
-                props.onConfirm({
-                  approvalMode,
-                  ...(preview ? { quoteDigest: preview.digest } : {}),
-                  acknowledged: requiredAcknowledgements(warnings),
-                })
-              }
-            >
-              Confirm swap
-            </button>
-          )}
-        </div>
+        <SheetActions
+          expired={expired}
+          awaiting={awaiting}
+          ready={ready}
+          onCancel={props.onClose}
+          onNewQuote={() => {
+            setAwaiting(true);
+            props.onRefresh();
+          }}
+          onConfirm={() =>
+            props.onConfirm({
+              approvalMode,
+              ...(preview ? { quoteDigest: preview.digest } : {}),
+              acknowledged: requiredAcknowledgements(warnings),
+            })
+          }
+        />
       </div>
+    </div>
+  );
+}
+
+/** The frozen quote's figures; those that changed since the last review are highlighted. */
+function ReviewFigures(props: {
+  quote: Quote;
+  from: Token;
+  to: Token;
+  prices: { in: bigint | null; out: bigint | null };
+  changed: Set<ChangedFigure>;
+  /** Undefined while unknown. */
+  impact: number | null | undefined;
+}) {
+  const { quote, from, to, prices, changed, impact } = props;
+  const amount = (raw: string, token: Token) =>
+    `${formatAmount(BigInt(raw), token.decimals)} ${token.symbol}`;
+  const usd = (raw: string, token: Token, price: bigint | null) =>
+    formatUsd(usdValue(BigInt(raw), token.decimals, price));
+  const mark = (figure: ChangedFigure) => (changed.has(figure) ? 'changed' : undefined);
+  return (
+    <dl class="quote-figures">
+      <dt>You pay</dt>
+      <dd class={mark('inAmount')}>
+        {amount(quote.inAmount, from)} <span class="muted">{usd(quote.inAmount, from, prices.in)}</span>
+      </dd>
+      <dt>You receive (expected)</dt>
+      <dd class={mark('outAmount')} data-testid="review-out">
+        {amount(quote.outAmount, to)} <span class="muted">{usd(quote.outAmount, to, prices.out)}</span>
+      </dd>
+      <dt>You receive at least</dt>
+      <dd class={mark('minReceived')} data-testid="review-min">
+        {amount(quote.minReceived, to)}
+      </dd>
+      <dt>Price impact</dt>
+      <dd class={`impact-${impactLevel(impact ?? null)}`}>
+        {impact === undefined ? '…' : formatImpact(impact)}
+      </dd>
+    </dl>
+  );
+}
+
+/** Exact amount (the default) or unlimited, when the token paid needs an approval. */
+function ApprovalChoice(props: {
+  symbol: string;
+  mode: ApprovalMode;
+  onChange: (mode: ApprovalMode) => void;
+}) {
+  return (
+    <fieldset class="choice">
+      <legend class="field-label">If {props.symbol} needs an approval</legend>
+      {(['exact', 'unlimited'] as const).map((mode) => (
+        <label key={mode}>
+          <input
+            type="radio"
+            name="approval"
+            checked={props.mode === mode}
+            onChange={() => props.onChange(mode)}
+          />{' '}
+          {mode === 'exact' ? 'Exact amount' : 'Unlimited'}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** Cancel, and Confirm swap (disabled until ready) or, once the quote expired, Get a new quote. */
+function SheetActions(props: {
+  expired: boolean;
+  awaiting: boolean;
+  ready: boolean;
+  onCancel: () => void;
+  onNewQuote: () => void;
+  onConfirm: () => void;
+}) {
+  return (
+    <div class="sheet-actions">
+      <button type="button" onClick={props.onCancel}>
+        Cancel
+      </button>
+      {props.expired ? (
+        <button type="button" class="primary" disabled={props.awaiting} onClick={props.onNewQuote}>
+          {props.awaiting ? 'Getting a new quote…' : 'Get a new quote'}
+        </button>
+      ) : (
+        <button type="button" class="primary" disabled={!props.ready} onClick={props.onConfirm}>
+          Confirm swap
+        </button>
+      )}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { formatAmount } from '@/lib/amounts';
-import type { SwapState, SwapStatus, SwapStep } from '@/lib/swap/pipeline-state';
+import type { SwapState, SwapStatus, SwapStep } from '@/lib/state/pipeline-state';
 
 const STEPS: { status: SwapStatus; label: string }[] = [
   { status: 'building', label: 'Build the transaction' },

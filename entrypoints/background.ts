@@ -1,7 +1,7 @@
 import '@/lib/zod-config';
 import { browser } from 'wxt/browser';
+import { registerBackgroundHandlers } from '@/lib/background/router';
 import { createBackgroundServices } from '@/lib/background/services';
-import { registerBackgroundHandlers } from '@/lib/messaging/background';
 
 const AUTO_LOCK_ALARM = 'auto-lock';
 

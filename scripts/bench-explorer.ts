@@ -1,4 +1,4 @@
-// Content script on a 10,000-link explorer page (DESIGN.md section 7): the scanner's first pass and a
+// Content script on a 10,000-link explorer page (docs/PERFORMANCE.md): the scanner's first pass and a
 // mutation pass against a bare querySelectorAll pass over the same links, same page, same run; the
 // longest task; layout reads during passes; and the built content script's gzip size.
 //

@@ -1,6 +1,7 @@
 // Extension overhead on a quote: popup -> background -> service -> popup, against a direct
 // fetch of the same service with the same body, from the same popup page, interleaved.
 import { extensionIdOf, launchWithExtension, serviceWorkerOf } from '../tests/e2e/launch.ts';
+import { USDC } from '../tests/support/addresses.ts';
 import { startEmbeddedDefault } from './embedded.ts';
 
 export interface QuoteOverheadResult {
@@ -12,7 +13,6 @@ export interface QuoteOverheadResult {
   extensionP95Ms: number;
 }
 
-const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const NATIVE = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
 
 export async function benchQuoteOverhead(samples = 80): Promise<QuoteOverheadResult> {

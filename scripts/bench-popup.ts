@@ -1,5 +1,5 @@
 // Popup ready with a cached token list, against an empty Preact popup in the same browser
-// (DESIGN.md section 7: <= 1.5x).
+// (docs/PERFORMANCE.md: <= 1.5x).
 //
 // - Baseline: scripts/bench-popup/empty.html, a trivial Preact component built with Vite and the same
 //   Preact preset as the extension, copied into a copy of the built extension (so it is an extension
@@ -13,6 +13,7 @@
 //   (SwapScreen.tsx). The whole list (2,000 tokens) follows for the pickers: the popup asks for it
 //   after its first frame, and when it is in (`swaplane:popup-token-list`) is reported beside.
 // - Each round opens both pages as new tabs, in alternating order; p50 over all rounds.
+
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import type { BrowserContext } from '@playwright/test';
 import preact from '@preact/preset-vite';
 import { build } from 'vite';
 import { extensionIdOf, launchWithExtension, serviceWorkerOf } from '../tests/e2e/launch.ts';
+import { USDC } from '../tests/support/addresses.ts';
 import { startEmbeddedDefault } from './embedded.ts';
 
 const READY_MARK = 'swaplane:popup-ready';
@@ -30,7 +32,7 @@ const ANVIL_MNEMONIC = 'test test test test test test test test test test test j
 const QUOTE_INPUT = {
   chainId: 1,
   inToken: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
-  outToken: '0xA0b86991c6218b36c1d19d4a2e9eB0cE3606eB48',
+  outToken: USDC,
   inAmount: '1000000000000000000',
   slippage: 0.5,
 };
@@ -184,12 +186,13 @@ export async function benchPopupReady(rounds = 60): Promise<PopupReadyResult> {
     // Reopened on a live quote (1 ETH -> USDC): the form restored, the quote card and its route in
     // the first frame. The session refreshes its quote while the popup is open, as it would for a user.
     const quoted = await setup.evaluate(async (input) => {
-      type Runtime = { sendMessage(message: unknown): Promise<{ ok: boolean; result: { status: string } }> };
+      type Start = { ok: boolean; result: { session: { status: string } } };
+      type Runtime = { sendMessage(message: unknown): Promise<Start> };
       const runtime = (globalThis as unknown as { chrome: { runtime: Runtime } }).chrome.runtime;
       await runtime.sendMessage({ type: 'setQuoteInput', input });
       for (let i = 0; i < 100; i++) {
-        const session = await runtime.sendMessage({ type: 'getQuoteSession' });
-        if (session.result.status === 'ready') return true;
+        const start = await runtime.sendMessage({ type: 'popupStart' });
+        if (start.result.session.status === 'ready') return true;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       return false;

@@ -2,6 +2,7 @@
 // server, same run (POST /__noop with the same body: same HTTP stack, body read and JSON reply, no
 // work), sequential and with 8 requests in flight; plus devnet cold and warm start times.
 // `benchService()` is wired into `npm run bench`; `tsx scripts/bench-service.ts` prints it alone.
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type ChainStart, startDevnet } from '../devnet/start';
 import { startService } from '../service/server';
+import { USDC } from '../tests/support/addresses.ts';
 
 export interface LatencyStats {
   count: number;
@@ -38,7 +40,7 @@ export interface BenchServiceOptions {
 export const QUOTE_BODY = JSON.stringify({
   chainId: 1,
   inToken: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', // WETH
-  outToken: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', // USDC
+  outToken: USDC,
   inAmount: '25000000000000000000',
   slippage: 0.5,
 });

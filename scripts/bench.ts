@@ -1,4 +1,4 @@
-// `npm run bench`: every budget of DESIGN.md section 7 that exists so far, each figure with the
+// `npm run bench`: every budget of docs/PERFORMANCE.md, each figure with the
 // baseline it is compared to, measured in the same run. Prints a table and writes
 // bench-results/latest.json. Timings are ratios against a baseline, never absolute pass/fail.
 import { execFileSync } from 'node:child_process';

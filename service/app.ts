@@ -1,4 +1,4 @@
-// The reference Swap Routing Service as a Hono app (spec: shared/spec/swap-routing-service.md).
+// The reference Swap Routing Service as a Hono app (contract: docs/API.md).
 // createServiceApp takes everything it talks to as deps, so tests can run it without listening.
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';

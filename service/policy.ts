@@ -1,4 +1,4 @@
-// Server policy the seed leaves open (README "API notes"). The client reacts to status codes and
+// Server policy the contract leaves open (docs/API.md). The client reacts to status codes and
 // never hard-codes these numbers, so they can change per deployment.
 import type { ChainName } from './chains';
 

@@ -23,7 +23,7 @@ export interface QuoteData {
   contractAddress: string;
   contractMethod: 'swap';
   blockNumber: number;
-  /** Not in the seed: the request's referral code, carried to /build (0 when absent). */
+  /** Not in the contract: the request's referral code, carried to /build (0 when absent). */
   refCode: number;
 }
 

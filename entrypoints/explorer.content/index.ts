@@ -1,4 +1,4 @@
-// Thin wiring; the logic is in lib/explorer. Kept tiny (DESIGN.md section 7, <= 8 kB gzip): no viem,
+// Thin wiring; the logic is in lib/explorer. Kept tiny (docs/PERFORMANCE.md, <= 8 kB gzip): no viem,
 // no zod, no Preact in this bundle; the messenger checks the background's answers by hand.
 import { createMessenger } from '@/lib/explorer/messenger';
 import { startScanner } from '@/lib/explorer/scanner';

@@ -3,7 +3,7 @@ import { browser } from 'wxt/browser';
 import { CHAINS, getChain } from '@/lib/chains';
 import { checkExplorerHost, userHostOrigin } from '@/lib/explorer/user-hosts';
 import { BackgroundError, callBackground } from '@/lib/messaging/client';
-import type { Settings } from '@/lib/storage/settings';
+import type { Settings } from '@/lib/settings/settings';
 
 type Note = { kind: 'ok' | 'error'; text: string } | undefined;
 

@@ -2,8 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { CHAINS } from '@/lib/chains';
 import { BackgroundError, callBackground } from '@/lib/messaging/client';
-import { DEVNET_PRESET, type Settings, SettingsSchema } from '@/lib/storage/settings';
-import { checkOneClickAmount } from '@/lib/swap/one-click';
+import { checkOneClickAmount } from '@/lib/settings/one-click';
+import { DEVNET_PRESET, type Settings, SettingsSchema } from '@/lib/settings/settings';
 import { checkSlippage } from '@/lib/swap/slippage';
 import { ExplorerHosts } from './ExplorerHosts';
 

@@ -4,7 +4,7 @@ import { formatAmount } from '@/lib/amounts';
 import type { Token } from '@/lib/api/schema';
 import { getChain } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
-import type { HistoryEntry } from '@/lib/swap/pipeline-state';
+import type { HistoryEntry } from '@/lib/state/pipeline-state';
 import { relativeTime, shortHash } from '@/lib/time/relative';
 import { messageOf } from './messages';
 
@@ -118,14 +118,8 @@ export function Activity() {
                 </time>
               </span>
               {entry.failure && <span class="error">{entry.failure.title}</span>}
-              {entry.hash &&
-                (entry.explorerUrl ? (
-                  <a href={entry.explorerUrl} target="_blank" rel="noreferrer" title={entry.hash}>
-                    <code>{shortHash(entry.hash)}</code>
-                  </a>
-                ) : (
-                  <code title={entry.hash}>{shortHash(entry.hash)}</code>
-                ))}
+              {/* One line; the whole hash in the title (views link only to explorers, from SwapProgress). */}
+              {entry.hash && <code title={entry.hash}>{shortHash(entry.hash)}</code>}
             </li>
           );
         })}

@@ -1,6 +1,6 @@
 import type { PickedToken } from '@/components/TokenPicker';
 import { callBackground } from '@/lib/messaging/client';
-import type { SwapState } from '@/lib/swap/pipeline-state';
+import type { SwapState } from '@/lib/state/pipeline-state';
 import { messageOf } from './messages';
 
 /** A pasted address that is not in the list: the service's entry, or the token as read on-chain. */

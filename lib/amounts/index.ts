@@ -1,3 +1,3 @@
-// Decimal strings <-> bigint smallest units. Amounts are never `number` (DESIGN.md section 3).
+// Decimal strings <-> bigint smallest units. Amounts are never `number` (docs/API.md).
 export * from './format';
 export * from './parse';

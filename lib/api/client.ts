@@ -1,27 +1,18 @@
-// HTTP client of the Swap Routing Service (shared/spec/swap-routing-service.md).
+// HTTP client of the Swap Routing Service (the contract: docs/API.md).
 // Runs in the background service worker: platform fetch + AbortController only.
 // Every answer is parsed with the contract schemas; money stays in decimal strings here.
-import { type core, type output, safeParse } from 'zod/mini';
+import type { core, output } from 'zod/mini';
 import {
   type ApiEndpoint,
-  BadRequestError,
   ClientConfigError,
   InvalidRequestError,
   InvalidResponseError,
-  QuoteOutdatedError,
   RequestCancelledError,
   ServiceUnavailableError,
-  SlippageError,
-  type SwapApiError,
-  type UnavailableCause,
-  UnsupportedChainError,
-  UnsupportedTokenError,
 } from '@/lib/api/errors';
 import {
   BuildResponseSchema,
   type BuildResult,
-  ErrorBodySchema,
-  ErrorCodeSchema,
   type Quote,
   type QuoteRequest,
   QuoteRequestSchema,
@@ -35,8 +26,21 @@ import {
 } from '@/lib/api/schema';
 import { sleep as abortableSleep } from '@/lib/async';
 import { ensureJitlessZod } from '@/lib/zod-config';
+import {
+  errorForStatus,
+  exchange,
+  type FetchLike,
+  formatIssues,
+  type HttpRequest,
+  parseJson,
+  type RawAnswer,
+  segment,
+  successJson,
+  type Transport,
+} from './http';
 
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+export { errorForStatus, type FetchLike, MAX_ERROR_BODY_BYTES } from './http';
+
 /** Must resolve after `ms`, or early when `signal` aborts (the client re-checks the signal). */
 export type SleepFn = (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -91,9 +95,6 @@ export const DEFAULT_RETRY: RetryPolicy = {
 };
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 /** Error bodies are only read for a code and a message: never keep more than this. */
-export const MAX_ERROR_BODY_BYTES = 64 * 1024;
-const MAX_SERVER_MESSAGE_CHARS = 500;
-const MAX_ISSUES = 10;
 const MAX_TIMER_MS = 2 ** 31 - 1; // setTimeout overflows above this
 
 /** Full jitter (AWS architecture blog): uniform in [0, min(maxDelay, base * 2^retryIndex)). */
@@ -142,29 +143,24 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
   const now = retryOptions?.now ?? Date.now;
   // A local binding, called plainly: a detached `window.fetch` then still gets the global `this`.
   const doFetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-
-  function policyFor(opts: CallOptions | undefined): RetryPolicy | false {
-    if (opts?.retry === false) return false;
-    if (opts?.retry === undefined) return clientPolicy;
-    return checkPolicy({ ...(clientPolicy || DEFAULT_RETRY), ...stripUndefined(opts.retry) });
-  }
+  const transport: Transport = { baseUrl, doFetch, maxResponseBytes };
 
   /** Runs attempts until one settles, retrying only ServiceUnavailableError within count and time budget. */
   async function call<T>(
     endpoint: ApiEndpoint,
-    request: { method: 'GET' | 'POST'; path: string; body?: string },
+    request: HttpRequest,
     opts: CallOptions | undefined,
     interpret: (answer: RawAnswer) => T,
   ): Promise<T> {
     const signal = opts?.signal;
-    const policy = policyFor(opts);
+    const policy = policyFor(clientPolicy, opts);
     const start = now();
     for (let retryIndex = 0; ; retryIndex++) {
       if (signal?.aborted) throw new RequestCancelledError({ endpoint });
       const remaining = policy ? policy.maxTotalMs - (now() - start) : timeoutMs;
       const attemptTimeout = Math.max(1, Math.min(timeoutMs, remaining));
       try {
-        const answer = await exchange(endpoint, request, attemptTimeout, signal);
+        const answer = await exchange(transport, endpoint, request, attemptTimeout, signal);
         return interpret(answer);
       } catch (error) {
         if (!(error instanceof ServiceUnavailableError) || !policy || retryIndex >= policy.attempts)
@@ -177,88 +173,12 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
     }
   }
 
-  /** One HTTP exchange under its own timeout, joined with the caller's signal. */
-  async function exchange(
-    endpoint: ApiEndpoint,
-    request: { method: 'GET' | 'POST'; path: string; body?: string },
-    attemptTimeout: number,
-    signal: AbortSignal | undefined,
-  ): Promise<RawAnswer> {
-    const controller = new AbortController();
-    let timedOut = false;
-    const onCallerAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onCallerAbort, { once: true });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error('timeout'));
-    }, attemptTimeout);
-    // The caller's abort wins over a timeout that fired at the same time: they asked to stop.
-    const failure = (underlying: unknown): SwapApiError => {
-      if (signal?.aborted) return new RequestCancelledError({ endpoint });
-      const cause: UnavailableCause = timedOut ? 'timeout' : 'network';
-      return new ServiceUnavailableError({ endpoint, cause, underlying });
-    };
-    try {
-      const headers: Record<string, string> = { accept: 'application/json' };
-      if (request.body !== undefined) headers['content-type'] = 'application/json';
-      let response: Response;
-      try {
-        response = await doFetch(`${baseUrl}${request.path}`, {
-          method: request.method,
-          headers,
-          body: request.body,
-          signal: controller.signal,
-          credentials: 'omit',
-        });
-      } catch (error) {
-        throw failure(error);
-      }
-      if (response.ok) {
-        try {
-          const body = await readCapped(response, maxResponseBytes);
-          return { status: response.status, ok: true, ...body };
-        } catch (error) {
-          throw failure(error);
-        }
-      }
-      // An error body is a bonus: if it cannot be read (hangs, breaks), the status alone decides.
-      let body: { bytes: Uint8Array; truncated: boolean } = { bytes: new Uint8Array(), truncated: false };
-      try {
-        body = await readCapped(response, MAX_ERROR_BODY_BYTES);
-      } catch {
-        if (signal?.aborted) throw new RequestCancelledError({ endpoint, status: response.status });
-      }
-      return { status: response.status, ok: false, ...body };
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onCallerAbort);
-    }
-  }
-
   function parseSuccess<S extends core.$ZodType>(
     endpoint: ApiEndpoint,
     answer: RawAnswer,
     schema: S,
   ): output<S> {
     return parseJson(endpoint, answer.status, successJson(endpoint, answer), schema);
-  }
-
-  function parseJson<S extends core.$ZodType>(
-    endpoint: ApiEndpoint,
-    status: number,
-    json: unknown,
-    schema: S,
-  ): output<S> {
-    const parsed = safeParse(schema, json);
-    if (!parsed.success) {
-      throw new InvalidResponseError({
-        endpoint,
-        status,
-        reason: 'schema',
-        issues: formatIssues(parsed.error.issues).map((i) => `${i.path}: ${i.message}`),
-      });
-    }
-    return parsed.data;
   }
 
   return {
@@ -328,132 +248,6 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
   };
 }
 
-interface RawAnswer {
-  status: number;
-  ok: boolean;
-  bytes: Uint8Array;
-  truncated: boolean;
-}
-
-/** Maps a non-2xx answer to its typed error; the meaning of a status depends on the endpoint. */
-export function errorForStatus(
-  endpoint: ApiEndpoint,
-  answer: Pick<RawAnswer, 'status' | 'bytes'>,
-): SwapApiError {
-  const { status } = answer;
-  const init = { endpoint, status, ...serverError(answer.bytes) };
-  if (status >= 500) return new ServiceUnavailableError({ ...init, cause: 'http-5xx' });
-  if (status < 400) return new InvalidResponseError({ ...init, reason: 'unexpected-status' });
-  if (endpoint === 'quote') {
-    if (status === 400) return new UnsupportedChainError(init);
-    if (status === 404) return new UnsupportedTokenError(init);
-    if (status === 406) return new SlippageError(init);
-  }
-  if (endpoint === 'build' && status === 400) return new QuoteOutdatedError(init);
-  return new BadRequestError(init);
-}
-
-/** Code and message of an error body when it has them; any other body (HTML, garbage, none) gives nothing. */
-function serverError(bytes: Uint8Array): { serverCode?: string; serverMessage?: string } {
-  if (bytes.length === 0) return {};
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return {};
-  }
-  const strict = ErrorBodySchema.safeParse(json);
-  const error = strict.success ? strict.data.error : lenientError(json);
-  const result: { serverCode?: string; serverMessage?: string } = {};
-  if (error?.code !== undefined && ErrorCodeSchema.safeParse(error.code).success)
-    result.serverCode = error.code;
-  if (error?.message !== undefined) result.serverMessage = error.message.slice(0, MAX_SERVER_MESSAGE_CHARS);
-  return result;
-}
-
-// Same `error` object without the envelope's other fields (another service may omit the timestamp).
-function lenientError(json: unknown): { code?: string; message?: string } | undefined {
-  if (typeof json !== 'object' || json === null) return undefined;
-  const error = (json as { error?: unknown }).error;
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  return {
-    code: typeof code === 'string' ? code : undefined,
-    message: typeof message === 'string' ? message : undefined,
-  };
-}
-
-function successJson(endpoint: ApiEndpoint, answer: RawAnswer): unknown {
-  const base = { endpoint, status: answer.status };
-  if (answer.truncated) throw new InvalidResponseError({ ...base, reason: 'too-large' });
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(answer.bytes);
-  } catch {
-    throw new InvalidResponseError({ ...base, reason: 'not-json' });
-  }
-  if (text.trim() === '') throw new InvalidResponseError({ ...base, reason: 'empty' });
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new InvalidResponseError({ ...base, reason: 'not-json' });
-  }
-}
-
-/** Reads at most `max` bytes, then stops the download: a huge or endless body cannot exhaust memory. */
-async function readCapped(
-  response: Response,
-  max: number,
-): Promise<{ bytes: Uint8Array; truncated: boolean }> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (!response.body) return { bytes: new Uint8Array(), truncated: false };
-  if (Number.isFinite(declared) && declared > max) {
-    void response.body.cancel().catch(() => {});
-    return { bytes: new Uint8Array(), truncated: true };
-  }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  let truncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (total + value.byteLength > max) {
-      chunks.push(value.subarray(0, max - total));
-      total = max;
-      truncated = true;
-      void reader.cancel().catch(() => {});
-      break;
-    }
-    chunks.push(value);
-    total += value.byteLength;
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { bytes, truncated };
-}
-
-/** One encoded path segment. Empty, `.` and `..` are refused: URL parsing would collapse them (even as %2E). */
-function segment(endpoint: ApiEndpoint, value: string, name: string): string {
-  if (value === '' || value === '.' || value === '..') {
-    throw new InvalidRequestError({
-      endpoint,
-      issues: [{ path: name, message: 'not a valid path segment' }],
-    });
-  }
-  return encodeURIComponent(value);
-}
-
-function formatIssues(issues: readonly core.$ZodIssue[]): { path: string; message: string }[] {
-  return issues
-    .slice(0, MAX_ISSUES)
-    .map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
-}
-
 function checkPolicy(policy: RetryPolicy): RetryPolicy {
   const { attempts, baseDelayMs, maxDelayMs, maxTotalMs } = policy;
   const ok =
@@ -470,4 +264,11 @@ function checkPolicy(policy: RetryPolicy): RetryPolicy {
 function stripUndefined<T extends object>(value: T | undefined): Partial<T> {
   if (!value) return {};
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** A call's retry policy: the client's, or the call's own overrides of it. */
+function policyFor(clientPolicy: RetryPolicy | false, opts: CallOptions | undefined): RetryPolicy | false {
+  if (opts?.retry === false) return false;
+  if (opts?.retry === undefined) return clientPolicy;
+  return checkPolicy({ ...(clientPolicy || DEFAULT_RETRY), ...stripUndefined(opts.retry) });
 }

@@ -1,5 +1,5 @@
 // Typed errors of the Swap Routing Service client. The status -> error mapping depends on the
-// endpoint (DESIGN.md section 3: 400 is "unsupported chain" on /quote but "quote outdated" on /build).
+// endpoint (docs/API.md: 400 is "unsupported chain" on /quote but "quote outdated" on /build).
 
 export type ApiEndpoint = 'search' | 'list' | 'quote' | 'build';
 
@@ -158,8 +158,4 @@ export class ClientConfigError extends Error {
   ) {
     super(message);
   }
-}
-
-export function isSwapApiError(error: unknown): error is SwapApiError {
-  return error instanceof SwapApiError;
 }

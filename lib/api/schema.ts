@@ -1,8 +1,8 @@
-// The Swap Routing Service contract (shared/spec/swap-routing-service.md) as zod schemas.
+// The Swap Routing Service contract (docs/API.md) as zod schemas.
 // Single source of truth: imported by the extension (to parse responses) and by the
 // reference service in service/ (to parse requests and to shape its responses).
 // zod/mini, as every schema of lib/: the popup builds and parses them at its start, where the mini
-// API is several times cheaper than the classic one (DESIGN.md 7). The classic API always loaded its
+// API is several times cheaper than the classic one (docs/PERFORMANCE.md). The classic API always loaded its
 // English messages; mini does not, so they are set here, where every schema module starts.
 
 import * as z from 'zod/mini';
@@ -16,7 +16,7 @@ export const AddressSchema = z
   .check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'expected an address: 0x followed by 40 hex digits'));
 export type Address = `0x${string}`;
 
-/** The address that stands for a chain's native coin (DESIGN.md section 3). */
+/** The address that stands for a chain's native coin (docs/API.md). */
 export const NATIVE_TOKEN_ADDRESS = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' as const;
 
 export function sameAddress(a: string, b: string): boolean {
@@ -89,7 +89,7 @@ export const QuoteRequestSchema = z.object({
 export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
 
 /**
- * A swap entry: the seed does not show its shape, so any JSON object is accepted and kept
+ * A swap entry: the contract does not show its shape, so any JSON object is accepted and kept
  * intact (loose), because /build must receive the quote exactly as it was received.
  * The reference service's entries are documented by `ReferenceSwapSchema`.
  */
@@ -140,7 +140,6 @@ export const QuoteResponseSchema = z.object({
   data: QuoteSchema,
   timestamp: IsoTimestampSchema,
 });
-export type QuoteResponse = z.infer<typeof QuoteResponseSchema>;
 
 export const HexDataSchema = z
   .string()
@@ -158,16 +157,14 @@ export const BuildResponseSchema = z.object({
   data: BuildResultSchema,
   timestamp: IsoTimestampSchema,
 });
-export type BuildResponse = z.infer<typeof BuildResponseSchema>;
 
-/** Error body (DESIGN.md section 3). Clients must still cope with any other body, or none. */
+/** Error body (docs/API.md). Clients must still cope with any other body, or none. */
 export const ErrorCodeSchema = z.string().check(z.regex(/^[A-Z][A-Z0-9_]*$/, 'error codes are UPPER_SNAKE'));
 export const ErrorBodySchema = z.object({
   success: z.literal(false),
   error: z.object({ code: ErrorCodeSchema, message: z.string() }),
   timestamp: IsoTimestampSchema,
 });
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** The error codes the reference service sends; other services may send other codes. */
 export const ERROR_CODES = {
@@ -185,7 +182,7 @@ export const ERROR_CODES = {
 } as const;
 
 /**
- * The reference service's swap entry (the seed leaves the shape open; README "API notes").
+ * The reference service's swap entry (the contract leaves the shape open; docs/API.md).
  * Amounts are the exact V2 amounts at the quoted block.
  */
 export const ReferenceSwapSchema = z.object({

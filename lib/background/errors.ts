@@ -8,3 +8,8 @@ export class CodedError extends Error {
     this.name = 'CodedError';
   }
 }
+
+/** An error a message handler answers with (its code reaches the view). */
+export class HandlerError extends CodedError {
+  override name = 'HandlerError';
+}

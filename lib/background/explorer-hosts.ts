@@ -1,18 +1,12 @@
 // Explorer hosts the user adds: the settings entry, its optional host permission and the content script
 // registered at run time for it (the same file the manifest lists for the built-in hosts). The plan is
-// pure (lib/explorer/user-hosts.ts); this runs it against the browser, one sync at a time.
+// pure (lib/background/explorer-scripts.ts); this runs it against the browser, one sync at a time.
 import { createSerialQueue } from '@/lib/async';
 import { getChain } from '@/lib/chains';
-import {
-  checkExplorerHost,
-  planRegistrations,
-  type RegisteredScript,
-  type ScriptRegistration,
-  userHostOrigin,
-  validUserHosts,
-} from '@/lib/explorer/user-hosts';
-import type { Settings } from '@/lib/storage/settings';
+import { checkExplorerHost, userHostOrigin, validUserHosts } from '@/lib/explorer/user-hosts';
+import type { Settings } from '@/lib/settings/settings';
 import { CodedError } from './errors';
+import { planRegistrations, type RegisteredScript, type ScriptRegistration } from './explorer-scripts';
 
 /** The parts of `browser.scripting` used here. */
 export interface ScriptingApi {

@@ -6,10 +6,10 @@ import { createSwapApiClient, type SwapApiClient, type SwapApiClientOptions } fr
 import { userMessageFor } from '@/lib/api/messages';
 import type { Token } from '@/lib/api/schema';
 import { apiChainNameFor, getChain, UnknownChainError } from '@/lib/chains';
+import { DEFAULT_SETTINGS, type Settings } from '@/lib/settings/settings';
+import type { QuoteSessionState } from '@/lib/state/session-state';
 import { quoteSessionItem, settingsItem, tokenListItem } from '@/lib/storage/items';
-import { DEFAULT_SETTINGS, type Settings } from '@/lib/storage/settings';
 import { createQuoteSession, type QuoteSession } from '@/lib/swap/session';
-import type { QuoteSessionState } from '@/lib/swap/session-state';
 import { createTokenListCache, type TokenListCache, type TokenListView } from '@/lib/tokens/cache';
 import { lookupToken, type TokenLookup } from '@/lib/tokens/import';
 import { buildTokenSearchIndex, type TokenSearchIndex } from '@/lib/tokens/search';
@@ -69,7 +69,6 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
   let settings: Settings = structuredClone(DEFAULT_SETTINGS);
   let client: SwapApiClient | undefined;
   const sessionListeners = new Set<(state: QuoteSessionState) => void>();
-  const indexes = new Map<number, { fetchedAt: number; tokens: Token[]; index: TokenSearchIndex }>();
 
   function api(): SwapApiClient {
     if (!client || client.baseUrl !== settings.serviceBaseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')) {
@@ -100,15 +99,7 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     },
   });
 
-  async function indexFor(chainId: number) {
-    const view = await tokens.get(chainId);
-    const cached = indexes.get(chainId);
-    if (cached && cached.fetchedAt === view.fetchedAt && cached.tokens === view.tokens)
-      return { view, index: cached.index };
-    const index = buildTokenSearchIndex(view.tokens);
-    indexes.set(chainId, { fetchedAt: view.fetchedAt, tokens: view.tokens, index });
-    return { view, index };
-  }
+  const indexFor = searchIndexes(tokens);
 
   const wallet = createWalletService({
     autoLockMinutes: () => settings.autoLockMinutes,
@@ -184,5 +175,19 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
       sessionListeners.add(listener);
       return () => sessionListeners.delete(listener);
     },
+  };
+}
+
+/** Each chain's search index, rebuilt only when the cached list changes. */
+function searchIndexes(tokens: TokenListCache): BackgroundServices['indexFor'] {
+  const indexes = new Map<number, { fetchedAt: number; tokens: Token[]; index: TokenSearchIndex }>();
+  return async (chainId) => {
+    const view = await tokens.get(chainId);
+    const cached = indexes.get(chainId);
+    if (cached && cached.fetchedAt === view.fetchedAt && cached.tokens === view.tokens)
+      return { view, index: cached.index };
+    const index = buildTokenSearchIndex(view.tokens);
+    indexes.set(chainId, { fetchedAt: view.fetchedAt, tokens: view.tokens, index });
+    return { view, index };
   };
 }

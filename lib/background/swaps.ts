@@ -3,7 +3,10 @@
 // after a worker restart, and notifies when a swap confirms or fails.
 import type { Address } from 'viem';
 import type { SwapApiClient } from '@/lib/api/client';
-import type { Settings } from '@/lib/storage/settings';
+import { type BalanceReader, balanceOf, createBalanceReader } from '@/lib/rpc/balances';
+import { publicClientFor } from '@/lib/rpc/network';
+import type { Settings } from '@/lib/settings/settings';
+import type { SwapState } from '@/lib/state/pipeline-state';
 import {
   createPendingSwapStore,
   createSwapMachine,
@@ -11,11 +14,8 @@ import {
   type SwapDeps,
 } from '@/lib/swap/execute';
 import { createSwapHistory } from '@/lib/swap/history';
-import type { SwapState } from '@/lib/swap/pipeline-state';
 import { createRouterPins } from '@/lib/swap/router-pins';
 import type { QuoteSession } from '@/lib/swap/session';
-import { type BalanceReader, balanceOf, createBalanceReader } from '@/lib/wallet/balances';
-import { publicClientFor } from '@/lib/wallet/network';
 import { CodedError } from './errors';
 import type { WalletService } from './wallet';
 

@@ -1,14 +1,8 @@
-// Explorer hosts the user adds in settings (host -> chain): validation, the chain of a page on one, and
-// the plan that brings the dynamically registered content scripts in line with them. Pure; the
-// background (lib/background/explorer-hosts.ts) runs the plan. Not imported by the content script.
+// Explorer hosts the user adds in settings (host -> chain): validation (the options page and the
+// background) and the chain of a page on one. Pure. Not imported by the content script.
 import { chainForExplorerHost, EXPLORER_HOSTS, getChain, normalizeHostname } from '@/lib/chains';
 
 export type HostCheck = { ok: true; host: string } | { ok: false; message: string };
-
-/** The built-in file the manifest lists; user hosts get the same file registered at run time. */
-export const EXPLORER_SCRIPT_FILE = 'content-scripts/explorer.js';
-/** Ids of the scripts registered for user hosts: this prefix and the host. */
-export const USER_HOST_SCRIPT_PREFIX = 'explorer-host:';
 
 /** The optional host permission (and the content-script match pattern) of a user host: https only. */
 export function userHostOrigin(host: string): string {
@@ -119,76 +113,4 @@ export function explorerChainForUrl(
   }
   if (parsed.protocol !== 'https:') return undefined;
   return chainForExplorerHost(parsed.host, validUserHosts(userHosts));
-}
-
-/** What `scripting.registerContentScripts` takes, reduced to what we set. */
-export interface ScriptRegistration {
-  id: string;
-  matches: string[];
-  js: string[];
-  runAt: 'document_idle';
-  persistAcrossSessions: boolean;
-}
-
-/** What `scripting.getRegisteredContentScripts` reports, reduced to what we compare. */
-export interface RegisteredScript {
-  id: string;
-  matches?: string[];
-  js?: string[];
-  runAt?: string;
-  persistAcrossSessions?: boolean;
-}
-
-export interface RegistrationPlan {
-  register: ScriptRegistration[];
-  update: ScriptRegistration[];
-  unregister: string[];
-}
-
-/** The registration a granted user host should have. */
-export function registrationFor(host: string, file = EXPLORER_SCRIPT_FILE): ScriptRegistration {
-  return {
-    id: `${USER_HOST_SCRIPT_PREFIX}${host}`,
-    matches: [userHostOrigin(host)],
-    js: [file],
-    runAt: 'document_idle',
-    persistAcrossSessions: true,
-  };
-}
-
-const same = (a: readonly string[] | undefined, b: readonly string[]) =>
-  !!a && a.length === b.length && a.every((value, i) => value === b[i]);
-
-/**
- * Brings the registered user-host scripts in line with `hosts` (valid, permission granted): registers
- * what is missing, updates what differs (e.g. the script file after an update), unregisters ours that
- * are no longer wanted. Scripts with other ids are not ours and are left alone.
- */
-export function planRegistrations(
-  hosts: readonly string[],
-  registered: readonly RegisteredScript[],
-  file = EXPLORER_SCRIPT_FILE,
-): RegistrationPlan {
-  const wanted = new Map(
-    hosts.map((host) => [`${USER_HOST_SCRIPT_PREFIX}${host}`, registrationFor(host, file)]),
-  );
-  const plan: RegistrationPlan = { register: [], update: [], unregister: [] };
-  const seen = new Set<string>();
-  for (const script of registered) {
-    if (!script.id.startsWith(USER_HOST_SCRIPT_PREFIX)) continue;
-    seen.add(script.id);
-    const want = wanted.get(script.id);
-    if (!want) {
-      plan.unregister.push(script.id);
-    } else if (
-      !same(script.matches, want.matches) ||
-      !same(script.js, want.js) ||
-      script.runAt !== want.runAt ||
-      script.persistAcrossSessions !== want.persistAcrossSessions
-    ) {
-      plan.update.push(want);
-    }
-  }
-  for (const [id, want] of wanted) if (!seen.has(id)) plan.register.push(want);
-  return plan;
 }

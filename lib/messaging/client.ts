@@ -1,6 +1,6 @@
 // The views' side of the protocol: one call per request type, the answer parsed with its schema.
 import { browser } from 'wxt/browser';
-import type { UserMessage } from '@/lib/swap/session-state';
+import type { UserMessage } from '@/lib/state/session-state';
 import { RESULT_SCHEMAS, ResponseSchema, type ResultOf } from './protocol';
 import type { Request, RequestType } from './requests';
 

@@ -4,11 +4,11 @@
 // `result` with the schema named for its request type in `RESULT_SCHEMAS`.
 import * as z from 'zod/mini';
 import { AddressSchema, AmountStringSchema, ChainIdSchema, QuoteSchema, TokenSchema } from '@/lib/api/schema';
-import { SettingsSchema } from '@/lib/storage/settings';
-import { HistorySchema, SwapStateSchema } from '@/lib/swap/pipeline-state';
-import { PrefillSchema } from '@/lib/swap/prefill';
+import { SettingsSchema } from '@/lib/settings/settings';
+import { HistorySchema, SwapStateSchema } from '@/lib/state/pipeline-state';
+import { PrefillSchema } from '@/lib/state/prefill';
+import { QuoteSessionStateSchema, UserMessageSchema } from '@/lib/state/session-state';
 import { SwapPreviewSchema } from '@/lib/swap/preview';
-import { QuoteSessionStateSchema, UserMessageSchema } from '@/lib/swap/session-state';
 import { WalletStateSchema } from '@/lib/wallet/state';
 import type { RequestType } from './requests';
 
@@ -68,14 +68,11 @@ const QuoteInsightsSchema = z.object({
 export type QuoteInsights = z.infer<typeof QuoteInsightsSchema>;
 
 export const RESULT_SCHEMAS = {
-  ping: z.object({ version: z.string(), startedAt: z.number() }),
   getSettings: SettingsSchema,
   updateSettings: SettingsSchema,
   getTokenList: TokenListViewSchema,
-  refreshTokenList: TokenListViewSchema,
   lookupToken: TokenLookupSchema,
   whitelistedTokens: z.array(AddressSchema),
-  getQuoteSession: QuoteSessionStateSchema,
   setQuoteInput: QuoteSessionStateSchema,
   markTyping: z.null(),
   refreshQuote: QuoteSessionStateSchema,
@@ -98,7 +95,6 @@ export const RESULT_SCHEMAS = {
   walletReveal: z.object({ secret: z.string() }),
   previewSwap: SwapPreviewSchema,
   startSwap: z.nullable(SwapStateSchema),
-  getSwap: z.nullable(SwapStateSchema),
   dismissSwap: z.null(),
   getBalances: z.record(z.string(), AmountStringSchema),
   getHistory: HistorySchema,

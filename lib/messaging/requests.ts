@@ -1,21 +1,19 @@
 // Requests of the one protocol between views and the background (see protocol.ts for answers).
 // Only the background parses requests, so views import this module's types only: its schemas (a
-// 40-branch union) are never built in the popup, where start-up time is budgeted (DESIGN.md 7).
+// 40-branch union) are never built in the popup, where start-up time is budgeted (docs/PERFORMANCE.md).
 import * as z from 'zod/mini';
 import { AddressSchema, AmountStringSchema, ChainIdSchema, HexDataSchema } from '@/lib/api/schema';
-import { SettingsSchema } from '@/lib/storage/settings';
-import { QuoteInputSchema } from '@/lib/swap/session-state';
+import { SettingsSchema } from '@/lib/settings/settings';
+import { QuoteInputSchema } from '@/lib/state/session-state';
 
 const ChainRequest = { chainId: ChainIdSchema };
 const Secret = z.string().check(z.maxLength(1_000));
 const AccountName = z.string().check(z.minLength(1), z.maxLength(40));
 
 export const RequestSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('ping') }),
   z.object({ type: z.literal('getSettings') }),
   z.object({ type: z.literal('updateSettings'), settings: SettingsSchema }),
   z.object({ type: z.literal('getTokenList'), ...ChainRequest }),
-  z.object({ type: z.literal('refreshTokenList'), ...ChainRequest }),
   z.object({ type: z.literal('lookupToken'), ...ChainRequest, address: z.string().check(z.maxLength(100)) }),
   /** Which of these addresses are whitelisted tokens on the chain (content script, batched). */
   z.object({
@@ -23,7 +21,6 @@ export const RequestSchema = z.discriminatedUnion('type', [
     ...ChainRequest,
     addresses: z.array(AddressSchema).check(z.maxLength(500)),
   }),
-  z.object({ type: z.literal('getQuoteSession') }),
   z.object({ type: z.literal('setQuoteInput'), input: z.nullable(QuoteInputSchema) }),
   z.object({ type: z.literal('markTyping') }),
   z.object({ type: z.literal('refreshQuote') }),
@@ -91,7 +88,6 @@ export const RequestSchema = z.discriminatedUnion('type', [
     /** Codes of the preview's warnings the user acknowledged. */
     acknowledged: z.optional(z.array(z.string().check(z.maxLength(60))).check(z.maxLength(20))),
   }),
-  z.object({ type: z.literal('getSwap') }),
   z.object({ type: z.literal('dismissSwap') }),
   z.object({
     type: z.literal('getBalances'),
@@ -120,9 +116,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
 export type Request = z.infer<typeof RequestSchema>;
 export type RequestType = Request['type'];
 
-/** DESIGN.md section 1: a content script may look tokens up, ask for a quote, and open the popup. */
+/** A content script may look tokens up, ask for a quote, and open the popup (docs/ARCHITECTURE.md). */
 export const CONTENT_SCRIPT_REQUESTS: ReadonlySet<RequestType> = new Set<RequestType>([
-  'ping',
   'lookupToken',
   'whitelistedTokens',
   'oneClickQuote',

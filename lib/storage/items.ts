@@ -2,6 +2,7 @@
 // migration to it; tests/unit/storage.test.ts runs every migration.
 import * as z from 'zod/mini';
 import { TokenSchema } from '@/lib/api/schema';
+import { DEFAULT_SETTINGS, SettingsSchema } from '@/lib/settings/settings';
 import {
   type HistoryEntry,
   HistorySchema,
@@ -9,14 +10,13 @@ import {
   type RouterPinsMap,
   RouterPinsSchema,
   type SwapState,
-} from '@/lib/swap/pipeline-state';
-import { type Prefill, PrefillSchema } from '@/lib/swap/prefill';
-import { type QuoteSessionState, QuoteSessionStateSchema } from '@/lib/swap/session-state';
+} from '@/lib/state/pipeline-state';
+import { type Prefill, PrefillSchema } from '@/lib/state/prefill';
+import { type QuoteSessionState, QuoteSessionStateSchema } from '@/lib/state/session-state';
 import { AutoLockStateSchema } from '@/lib/wallet/autolock';
 import { type KeyringMeta, KeyringMetaSchema } from '@/lib/wallet/keyring';
 import { type Vault, VaultSchema } from '@/lib/wallet/vault';
 import { defineStorageItem, type StorageItem } from './item';
-import { DEFAULT_SETTINGS, SettingsSchema } from './settings';
 
 export const settingsItem = defineStorageItem({
   area: 'local',
@@ -71,20 +71,6 @@ export function tokenListItem(chainId: number): StorageItem<CachedTokenList | nu
   return item;
 }
 
-export const ImportedTokenSchema = z.extend(TokenSchema, {
-  whitelisted: z.boolean(),
-  importedAt: z.number(),
-});
-export type ImportedToken = z.infer<typeof ImportedTokenSchema>;
-
-export const importedTokensItem = defineStorageItem({
-  area: 'local',
-  key: 'importedTokens',
-  version: 1,
-  schema: z.array(ImportedTokenSchema).check(z.maxLength(500)),
-  fallback: () => [] as ImportedToken[],
-});
-
 /** The quote session, in storage.session: survives a worker restart, not a browser restart. */
 export const quoteSessionItem = defineStorageItem<QuoteSessionState | null>({
   area: 'session',
@@ -103,7 +89,7 @@ export const prefillItem = defineStorageItem<Prefill | null>({
   fallback: () => null,
 });
 
-/** The encrypted vault (DESIGN.md section 4): the only secret material in storage.local. */
+/** The encrypted vault (docs/ARCHITECTURE.md, "Before anything is signed"): the only secret material in storage.local. */
 export const vaultItem = defineStorageItem<Vault | null>({
   area: 'local',
   key: 'vault',

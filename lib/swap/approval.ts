@@ -4,7 +4,7 @@
 // extra step is harmless (and closes the approve front-running window) for every other token.
 import { type Address, encodeFunctionData, erc20Abi, type Hex, maxUint256 } from 'viem';
 import { isNativeToken } from '@/lib/api/schema';
-import type { RpcClient } from '@/lib/wallet/network';
+import type { RpcClient } from '@/lib/rpc/network';
 
 export type ApprovalMode = 'exact' | 'unlimited';
 

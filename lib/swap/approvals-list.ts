@@ -1,7 +1,7 @@
 // The allowances Swaplane granted, from its own history: one row per (network, token, spender) the
 // active account approved through a swap. Their current value is read on-chain by the background.
 import { sameAddress } from '@/lib/api/schema';
-import type { HistoryEntry } from './pipeline-state';
+import type { HistoryEntry } from '@/lib/state/pipeline-state';
 
 export interface GrantedApproval {
   chainId: number;

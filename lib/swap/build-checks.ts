@@ -1,4 +1,4 @@
-// Check 3 of DESIGN.md section 4 (plus 1 and 2 again, on the quote the build was made from),
+// Check 3 of docs/ARCHITECTURE.md ("Before anything is signed") (plus 1 and 2 again, on the quote the build was made from),
 // run before anything is signed. Pure, no I/O: the caller reads the router pin.
 import { type Address, decodeFunctionData, getAbiItem, getAddress, type Hex, toFunctionSelector } from 'viem';
 import type { UserMessage } from '@/lib/api/messages';

@@ -19,9 +19,9 @@ import {
 } from '@/lib/api/schema';
 import { sleep as abortableSleep } from '@/lib/async';
 import { explorerTxUrl, getChain } from '@/lib/chains';
-import { type BalanceReader, balanceOf, createBalanceReader } from '@/lib/wallet/balances';
-import type { RpcClient } from '@/lib/wallet/network';
-import { isRpcUnavailable } from '@/lib/wallet/network';
+import { type BalanceReader, balanceOf, createBalanceReader } from '@/lib/rpc/balances';
+import type { RpcClient } from '@/lib/rpc/network';
+import { isRpcUnavailable } from '@/lib/rpc/network';
 import {
   broadcast,
   estimateFees,
@@ -31,12 +31,7 @@ import {
   signCall,
   trackTransaction,
   withGasMargin,
-} from '@/lib/wallet/transactions';
-import { type ApprovalMode, approvalTransactions, planApproval, readAllowance } from './approval';
-import { buildCheckMessage, checkBuild, isConsentReason } from './build-checks';
-import { approvalHistoryEntry, createSwapHistory, type SwapHistory, swapHistoryEntry } from './history';
-import { createPendingSwapStore, type PendingSwapStore } from './pending-store';
-import { sentNote, swapFailureMessage } from './pipeline-messages';
+} from '@/lib/rpc/transactions';
 import {
   type ApprovalTxState,
   isTerminal,
@@ -47,7 +42,12 @@ import {
   SwapStateSchema,
   type SwapStatus,
   type SwapStep,
-} from './pipeline-state';
+} from '@/lib/state/pipeline-state';
+import { type ApprovalMode, approvalTransactions, planApproval, readAllowance } from './approval';
+import { buildCheckMessage, checkBuild, isConsentReason } from './build-checks';
+import { approvalHistoryEntry, createSwapHistory, type SwapHistory, swapHistoryEntry } from './history';
+import { createPendingSwapStore, type PendingSwapStore } from './pending-store';
+import { sentNote, swapFailureMessage } from './pipeline-messages';
 import { createRouterPins, type RouterPins } from './router-pins';
 import { preflightSwap, receivedFromLogs, simulateSwap } from './simulate';
 import { verifyFailureMessage, verifyMinReceived, verifyQuoteAnswersRequest } from './verify';
@@ -118,10 +118,6 @@ export interface SwapMachine {
 }
 
 export { createPendingSwapStore, type PendingSwapStore } from './pending-store';
-
-export function executeSwap(input: SwapInput, deps: SwapDeps): Promise<SwapState> {
-  return createSwapMachine(deps).run(input);
-}
 
 export function resumeSwap(
   saved: SwapState,

@@ -3,15 +3,15 @@
 // swaps never lose each other.
 
 import { createSerialQueue } from '@/lib/async';
-import type { StorageItem } from '@/lib/storage/item';
-import { swapHistoryItem } from '@/lib/storage/items';
 import {
   type ApprovalTxState,
   HISTORY_LIMIT,
   type HistoryEntry,
   HistoryEntrySchema,
   type SwapState,
-} from './pipeline-state';
+} from '@/lib/state/pipeline-state';
+import type { StorageItem } from '@/lib/storage/item';
+import { swapHistoryItem } from '@/lib/storage/items';
 
 export interface SwapHistory {
   /** Inserts or replaces the entry with the same id; the newest change goes first. */

@@ -2,9 +2,9 @@
 // terminal. What a restarted worker resumes. Writes are queued so two swaps never lose each other.
 
 import { createSerialQueue } from '@/lib/async';
+import type { SwapState } from '@/lib/state/pipeline-state';
 import type { StorageItem } from '@/lib/storage/item';
 import { pendingSwapsItem } from '@/lib/storage/items';
-import type { SwapState } from './pipeline-state';
 
 export interface PendingSwapStore {
   save(state: SwapState): Promise<void>;

@@ -1,7 +1,7 @@
 // Words for the swap pipeline's failures: what happened, and what to do. The last sentence of
 // every detail says what was sent, because that is what a user needs to know first.
 import type { UserMessage } from '@/lib/api/messages';
-import type { RevertReason, SwapFailureCode } from './pipeline-state';
+import type { RevertReason, SwapFailureCode } from '@/lib/state/pipeline-state';
 
 export interface FailureContext {
   anythingSent: boolean;

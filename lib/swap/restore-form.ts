@@ -1,7 +1,7 @@
 // The swap form as the quote session left it: reopening the popup shows what the user was doing.
 import { formatAmountExact } from '@/lib/amounts';
 import type { Token } from '@/lib/api/schema';
-import type { QuoteInput } from '@/lib/swap/session-state';
+import type { QuoteInput } from '@/lib/state/session-state';
 
 export interface RestoredForm {
   chainId: number;

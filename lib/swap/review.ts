@@ -7,14 +7,29 @@ import { PRICE_IMPACT_HIGH, priceImpactWarning } from './price-impact';
 /** Without a preview, how long the frozen quote may be confirmed (the session marks it stale then too). */
 export const FALLBACK_QUOTE_LIFETIME_MS = 30_000;
 
-/** The preview's warnings plus the popup's own price-impact warning (once, the background's wins). */
+export const UNREADABLE_CALLDATA = 'UNREADABLE_CALLDATA';
+
+/**
+ * The preview's warnings plus the popup's own: price impact, and calldata nobody could read (each
+ * once; the background's own wins).
+ */
 export function reviewWarnings(
   previewWarnings: readonly PreviewWarning[],
   impactBps: number | null,
+  calldataReadable = true,
 ): PreviewWarning[] {
   const warnings = [...previewWarnings];
+  const has = (code: string) => warnings.some((warning) => warning.code === code);
   const impact = priceImpactWarning(impactBps);
-  if (impact && !warnings.some((warning) => warning.code === PRICE_IMPACT_HIGH)) warnings.push(impact);
+  if (impact && !has(PRICE_IMPACT_HIGH)) warnings.push(impact);
+  if (!calldataReadable && !has(UNREADABLE_CALLDATA)) {
+    warnings.push({
+      code: UNREADABLE_CALLDATA,
+      level: 'danger',
+      message: 'Swaplane could not read what this transaction does.',
+      needsAcknowledgement: true,
+    });
+  }
   return warnings;
 }
 

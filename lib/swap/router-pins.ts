@@ -1,11 +1,11 @@
-// The router trusted per chain (DESIGN.md 4.3): pinned the first time the user consents to it;
+// The router trusted per chain (check 3 of docs/ARCHITECTURE.md, "Before anything is signed"): pinned the first time the user consents to it;
 // a build naming any other address needs the user's consent again.
 import { getAddress } from 'viem';
 import type { Address } from '@/lib/api/schema';
 import { createSerialQueue } from '@/lib/async';
+import type { RouterPinsMap } from '@/lib/state/pipeline-state';
 import type { StorageItem } from '@/lib/storage/item';
 import { routerPinsItem } from '@/lib/storage/items';
-import type { RouterPinsMap } from './pipeline-state';
 
 export interface RouterPins {
   get(chainId: number): Promise<Address | undefined>;

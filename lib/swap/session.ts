@@ -8,7 +8,7 @@ import {
   type QuoteInput,
   type QuoteSessionState,
   type UserMessage,
-} from './session-state';
+} from '@/lib/state/session-state';
 import { verifyFailureMessage, verifyMinReceived, verifyQuoteAnswersRequest } from './verify';
 
 export interface QuotePolicy {

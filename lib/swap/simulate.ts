@@ -1,4 +1,4 @@
-// Check 4 of DESIGN.md section 4: the swap must simulate without revert from the user's account,
+// Check 4 of docs/ARCHITECTURE.md ("Before anything is signed"): the swap must simulate without revert from the user's account,
 // and pay at least minReceived. Two layers:
 // - preflight: eth_simulateV1 of [approvals..., swap] with transfer tracing, before anything is
 //   sent, so a swap that would revert costs no approval gas; its traced transfers give the
@@ -15,10 +15,10 @@ import {
   type Hex,
 } from 'viem';
 import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
-import type { RpcClient } from '@/lib/wallet/network';
-import { isRpcUnavailable } from '@/lib/wallet/network';
-import { withGasMargin } from '@/lib/wallet/transactions';
-import type { RevertReason } from './pipeline-state';
+import type { RpcClient } from '@/lib/rpc/network';
+import { isRpcUnavailable } from '@/lib/rpc/network';
+import { withGasMargin } from '@/lib/rpc/transactions';
+import type { RevertReason } from '@/lib/state/pipeline-state';
 import { ROUTER_ABI, ROUTER_ERROR_TEXT, ROUTER_SWAP_ABI } from './router-abi';
 
 export interface Call {

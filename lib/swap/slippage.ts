@@ -1,4 +1,4 @@
-import { SLIPPAGE_LIMITS } from '@/lib/storage/settings';
+import { SLIPPAGE_LIMITS } from '@/lib/settings/settings';
 
 export type SlippageCheck =
   | { level: 'ok' }

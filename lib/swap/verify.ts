@@ -1,4 +1,4 @@
-// Checks 1 and 2 of DESIGN.md section 4, run before anything is signed: the quote answers what was
+// Checks 1 and 2 of docs/ARCHITECTURE.md ("Before anything is signed"), run before anything is signed: the quote answers what was
 // asked, and `minReceived` really is `outAmount` minus the slippage. Pure, no I/O.
 import type { UserMessage } from '@/lib/api/messages';
 import { type Quote, type QuoteRequest, sameAddress } from '@/lib/api/schema';

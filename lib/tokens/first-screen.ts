@@ -1,9 +1,9 @@
 // The few tokens the popup's first frame shows by name, so it can open without the whole list: the
 // quote session's pair, the hops of its quote's route and a swap under way. The full list (thousands
-// of tokens, ~400 kB) reaches the popup after its first frame, for the pickers (DESIGN.md 7).
+// of tokens, ~400 kB) reaches the popup after its first frame, for the pickers (docs/PERFORMANCE.md).
 import { AddressSchema, type Token } from '@/lib/api/schema';
-import type { SwapState } from '@/lib/swap/pipeline-state';
-import type { QuoteSessionState } from '@/lib/swap/session-state';
+import type { SwapState } from '@/lib/state/pipeline-state';
+import type { QuoteSessionState } from '@/lib/state/session-state';
 
 function addressesOfRoute(route: readonly { swaps: readonly Record<string, unknown>[] }[]): string[] {
   const found: string[] = [];

@@ -1,9 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
+import * as TOKENS from '../support/addresses';
 import { E2E_PASSWORD, expect, importAnvilWallet, test, useEmbeddedDefault } from './fixtures';
 
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const USDC = TOKENS.lowercase.USDC;
 const SCHEMES = ['light', 'dark'] as const;
 
 async function pick(page: Page, picker: 'from' | 'to', query: string, address: string) {

@@ -21,7 +21,7 @@ test('the built Chrome extension contains no code-generation or HTML sinks', () 
   expect(sinks).toEqual([]);
   // zod/mini everywhere: no classic schema (whose object parser is the one with a JIT and a
   // `new Function` probe, defused by vite-harden if it ever comes back) is bundled, so the popup
-  // and the worker pay neither its size nor its start-up cost (DESIGN.md 7).
+  // and the worker pay neither its size nor its start-up cost (docs/PERFORMANCE.md).
   for (const file of ['background.js', ...scripts.filter((script) => script.startsWith('chunks'))]) {
     const code = readFileSync(join(OUTPUT, file), 'utf8');
     expect(code, file).not.toMatch(/[`"']ZodObject(JIT)?[`"']/);

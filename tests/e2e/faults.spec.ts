@@ -4,6 +4,7 @@
 // swap is sent, the popup closes, the service worker is stopped; the swap must land (or be
 // reported for what it is) with its history intact.
 import type { Page } from '@playwright/test';
+import * as TOKENS from '../support/addresses';
 import {
   type Fault,
   type FaultProxy,
@@ -14,18 +15,21 @@ import {
 import {
   test as base,
   expect,
+  expectNewWorker,
   expectNoRawErrors,
   openWalletPopup,
   pickToken,
   rpcCall,
   sendFromView,
+  serviceWorkerOf,
   stopServiceWorker,
+  swapAnswer,
   watchPageProblems,
 } from './fixtures';
 
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const USDC = TOKENS.lowercase.USDC;
 
 type SwapAnswer = {
   result: {
@@ -121,7 +125,7 @@ async function expectWaitingForReceipt(popup: Page, hash?: string): Promise<void
 }
 
 async function swapState(page: Page): Promise<NonNullable<SwapAnswer['result']>> {
-  const answer = (await sendFromView(page, { type: 'getSwap' })) as SwapAnswer;
+  const answer = (await swapAnswer(page)) as SwapAnswer;
   if (!answer.result) throw new Error('no swap');
   return answer.result;
 }
@@ -228,9 +232,7 @@ test('service worker stopped after the send (RPC down): the new worker resumes t
   await expectWaitingForReceipt(popup);
   const { id, tx } = await swapState(popup);
   const hash = tx?.hash ?? '';
-  const ping = async (page: Page) =>
-    ((await sendFromView(page, { type: 'ping' })) as { result: { startedAt: number } }).result.startedAt;
-  const firstWorker = await ping(popup);
+  const firstWorker = await serviceWorkerOf(context);
 
   // The browser stops the worker while the user is away (popup closed).
   const helper = await context.newPage();
@@ -242,7 +244,7 @@ test('service worker stopped after the send (RPC down): the new worker resumes t
   const reopened = await context.newPage();
   const reopenedProblems = await watchPageProblems(reopened);
   await reopened.goto(popupUrl);
-  expect(await ping(reopened)).toBeGreaterThan(firstWorker);
+  await expectNewWorker(context, firstWorker);
   await expectWaitingForReceipt(reopened, hash);
   expect((await swapState(reopened)).id).toBe(id);
   // The new worker is the one polling now.

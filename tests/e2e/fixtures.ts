@@ -48,6 +48,34 @@ export async function sendFromView(page: Page, message: unknown): Promise<unknow
   }, message);
 }
 
+/** The quote session as the popup gets it on opening (popupStart), in a message answer's shape. */
+export async function quoteSessionAnswer(page: Page): Promise<unknown> {
+  const answer = (await sendFromView(page, { type: 'popupStart' })) as {
+    ok: boolean;
+    result?: { session: unknown };
+  };
+  return { ok: answer.ok, result: answer.result?.session };
+}
+
+/** The swap under way (or the last one) as the popup gets it on opening (popupStart). */
+export async function swapAnswer(page: Page): Promise<unknown> {
+  const answer = (await sendFromView(page, { type: 'popupStart' })) as {
+    ok: boolean;
+    result?: { swap: unknown };
+  };
+  return { ok: answer.ok, result: answer.result?.swap };
+}
+
+/**
+ * Waits until the browser runs a service worker other than `before`: the worker stopped and a
+ * new one started (Playwright gives every worker target its own object).
+ */
+export async function expectNewWorker(context: BrowserContext, before: Worker): Promise<void> {
+  await expect
+    .poll(() => context.serviceWorkers().some((worker) => worker !== before), { timeout: 15_000 })
+    .toBe(true);
+}
+
 /** Points the extension at the devnet and service started by global-setup.ts. */
 export async function useEmbeddedDefault(
   page: Page,

@@ -3,6 +3,7 @@
 // reference service. Faults the reference service cannot be made to produce on demand come from
 // the fault proxy (tests/support/fault-proxy.ts) put between the extension and the service.
 import type { BrowserContext, Page } from '@playwright/test';
+import * as TOKENS from '../support/addresses';
 import { type FaultProxy, onPath, type ProxyRequestInfo, startFaultProxy } from '../support/fault-proxy';
 import {
   test as base,
@@ -10,14 +11,16 @@ import {
   expectNoRawErrors,
   openWalletPopup,
   pickToken,
+  quoteSessionAnswer,
   rpcCall,
   sendFromView,
+  swapAnswer,
 } from './fixtures';
 
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
-const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
+const USDC = TOKENS.lowercase.USDC;
+const WETH = TOKENS.lowercase.WETH;
 
 /** The reference service's error body (README, "Error body"). */
 function errorBody(code: string, message: string): string {
@@ -258,7 +261,7 @@ test('outdated build, for real (the chain moved past the quote): re-quoted once 
   // The first swap in a fresh profile asks to trust the router: the moment to let the chain move on.
   await expect(popup.getByTestId('swap-consent')).toBeVisible({ timeout: 30_000 });
   await sendFromView(popup, { type: 'markTyping' }); // hold the session's own refresh meanwhile
-  const session = (await sendFromView(popup, { type: 'getQuoteSession' })) as {
+  const session = (await quoteSessionAnswer(popup)) as {
     result: { quote: { blockNumber: number } };
   };
   const quotedAt = session.result.quote.blockNumber;
@@ -271,7 +274,7 @@ test('outdated build, for real (the chain moved past the quote): re-quoted once 
   // The run built the outdated quote first, got 400, re-quoted at the head and built again.
   const builds = buildHits(serviceProxy).slice(buildsBefore);
   expect(builds.map((hit) => Number(bodyOf(hit).blockNumber) > quotedAt + 20)).toEqual([false, true]);
-  const swap = (await sendFromView(popup, { type: 'getSwap' })) as {
+  const swap = (await swapAnswer(popup)) as {
     result: { status: string; requotes: number; quote: { blockNumber: number } };
   };
   expect(swap.result.status).toBe('confirmed');

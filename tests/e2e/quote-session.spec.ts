@@ -1,8 +1,11 @@
 import type { Page } from '@playwright/test';
+import * as TOKENS from '../support/addresses';
 import {
   expect,
+  expectNewWorker,
   importAnvilWallet,
-  sendFromView,
+  quoteSessionAnswer,
+  serviceWorkerOf,
   stopServiceWorker,
   test,
   useEmbeddedDefault,
@@ -10,7 +13,7 @@ import {
 } from './fixtures';
 
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const USDC = TOKENS.lowercase.USDC;
 
 type SessionAnswer = { ok: boolean; result: { status: string; revision: number; receivedAt: number | null } };
 
@@ -40,9 +43,9 @@ test('the quote session outlives the popup and a stopped service worker', async 
   await popup.getByLabel('Amount').fill('1.5');
   await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
   await expect(popup.getByTestId('quote-countdown')).toContainText(/New quote in \d+s/);
-  const before = (await sendFromView(popup, { type: 'getQuoteSession' })) as SessionAnswer;
+  const before = (await quoteSessionAnswer(popup)) as SessionAnswer;
   expect(before.result.status).toBe('ready');
-  const workerBefore = (await sendFromView(popup, { type: 'ping' })) as { result: { startedAt: number } };
+  const workerBefore = await serviceWorkerOf(context);
   expect(problems).toEqual([]);
 
   // Close the popup, then stop the worker while nobody watches.
@@ -59,20 +62,15 @@ test('the quote session outlives the popup and a stopped service worker', async 
   await expect(reopened.getByTestId('from-picker')).toContainText('ETH');
   await expect(reopened.getByTestId('to-picker')).toContainText('USDC');
   await expect(reopened.getByTestId('quote-out')).toContainText('USDC', { timeout: 10_000 });
-  const after = (await sendFromView(reopened, { type: 'getQuoteSession' })) as SessionAnswer;
+  const after = (await quoteSessionAnswer(reopened)) as SessionAnswer;
   expect(after.result.revision).toBe(before.result.revision);
-  const workerAfter = (await sendFromView(reopened, { type: 'ping' })) as { result: { startedAt: number } };
-  expect(workerAfter.result.startedAt).toBeGreaterThan(workerBefore.result.startedAt); // a new worker
+  await expectNewWorker(context, workerBefore); // a new worker answered
 
   // And it refreshes while the popup is open.
   await expect
-    .poll(
-      async () =>
-        ((await sendFromView(reopened, { type: 'getQuoteSession' })) as SessionAnswer).result.receivedAt,
-      {
-        timeout: 30_000,
-      },
-    )
+    .poll(async () => ((await quoteSessionAnswer(reopened)) as SessionAnswer).result.receivedAt, {
+      timeout: 30_000,
+    })
     .toBeGreaterThan(before.result.receivedAt ?? 0);
   await expect(reopened.getByTestId('quote-out')).toContainText('USDC');
   expect(reopenedProblems).toEqual([]);

@@ -5,6 +5,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page, Route } from '@playwright/test';
 import { fixtureHtml, PAGES } from '../fixtures/explorer/pages.ts';
+import * as TOKENS from '../support/addresses';
 import {
   expect,
   importAnvilWallet,
@@ -15,8 +16,8 @@ import {
 } from './fixtures';
 
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
-const DAI = '0x6b175474e89094c44da98b954eedeac495271d0f';
+const USDC = TOKENS.lowercase.USDC;
+const DAI = TOKENS.lowercase.DAI;
 const WBTC = '0x2260fac5e5542a773aa44fbcfedf7c193bc2c599';
 const HOST = 'swaplane-swap';
 

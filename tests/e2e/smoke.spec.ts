@@ -17,12 +17,15 @@ test('the service worker starts, the popup renders and the background answers ty
     const runtime = (globalThis as unknown as { chrome: { runtime: Runtime } }).chrome.runtime;
     const send = (message: unknown) => runtime.sendMessage(message);
     return {
-      ping: await send({ type: 'ping' }),
+      start: await send({ type: 'popupStart' }),
       malformed: await send({ type: 'setQuoteInput', input: { chainId: -1 } }),
       unknown: await send({ type: 'signEverything' }),
     };
   });
-  expect(answers.ping).toMatchObject({ ok: true, result: { version: '0.1.0' } });
+  expect(answers.start).toMatchObject({
+    ok: true,
+    result: { wallet: { status: 'none' }, settings: { serviceBaseUrl: 'http://127.0.0.1:8787' }, swap: null },
+  });
   expect(answers.malformed).toMatchObject({ ok: false, error: { code: 'BAD_MESSAGE' } });
   expect(answers.unknown).toMatchObject({ ok: false, error: { code: 'BAD_MESSAGE' } });
 

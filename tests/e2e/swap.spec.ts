@@ -1,10 +1,11 @@
 import type { Page } from '@playwright/test';
 import { createPublicClient, erc20Abi, http } from 'viem';
 import { formatAmount } from '@/lib/amounts';
+import * as TOKENS from '../support/addresses';
 import {
   expect,
   importAnvilWallet,
-  sendFromView,
+  swapAnswer,
   test,
   useEmbeddedDefault,
   watchPageProblems,
@@ -12,8 +13,8 @@ import {
 
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
-const DAI = '0x6b175474e89094c44da98b954eedeac495271d0f';
+const USDC = TOKENS.lowercase.USDC;
+const DAI = TOKENS.lowercase.DAI;
 
 type SwapAnswer = {
   result: { status: string; outcome: { received: string | null; gasPaid: string } | null } | null;
@@ -57,7 +58,7 @@ test('swap ETH -> USDC and USDC -> DAI from the popup; history and balances foll
   await expect(popup.getByTestId('swap-consent')).toBeVisible({ timeout: 20_000 });
   await popup.getByRole('button', { name: 'Trust this router and swap' }).click();
   await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 30_000 });
-  const first = (await sendFromView(popup, { type: 'getSwap' })) as SwapAnswer;
+  const first = (await swapAnswer(popup)) as SwapAnswer;
   const receivedUsdc = BigInt(first.result?.outcome?.received ?? '0');
   expect(receivedUsdc).toBeGreaterThan(0n);
   expect((await balance(USDC)) - usdcBefore).toBe(receivedUsdc);
@@ -76,7 +77,7 @@ test('swap ETH -> USDC and USDC -> DAI from the popup; history and balances foll
   await popup.getByRole('button', { name: 'Confirm swap' }).click();
   await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 30_000 });
   await expect(popup.getByTestId('swap-progress')).toContainText('Approve the token');
-  const second = (await sendFromView(popup, { type: 'getSwap' })) as SwapAnswer;
+  const second = (await swapAnswer(popup)) as SwapAnswer;
   const receivedDai = BigInt(second.result?.outcome?.received ?? '0');
   expect((await balance(DAI)) - daiBefore).toBe(receivedDai);
   expect(await balance(USDC)).toBe(usdcBefore + receivedUsdc - 100_000_000n);

@@ -31,6 +31,7 @@ import type { ManifestChain } from '../../devnet/manifest.ts';
 import { type Devnet, startDevnet } from '../../devnet/start.ts';
 import { type PoolReserves, type RouteShare, simulateRoute } from '../../devnet/v2math.ts';
 import { devnetViemChain } from '../../devnet/viem.ts';
+import { USDC } from '../support/addresses';
 
 let devnet: Devnet;
 
@@ -241,7 +242,7 @@ describe('devnet chains', () => {
       abi: erc20Abi,
       functionName: 'decimals',
     });
-    expect(eth.token('USDC')).toBe('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48');
+    expect(eth.token('USDC')).toBe(USDC);
     expect(usdc).toBe(6);
     expect(eth.chain.tokens.find((t) => t.symbol === 'WBTC')?.decimals).toBe(8);
   });

@@ -1,6 +1,6 @@
 // Fault matrix, RPC half: the fault proxy in front of the REAL anvil devnet's JSON-RPC, the real
 // reference service behind the API client, and the swap pipeline (lib/swap/execute.ts) run with
-// the viem client the background uses (lib/wallet/network.ts), shortened through its real
+// the viem client the background uses (lib/rpc/network.ts), shortened through its real
 // options: 400 ms per request, one retry.
 //
 // Each row is one fault x one step:
@@ -32,14 +32,14 @@ import { createSwapApiClient, type SwapApiClient } from '../../lib/api/client';
 import { NATIVE_TOKEN_ADDRESS, type QuoteRequest } from '../../lib/api/schema';
 import { createBackgroundServices } from '../../lib/background/services';
 import { viemChainFor } from '../../lib/chains/viem';
+import { clearPublicClients, publicClientFor, type RpcClient } from '../../lib/rpc/network';
+import { DEFAULT_SETTINGS } from '../../lib/settings/settings';
+import type { SwapState, SwapStatus } from '../../lib/state/pipeline-state';
 import { settingsItem } from '../../lib/storage/items';
-import { DEFAULT_SETTINGS } from '../../lib/storage/settings';
-import { createPendingSwapStore, executeSwap, type SwapDeps } from '../../lib/swap/execute';
+import { createPendingSwapStore, createSwapMachine, type SwapDeps } from '../../lib/swap/execute';
 import { createSwapHistory } from '../../lib/swap/history';
-import type { SwapState, SwapStatus } from '../../lib/swap/pipeline-state';
 import { createRouterPins } from '../../lib/swap/router-pins';
 import { addDerivedAccount, createKeyring, signerFor } from '../../lib/wallet/keyring';
-import { clearPublicClients, publicClientFor, type RpcClient } from '../../lib/wallet/network';
 import { type EmbeddedDefault, startEmbeddedDefault } from '../../scripts/embedded';
 import {
   type Fault,
@@ -49,9 +49,15 @@ import {
   startFaultProxy,
 } from '../support/fault-proxy';
 
+/** One swap through the machine the background runs (lib/background/swaps.ts builds the same). */
+const runSwap = (
+  input: Parameters<ReturnType<typeof createSwapMachine>['run']>[0],
+  deps: Parameters<typeof createSwapMachine>[0],
+) => createSwapMachine(deps).run(input);
+
 const RPC_TIMEOUT_MS = 400;
 const RPC_RETRIES = 1; // the transport's own retry: every faulted read is asked twice
-const VIEM_RETRY_DELAY_MS = 200; // lib/wallet/network.ts
+const VIEM_RETRY_DELAY_MS = 200; // lib/rpc/network.ts
 const TIMING = { pollMs: 20, dropAfterMs: 5_000, rebroadcastMs: 300 };
 /** Every try of one request timing out, plus the retry delay, plus a generous margin. */
 const ONE_CALL_MS = (RPC_RETRIES + 1) * RPC_TIMEOUT_MS + VIEM_RETRY_DELAY_MS;
@@ -267,7 +273,7 @@ describe('RPC fault matrix: fault x step -> what the user gets', () => {
       proxy.add({ match: target.match, fault: inject, ...(target.times ? { times: target.times } : {}) });
       const statuses: SwapStatus[] = [];
       const started = performance.now();
-      const state = await executeSwap({ chainId: 1, account, request: request(), quote }, deps(statuses));
+      const state = await runSwap({ chainId: 1, account, request: request(), quote }, deps(statuses));
       const ms = performance.now() - started;
       const faulted = proxy.hits.filter(target.match).length;
       durations.push({ step, fault, ms: Math.round(ms), faulted, sends: sendHits().length });
@@ -314,7 +320,7 @@ describe('RPC down after the send', () => {
     proxy.add({ match: isTracking, fault: { kind: 'reset' } });
     const stop = new AbortController();
     const statuses: SwapStatus[] = [];
-    const first = await executeSwap(
+    const first = await runSwap(
       { chainId: 1, account, request: request(), quote, signal: stop.signal },
       deps(statuses, {
         // The worker is stopped after a few failed polls.

@@ -24,21 +24,28 @@ import { TEST_MNEMONIC } from '../../devnet/accounts';
 import type { ManifestChain } from '../../devnet/manifest';
 import { createSwapApiClient, type SwapApiClient } from '../../lib/api/client';
 import { NATIVE_TOKEN_ADDRESS, type Quote, type QuoteRequest } from '../../lib/api/schema';
+import { isLocalRpcUrl } from '../../lib/chains';
 import { viemChainFor } from '../../lib/chains/viem';
+import { createBalanceReader } from '../../lib/rpc/balances';
+import { clearPublicClients, publicClientFor, type RpcClient, rpcUrlFor } from '../../lib/rpc/network';
+import type { SwapState, SwapStatus } from '../../lib/state/pipeline-state';
 import {
   createPendingSwapStore,
-  executeSwap,
+  createSwapMachine,
   resumePendingSwaps,
   type SwapDeps,
 } from '../../lib/swap/execute';
 import { createSwapHistory } from '../../lib/swap/history';
-import type { SwapState, SwapStatus } from '../../lib/swap/pipeline-state';
 import { createRouterPins } from '../../lib/swap/router-pins';
 import { preflightSwap, simulateSwap } from '../../lib/swap/simulate';
-import { createBalanceReader } from '../../lib/wallet/balances';
 import { addDerivedAccount, createKeyring, signerFor } from '../../lib/wallet/keyring';
-import { clearPublicClients, networkInfo, publicClientFor, type RpcClient } from '../../lib/wallet/network';
 import { type EmbeddedDefault, startEmbeddedDefault } from '../../scripts/embedded';
+
+/** One swap through the machine the background runs (lib/background/swaps.ts builds the same). */
+const runSwap = (
+  input: Parameters<ReturnType<typeof createSwapMachine>['run']>[0],
+  deps: Parameters<typeof createSwapMachine>[0],
+) => createSwapMachine(deps).run(input);
 
 const E18 = 10n ** 18n;
 const E6 = 10n ** 6n;
@@ -176,7 +183,7 @@ async function swapAndCheck(
   const beforeOut = await balance(account.address, request.outToken);
   const beforeIn = await balance(account.address, request.inToken);
   const d = deps();
-  const state = await executeSwap(
+  const state = await runSwap(
     { chainId: 1, account, request, quote, approvalMode: options.approvalMode ?? 'exact' },
     d,
   );
@@ -210,7 +217,7 @@ async function swapAndCheck(
 
 describe('swaps confirm with exactly the quoted output', () => {
   it('native -> ERC-20 (ETH -> USDC), following every state', async () => {
-    expect(networkInfo(1, { rpcOverrides: { '1': chain.rpcUrl } }).local).toBe(true);
+    expect(isLocalRpcUrl(rpcUrlFor(1, { rpcOverrides: { '1': chain.rpcUrl } }))).toBe(true);
     const { state, statuses } = await swapAndCheck(0, requestOf(NATIVE_TOKEN_ADDRESS, token('USDC'), E18));
     expect(statuses).toEqual(['building', 'checking', 'simulating', 'signing', 'sent', 'confirmed']);
     expect(state.approval).toBeNull();
@@ -297,7 +304,7 @@ describe('prices that move', () => {
     const request = requestOf(NATIVE_TOKEN_ADDRESS, token('USDC'), 5n * E18, 1);
     const quote = await quoteOf(request);
     // Account 1 buys USDC with ETH first: the pool gives account 0 a little less.
-    const other = await executeSwap(
+    const other = await runSwap(
       {
         chainId: 1,
         account: signer(1),
@@ -307,7 +314,7 @@ describe('prices that move', () => {
       deps(),
     );
     expect(other.status).toBe('confirmed');
-    const state = await executeSwap({ chainId: 1, account: signer(0), request, quote }, deps());
+    const state = await runSwap({ chainId: 1, account: signer(0), request, quote }, deps());
     expect(state.status, JSON.stringify(state.failure)).toBe('confirmed');
     const received = BigInt(state.outcome?.received ?? '0');
     expect(received).toBeLessThan(BigInt(quote.outAmount));
@@ -320,7 +327,7 @@ describe('prices that move', () => {
     const quote = await quoteOf(request);
     await testClient.mine({ blocks: 25 }); // past the ethereum limit of 20
     const d = deps();
-    const state = await executeSwap({ chainId: 1, account: signer(0), request, quote }, d);
+    const state = await runSwap({ chainId: 1, account: signer(0), request, quote }, d);
     expect(state.status, JSON.stringify(state.failure)).toBe('confirmed');
     expect(state.requotes).toBe(1);
     expect(d.statuses.slice(0, 3)).toEqual(['building', 'quoting', 'building']);
@@ -330,7 +337,7 @@ describe('prices that move', () => {
   it('re-quotes a stale quote, and stops when the new one guarantees less than the confirmed one', async () => {
     const request = requestOf(NATIVE_TOKEN_ADDRESS, token('USDC'), 3n * E18);
     const quote = await quoteOf(request);
-    const moved = await executeSwap(
+    const moved = await runSwap(
       {
         chainId: 1,
         account: signer(2),
@@ -341,10 +348,7 @@ describe('prices that move', () => {
     );
     expect(moved.status).toBe('confirmed');
     const before = await nonces(signer(0).address);
-    const state = await executeSwap(
-      { chainId: 1, account: signer(0), request, quote, quoteStale: true },
-      deps(),
-    );
+    const state = await runSwap({ chainId: 1, account: signer(0), request, quote, quoteStale: true }, deps());
     expect(state.status).toBe('failed');
     expect(state.failure).toMatchObject({ code: 'PRICE_CHANGED', step: 'quote', anythingSent: false });
     expect(BigInt(state.quote?.minReceived ?? '0')).toBeLessThan(BigInt(quote.minReceived));
@@ -384,7 +388,7 @@ async function expectRefused(
   const before = await nonces(account.address);
   const held = await balance(account.address, request.inToken);
   const d = deps({ api: tamperedApi(edit) });
-  const state = await executeSwap(
+  const state = await runSwap(
     { chainId: 1, account, request, quote: options.quote === undefined ? null : options.quote },
     d,
   );
@@ -524,7 +528,7 @@ describe('refused before signing: nothing is sent', () => {
     expect(first.status).toBe('needs-consent');
     expect(first.consent).toEqual({ kind: 'ROUTER_UNPINNED', router: chain.router, pinned: null });
     expect(first.failure).toBeNull();
-    const second = await executeSwap(
+    const second = await runSwap(
       { chainId: 1, account: signer(0), request, quote: null, routerConsent: first.consent?.router ?? '' },
       deps(),
     );
@@ -537,7 +541,7 @@ describe('balances, RPC and nonces', () => {
   it('insufficient input balance, and insufficient native coin for gas, before anything is sent', async () => {
     const poor = privateKeyToAccount(generatePrivateKey());
     const request = requestOf(NATIVE_TOKEN_ADDRESS, token('USDC'), E18);
-    const none = await executeSwap({ chainId: 1, account: poor, request, quote: null }, deps());
+    const none = await runSwap({ chainId: 1, account: poor, request, quote: null }, deps());
     expect(none.failure).toMatchObject({
       code: 'INSUFFICIENT_BALANCE',
       step: 'balance',
@@ -546,12 +550,12 @@ describe('balances, RPC and nonces', () => {
     expect(none.failure?.message.title).toBe('Insufficient balance');
     // Exactly the amount, nothing left for gas.
     await testClient.setBalance({ address: poor.address, value: E18 });
-    const noGas = await executeSwap({ chainId: 1, account: poor, request, quote: null }, deps());
+    const noGas = await runSwap({ chainId: 1, account: poor, request, quote: null }, deps());
     expect(noGas.failure).toMatchObject({ code: 'INSUFFICIENT_GAS_FUNDS', anythingSent: false });
     expect(noGas.failure?.message.title).toBe('Not enough ETH for gas');
     expect(await client.getTransactionCount({ address: poor.address })).toBe(0);
     // Tokens but no coin at all: refused before the approval would have been sent.
-    const usdc = await executeSwap(
+    const usdc = await runSwap(
       { chainId: 1, account: poor, request: requestOf(token('USDC'), token('DAI'), 0n + 1n), quote: null },
       deps(),
     );
@@ -561,7 +565,7 @@ describe('balances, RPC and nonces', () => {
   it('an unreachable RPC gives a clear error and sends nothing', async () => {
     const dead = publicClientFor(1, { rpcOverrides: { '1': 'http://127.0.0.1:9' } }, { retryCount: 0 });
     const started = Date.now();
-    const state = await executeSwap(
+    const state = await runSwap(
       {
         chainId: 1,
         account: signer(0),
@@ -585,7 +589,7 @@ describe('balances, RPC and nonces', () => {
       ...client,
       getTransactionCount: async () => before.latest - 1,
     } as RpcClient;
-    const state = await executeSwap(
+    const state = await runSwap(
       { chainId: 1, account, request: requestOf(NATIVE_TOKEN_ADDRESS, token('USDC'), E18), quote: null },
       deps({ client: lagging }),
     );
@@ -603,7 +607,7 @@ describe('restart and drop', () => {
       const request = requestOf(NATIVE_TOKEN_ADDRESS, token('USDC'), 2n * E18);
       const quote = await quoteOf(request);
       const stop = new AbortController();
-      const first = await executeSwap(
+      const first = await runSwap(
         { chainId: 1, account: signer(2), request, quote, signal: stop.signal },
         deps({ onChange: (state) => state.status === 'sent' && stop.abort() }),
       );
@@ -633,7 +637,7 @@ describe('restart and drop', () => {
       const account = signer(2);
       const request = requestOf(token('WBTC'), token('USDC'), 10n ** 6n);
       const stop = new AbortController();
-      const first = await executeSwap(
+      const first = await runSwap(
         { chainId: 1, account, request, quote: null, signal: stop.signal },
         deps({ onChange: (state) => state.approval?.txs.some((tx) => tx.sentAt !== null) && stop.abort() }),
       );
@@ -670,7 +674,7 @@ describe('restart and drop', () => {
     try {
       const request = requestOf(NATIVE_TOKEN_ADDRESS, token('DAI'), E18);
       const stop = new AbortController();
-      const sent = await executeSwap(
+      const sent = await runSwap(
         { chainId: 1, account: signer(0), request, quote: null, signal: stop.signal },
         deps({ onChange: (state) => state.status === 'sent' && stop.abort() }),
       );
@@ -697,7 +701,7 @@ describe('restart and drop', () => {
     try {
       const account = signer(1);
       const stop = new AbortController();
-      const first = await executeSwap(
+      const first = await runSwap(
         {
           chainId: 1,
           account,

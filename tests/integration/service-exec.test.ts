@@ -296,7 +296,7 @@ describe('quotes executed on chain deliver exactly outAmount', () => {
     const eth = (symbol: string) => SYMBOL('ethereum', symbol);
     const base = (symbol: string) => SYMBOL('base', symbol);
     const E18 = 10n ** 18n;
-    // Fixed cases first so every kind is covered whatever the seed draws.
+    // Fixed cases first so every kind is covered whatever the random seed draws.
     const asks: QuoteAsk[] = [
       { chain: 'ethereum', inToken: NATIVE_TOKEN_ADDRESS, outToken: eth('USDC'), inAmount: 40n * E18 },
       {

@@ -15,14 +15,13 @@ import {
 } from '../../lib/api/schema';
 import { ROUTER_ABI } from '../../service/build';
 import { type RunningService, startService } from '../../service/server';
+import { USDC, WETH } from '../support/addresses';
 
 type Devnet = Awaited<ReturnType<typeof startDevnet>>;
 let devnet: Devnet;
 let service: RunningService;
 let devnetStopped = false;
 
-const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
-const WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
 const LINK = '0x514910771AF9Ca656af840dff83E8264EcF986CA';
 const STRANGER = '0x000000000000000000000000000000000000dEaD';
 

@@ -30,6 +30,7 @@ import {
   UnsupportedTokenError,
 } from '@/lib/api/errors';
 import type { Quote, QuoteRequest } from '@/lib/api/schema';
+import { USDC, WETH } from '../support/addresses';
 
 // --- the fake service -------------------------------------------------------------------------
 
@@ -115,8 +116,6 @@ const HTML_PAGE = '<!doctype html><html><body><h1>502 Bad Gateway</h1><hr>nginx<
 
 // --- fixtures ---------------------------------------------------------------------------------
 
-const WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
-const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const ROUTER = '0x2222222222222222222222222222222222222222';
 
 const usdc = {

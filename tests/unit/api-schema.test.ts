@@ -13,9 +13,8 @@ import {
   TokenListResponseSchema,
   TokenSearchResponseSchema,
 } from '@/lib/api/schema';
-
-const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
-const WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
+import { USDC, WETH } from '../support/addresses';
+import { quoteFixture } from '../support/quotes';
 
 const token = {
   chainId: 1,
@@ -28,15 +27,7 @@ const token = {
 
 function makeQuote(): Record<string, unknown> {
   return {
-    chainId: 1,
-    inToken: WETH,
-    inDecimals: 18,
-    inAmount: '1000000000000000000',
-    outToken: USDC,
-    outDecimals: 6,
-    outAmount: '3000000000',
-    slippage: 0.5,
-    minReceived: '2985000000',
+    ...quoteFixture({ inToken: WETH, blockNumber: 19_000_000 }),
     bestRoute: [
       {
         percent: 100,
@@ -44,9 +35,6 @@ function makeQuote(): Record<string, unknown> {
         shareExtra: 'kept',
       },
     ],
-    contractAddress: '0x1111111111111111111111111111111111111111',
-    contractMethod: 'swap',
-    blockNumber: 19_000_000,
   };
 }
 

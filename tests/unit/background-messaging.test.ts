@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { NATIVE_TOKEN_ADDRESS, type Token } from '@/lib/api/schema';
+import { createHandlers, handleMessage, senderKind } from '@/lib/background/router';
 import { type BackgroundServices, createBackgroundServices } from '@/lib/background/services';
-import { createHandlers, handleMessage, senderKind } from '@/lib/messaging/background';
 import { RESULT_SCHEMAS } from '@/lib/messaging/protocol';
 import { CONTENT_SCRIPT_REQUESTS } from '@/lib/messaging/requests';
+import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
+import { INITIAL_SESSION_STATE } from '@/lib/state/session-state';
 import { quoteSessionItem, settingsItem } from '@/lib/storage/items';
-import { DEFAULT_SETTINGS } from '@/lib/storage/settings';
-import { INITIAL_SESSION_STATE } from '@/lib/swap/session-state';
 import { startTestService, type TestService } from '../support/test-service';
 import { syntheticTokens } from '../support/tokens';
 
@@ -140,7 +140,7 @@ describe('background message handling', () => {
       'setQuoteInput',
       'refreshQuote',
       'takePrefill',
-      'getQuoteSession',
+      'popupStart',
     ];
     for (const type of forbidden) {
       expect(CONTENT_SCRIPT_REQUESTS.has(type as never)).toBe(false);
@@ -150,7 +150,7 @@ describe('background message handling', () => {
     expect(await settingsItem.get()).toMatchObject({ serviceBaseUrl: service.url });
     const lookup = await send({ type: 'lookupToken', chainId: 1, address: USDC.address }, 'content-script');
     expect(lookup).toMatchObject({ ok: true, result: { status: 'listed' } });
-    const unknown = await send({ type: 'ping' }, 'unknown');
+    const unknown = await send({ type: 'explorerChain' }, 'unknown');
     expect(unknown).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
   });
 

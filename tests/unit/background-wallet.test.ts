@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { createHandlers, handleMessage } from '@/lib/background/router';
 import { type BackgroundServices, createBackgroundServices } from '@/lib/background/services';
-import { createHandlers, handleMessage } from '@/lib/messaging/background';
 import { RESULT_SCHEMAS, type ResultOf } from '@/lib/messaging/protocol';
 import type { Request, RequestType } from '@/lib/messaging/requests';
+import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { settingsItem, vaultItem, walletSessionItem } from '@/lib/storage/items';
-import { DEFAULT_SETTINGS } from '@/lib/storage/settings';
 import type { WalletState } from '@/lib/wallet/state';
 
 const ANVIL = 'test test test test test test test test test test test junk';
@@ -185,17 +185,17 @@ describe('wallet in the background', () => {
   it('pushes the deadline back on view activity but not on page activity', async () => {
     await importAnvil();
     clock += 5 * 60_000;
-    await send({ type: 'ping' }, 'content-script');
+    await send({ type: 'explorerChain' }, 'content-script');
     expect((await services.wallet.state()).lockAt).toBe(clock - 5 * 60_000 + 15 * 60_000);
-    await send({ type: 'ping' }, 'view');
+    await send({ type: 'explorerChain' }, 'view');
     expect((await services.wallet.state()).lockAt).toBe(clock + 15 * 60_000);
     // A burst of view messages (a popup opening) records the activity once.
     const recorded = clock + 15 * 60_000;
     clock += 1_000;
-    await send({ type: 'ping' }, 'view');
+    await send({ type: 'explorerChain' }, 'view');
     expect((await services.wallet.state()).lockAt).toBe(recorded);
     clock += 5_000;
-    await send({ type: 'ping' }, 'view');
+    await send({ type: 'explorerChain' }, 'view');
     expect((await services.wallet.state()).lockAt).toBe(clock + 15 * 60_000);
   });
 

@@ -19,6 +19,7 @@ import {
   UnknownChainError,
 } from '@/lib/chains';
 import { viemChainFor } from '@/lib/chains/viem';
+import { USDC } from '../support/addresses';
 
 const EXPECTED: ReadonlyArray<[number, string, string, Chain]> = [
   [1, 'ethereum', 'ETH', mainnet],
@@ -31,7 +32,6 @@ const EXPECTED: ReadonlyArray<[number, string, string, Chain]> = [
 ];
 
 const HASH = `0x${'ab'.repeat(32)}`;
-const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 
 describe('registry', () => {
   it('holds exactly the seven supported chains', () => {

@@ -6,11 +6,11 @@ import { useState } from 'preact/hooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { AccountScreen } from '@/entrypoints/popup/AccountScreen';
+import { createHandlers, handleMessage } from '@/lib/background/router';
 import { type BackgroundServices, createBackgroundServices } from '@/lib/background/services';
-import { createHandlers, handleMessage } from '@/lib/messaging/background';
 import { callBackground } from '@/lib/messaging/client';
+import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { settingsItem } from '@/lib/storage/items';
-import { DEFAULT_SETTINGS } from '@/lib/storage/settings';
 import type { WalletState } from '@/lib/wallet/state';
 
 const ANVIL = 'test test test test test test test test test test test junk';

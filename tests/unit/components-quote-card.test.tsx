@@ -1,12 +1,15 @@
 // @vitest-environment happy-dom
+
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QuoteCard, type QuoteFigures, rateOf } from '@/components/QuoteCard';
 import type { Quote, Token } from '@/lib/api/schema';
-import { INITIAL_SESSION_STATE, type QuoteSessionState } from '@/lib/swap/session-state';
+import { INITIAL_SESSION_STATE, type QuoteSessionState } from '@/lib/state/session-state';
+import * as TOKENS from '../support/addresses';
+import { quoteFixture } from '../support/quotes';
 
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const USDC = TOKENS.lowercase.USDC;
 const tokenIn: Token = { chainId: 1, address: ETH, name: 'Ether', symbol: 'ETH', decimals: 18, logoURI: '' };
 const tokenOut: Token = {
   chainId: 1,
@@ -17,15 +20,10 @@ const tokenOut: Token = {
   logoURI: '',
 };
 
-const quote: Quote = {
-  chainId: 1,
+const quote: Quote = quoteFixture({
   inToken: ETH,
-  inDecimals: 18,
-  inAmount: '1000000000000000000',
   outToken: USDC,
-  outDecimals: 6,
   outAmount: '2500000000',
-  slippage: 0.5,
   minReceived: '2487500000',
   bestRoute: [
     {
@@ -34,9 +32,8 @@ const quote: Quote = {
     },
   ],
   contractAddress: USDC,
-  contractMethod: 'swap',
   blockNumber: 1234,
-};
+});
 
 const NOW = 1_000_000;
 const state = (patch: Partial<QuoteSessionState>): QuoteSessionState => ({

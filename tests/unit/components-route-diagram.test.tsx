@@ -3,10 +3,11 @@ import { cleanup, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RouteDiagram } from '@/components/RouteDiagram';
 import type { RouteShare } from '@/lib/api/schema';
+import * as TOKENS from '../support/addresses';
 
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
-const DAI = '0x6b175474e89094c44da98b954eedeac495271d0f';
+const USDC = TOKENS.lowercase.USDC;
+const DAI = TOKENS.lowercase.DAI;
 const ODD = '0x1234567890abcdef1234567890abcdef12345678';
 const POOL = '0x0000000000000000000000000000000000000001';
 const SYMBOLS: Record<string, string> = { [ETH]: 'ETH', [USDC]: 'USDC', [DAI]: 'DAI' };

@@ -2,10 +2,11 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { leftApproval, SwapProgress } from '@/components/SwapProgress';
-import type { SwapState, SwapStep } from '@/lib/swap/pipeline-state';
+import type { SwapState, SwapStep } from '@/lib/state/pipeline-state';
+import * as TOKENS from '../support/addresses';
 
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const USDC = TOKENS.lowercase.USDC;
 const HASH = `0x${'ab'.repeat(32)}`;
 
 const base: SwapState = {

@@ -4,8 +4,8 @@ import { formatAmount } from '@/lib/amounts';
 import { formatUnits } from '@/lib/explorer/format';
 import { createMessenger } from '@/lib/explorer/messenger';
 import { CONTENT_SCRIPT_REQUESTS, RequestSchema } from '@/lib/messaging/requests';
-
-const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
+import { USDC } from '../support/addresses';
+import { quoteFixture } from '../support/quotes';
 
 /** A messenger whose background answers `answer` and records what was sent. */
 function withAnswer(answer: unknown) {
@@ -18,21 +18,13 @@ function withAnswer(answer: unknown) {
   return { messenger, sent };
 }
 
-const quote = {
-  chainId: 1,
-  inToken: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
-  inDecimals: 18,
-  inAmount: '1000000000000000000',
-  outToken: USDC,
-  outDecimals: 6,
+const quote = quoteFixture({
   outAmount: '2950123456',
-  slippage: 0.5,
   minReceived: '2935372838',
   bestRoute: [],
   contractAddress: '0x0000000000000000000000000000000000000001',
-  contractMethod: 'swap',
   blockNumber: 1,
-};
+});
 
 describe('messenger: requests', () => {
   it('sends exactly the content-script protocol messages', async () => {

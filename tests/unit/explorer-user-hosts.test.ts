@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { createExplorerHosts, type PermissionsApi, type ScriptingApi } from '@/lib/background/explorer-hosts';
 import {
-  checkExplorerHost,
   EXPLORER_SCRIPT_FILE,
-  editDistance,
-  explorerChainForUrl,
   planRegistrations,
   type RegisteredScript,
   registrationFor,
+} from '@/lib/background/explorer-scripts';
+import {
+  checkExplorerHost,
+  editDistance,
+  explorerChainForUrl,
   validUserHosts,
 } from '@/lib/explorer/user-hosts';
-import { DEFAULT_SETTINGS, type Settings, SettingsSchema } from '@/lib/storage/settings';
+import { DEFAULT_SETTINGS, type Settings, SettingsSchema } from '@/lib/settings/settings';
 
 describe('checkExplorerHost', () => {
   it.each([

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NATIVE_TOKEN_ADDRESS, type Quote, type Token } from '@/lib/api/schema';
-import type { SwapState } from '@/lib/swap/pipeline-state';
+import type { SwapState } from '@/lib/state/pipeline-state';
+import { INITIAL_SESSION_STATE, type QuoteSessionState } from '@/lib/state/session-state';
 import { restoreForm } from '@/lib/swap/restore-form';
-import { INITIAL_SESSION_STATE, type QuoteSessionState } from '@/lib/swap/session-state';
 import { firstScreenAddresses, pickTokens } from '@/lib/tokens/first-screen';
 import { syntheticTokens } from '../support/tokens';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, SettingsSchema } from '@/lib/storage/settings';
-import { checkOneClickAmount, DEFAULT_ONE_CLICK_AMOUNT } from '@/lib/swap/one-click';
+import { checkOneClickAmount, DEFAULT_ONE_CLICK_AMOUNT } from '@/lib/settings/one-click';
+import { DEFAULT_SETTINGS, SettingsSchema } from '@/lib/settings/settings';
 
 describe('one-click quote amount', () => {
   it('defaults to 0.1 of the native coin', () => {

@@ -9,10 +9,11 @@ import {
 } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { NATIVE_TOKEN_ADDRESS } from '@/lib/api/schema';
+import { classifySendError, withGasMargin } from '@/lib/rpc/transactions';
 import { ROUTER_ERRORS_ABI, ROUTER_SWAP_ABI } from '@/lib/swap/router-abi';
 import { decodeRevert, receivedFromLogs } from '@/lib/swap/simulate';
-import { classifySendError, withGasMargin } from '@/lib/wallet/transactions';
 import { swapRouterAbi } from '../../devnet/abi';
+import { USDC } from '../support/addresses';
 
 const signatures = (abi: readonly { type: string }[], type: string) =>
   abi
@@ -63,7 +64,6 @@ describe('decodeRevert', () => {
 describe('receivedFromLogs', () => {
   const ME = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
   const ROUTER = '0xb19b36b1456E65E3A6D514D3F715f204BD59f431';
-  const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
   const transfer = (address: string, from: Hex, to: Hex, value: bigint) => ({
     address,
     topics: encodeEventTopics({ abi: erc20Abi, eventName: 'Transfer', args: { from, to } }) as Hex[],

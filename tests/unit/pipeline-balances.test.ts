@@ -7,15 +7,10 @@ import {
 } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { NATIVE_TOKEN_ADDRESS } from '@/lib/api/schema';
-import {
-  balanceOf,
-  createBalanceReader,
-  MULTICALL3_ADDRESS,
-  multicall3BalanceAbi,
-} from '@/lib/wallet/balances';
+import { balanceOf, createBalanceReader, MULTICALL3_ADDRESS, multicall3BalanceAbi } from '@/lib/rpc/balances';
+import { USDC } from '../support/addresses';
 
 const OWNER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const BROKEN = '0x1111111111111111111111111111111111111111';
 
 /** A client answering aggregate3 from a table: target -> uint (or a failure). */

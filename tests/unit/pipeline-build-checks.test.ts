@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { NATIVE_TOKEN_ADDRESS, type Quote, type QuoteRequest } from '@/lib/api/schema';
 import { buildCheckMessage, checkBuild, isConsentReason } from '@/lib/swap/build-checks';
 import { ROUTER_SWAP_ABI } from '@/lib/swap/router-abi';
+import { USDC, WETH } from '../support/addresses';
+import { quoteFixture } from '../support/quotes';
 
-const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const ROUTER = '0xb19b36b1456E65E3A6D514D3F715f204BD59f431';
 const OTHER = '0x2222222222222222222222222222222222222222';
 const ME = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const POOL = '0x8AF1FAd2Acc1C375b3d24024F04A4cE02F872f9D';
-const WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
 const ZERO = '0x0000000000000000000000000000000000000000';
 
 const request: QuoteRequest = {
@@ -20,21 +20,10 @@ const request: QuoteRequest = {
   slippage: 0.5,
 };
 
-const quote: Quote = {
-  chainId: 1,
-  inToken: NATIVE_TOKEN_ADDRESS,
-  inDecimals: 18,
-  inAmount: '1000000000000000000',
-  outToken: USDC,
-  outDecimals: 6,
-  outAmount: '3000000000',
-  slippage: 0.5,
-  minReceived: '2985000000',
+const quote: Quote = quoteFixture({
   bestRoute: [{ percent: 100, swaps: [{ pool: POOL, tokenIn: WETH, tokenOut: USDC }] }],
   contractAddress: OTHER,
-  contractMethod: 'swap',
-  blockNumber: 10,
-};
+});
 
 function calldata(
   over: { inToken?: Hex; inAmount?: bigint; minReceived?: bigint; recipient?: Hex } = {},

@@ -1,14 +1,19 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { NATIVE_TOKEN_ADDRESS } from '@/lib/api/schema';
+import {
+  HISTORY_LIMIT,
+  type HistoryEntry,
+  type SwapState,
+  SwapStateSchema,
+} from '@/lib/state/pipeline-state';
 import { pendingSwapsItem, routerPinsItem, swapHistoryItem } from '@/lib/storage/items';
 import { createPendingSwapStore } from '@/lib/swap/execute';
 import { addToHistory, createSwapHistory } from '@/lib/swap/history';
-import { HISTORY_LIMIT, type HistoryEntry, type SwapState, SwapStateSchema } from '@/lib/swap/pipeline-state';
 import { createRouterPins } from '@/lib/swap/router-pins';
+import { USDC } from '../support/addresses';
 
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const ROUTER = '0xb19b36b1456E65E3A6D514D3F715f204BD59f431';
 
 function entry(i: number, over: Partial<HistoryEntry> = {}): HistoryEntry {

@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSwapApiClient } from '@/lib/api/client';
 import { userMessageFor } from '@/lib/api/messages';
+import { INITIAL_SESSION_STATE, type QuoteInput, type QuoteSessionState } from '@/lib/state/session-state';
 import { createQuoteSession, type QuotePolicy, type QuoteSession } from '@/lib/swap/session';
-import { INITIAL_SESSION_STATE, type QuoteInput, type QuoteSessionState } from '@/lib/swap/session-state';
+import { USDC, WETH } from '../support/addresses';
 import { startTestService, type TestService } from '../support/test-service';
 
-const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
-const WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
 const input = (inAmount: string): QuoteInput => ({
   chainId: 1,
   inToken: WETH,

@@ -1,6 +1,7 @@
 // SECURITY.md, "A compromised or buggy routing service": every way a quote or a build can lie is
 // refused with a named reason before anything is signed (the real chain run of the same refusals is
 // tests/integration/pipeline.test.ts, "refused before signing: nothing is sent").
+
 import { encodeFunctionData, erc20Abi, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -8,19 +9,24 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createSwapApiClient } from '@/lib/api/client';
 import { userMessageFor } from '@/lib/api/messages';
 import { NATIVE_TOKEN_ADDRESS, type Quote, type QuoteRequest, type Token } from '@/lib/api/schema';
+import { createHandlers, handleMessage } from '@/lib/background/router';
 import { type BackgroundServices, createBackgroundServices } from '@/lib/background/services';
-import { createHandlers, handleMessage } from '@/lib/messaging/background';
+import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { settingsItem } from '@/lib/storage/items';
-import { DEFAULT_SETTINGS } from '@/lib/storage/settings';
 import { buildCheckMessage, checkBuild } from '@/lib/swap/build-checks';
-import { executeSwap } from '@/lib/swap/execute';
+import { createSwapMachine } from '@/lib/swap/execute';
 import { ROUTER_SWAP_ABI } from '@/lib/swap/router-abi';
 import { createQuoteSession, type QuoteSession } from '@/lib/swap/session';
+import { DAI, USDC, WETH } from '../support/addresses';
+import { quoteFixture } from '../support/quotes';
 import { startTestService, type TestService } from '../support/test-service';
 
-const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
-const DAI = '0x6B175474E89094C44Da98b954EedeAC495271d0F';
-const WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
+/** One swap through the machine the background runs (lib/background/swaps.ts builds the same). */
+const runSwap = (
+  input: Parameters<ReturnType<typeof createSwapMachine>['run']>[0],
+  deps: Parameters<typeof createSwapMachine>[0],
+) => createSwapMachine(deps).run(input);
+
 const ROUTER = '0xb19b36b1456E65E3A6D514D3F715f204BD59f431';
 const ATTACKER = '0x000000000000000000000000000000000000dEaD';
 const ME = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -34,21 +40,17 @@ const request: QuoteRequest = {
   inAmount: '100000000',
   slippage: 0.5,
 };
-const quote: Quote = {
-  chainId: 1,
+const quote: Quote = quoteFixture({
   inToken: USDC,
   inDecimals: 6,
   inAmount: '100000000',
   outToken: DAI,
   outDecimals: 18,
   outAmount: '100000000000000000000',
-  slippage: 0.5,
   minReceived: '99500000000000000000',
   bestRoute: [{ percent: 100, swaps: [{ pool: POOL, tokenIn: USDC, tokenOut: DAI }] }],
   contractAddress: ROUTER,
-  contractMethod: 'swap',
-  blockNumber: 10,
-};
+});
 
 type Args = { inToken: Hex; outToken: Hex; inAmount: bigint; minReceived: bigint; recipient: Hex };
 function swapData(over: Partial<Args> = {}): Hex {
@@ -331,7 +333,7 @@ describe('an RPC (or settings) pointing at another chain', () => {
       },
     };
     const account = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
-    const state = await executeSwap({ chainId: 1, account, request, quote }, { client, api });
+    const state = await runSwap({ chainId: 1, account, request, quote }, { client, api });
     expect(state.status).toBe('failed');
     expect(state.failure).toMatchObject({ code: 'RPC_WRONG_CHAIN', step: 'network' });
     expect(state.tx).toBeNull();

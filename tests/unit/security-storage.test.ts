@@ -2,11 +2,11 @@
 // and locking, nothing readable from disk or from the console holds a phrase, key or password.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { createHandlers, handleMessage } from '@/lib/background/router';
 import { type BackgroundServices, createBackgroundServices } from '@/lib/background/services';
-import { createHandlers, handleMessage } from '@/lib/messaging/background';
 import type { Response } from '@/lib/messaging/protocol';
+import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { settingsItem } from '@/lib/storage/items';
-import { DEFAULT_SETTINGS } from '@/lib/storage/settings';
 
 const ANVIL = 'test test test test test test test test test test test junk';
 // Account 0 and 1 of the anvil phrase (m/44'/60'/0'/0/i): what the keyring derives and signs with.
@@ -104,7 +104,7 @@ describe('what a stolen profile holds', () => {
     for (const [where, text] of [
       ['storage.local (unlocked)', unlockedLocal],
       ['storage.local (locked)', lockedLocal],
-      // storage.session holds the derived vault key while unlocked (DESIGN.md 4); never the password or a key.
+      // storage.session holds the derived vault key while unlocked (docs/ARCHITECTURE.md); never the password or a key.
       ['storage.session (unlocked)', unlockedSession],
       ['storage.sync', await dump('sync')],
     ] as const) {

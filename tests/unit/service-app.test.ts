@@ -12,10 +12,8 @@ import type { BlockRef, ChainReader } from '../../service/chain-reader';
 import { RpcUnavailableError } from '../../service/errors';
 import type { ServiceManifest } from '../../service/manifest';
 import { makeSnapshot } from '../../service/routing/reserves';
+import { DAI, USDC, WETH } from '../support/addresses';
 
-const WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
-const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
-const DAI = '0x6B175474E89094C44Da98b954EedeAC495271d0F';
 const E18 = 10n ** 18n;
 const E6 = 10n ** 6n;
 

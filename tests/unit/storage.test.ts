@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { z } from 'zod';
+import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { defineStorageItem, remembered } from '@/lib/storage/item';
-import { importedTokensItem, settingsItem, tokenListItem } from '@/lib/storage/items';
-import { DEFAULT_SETTINGS } from '@/lib/storage/settings';
+import { settingsItem, tokenListItem } from '@/lib/storage/items';
 
 beforeEach(() => fakeBrowser.reset());
 
@@ -103,7 +103,9 @@ describe('storage items', () => {
 
   it('refuses to write a value that breaks its schema', async () => {
     await expect(settingsItem.set({ ...DEFAULT_SETTINGS, slippage: 80 })).rejects.toThrow();
-    await expect(importedTokensItem.set([{ bogus: true } as never])).rejects.toThrow();
+    await expect(
+      tokenListItem(1).set({ chainId: 1, source: '', fetchedAt: 0, tokens: [{ bogus: true } as never] }),
+    ).rejects.toThrow();
   });
 
   it('parses storage change events through the same migration and schema', () => {

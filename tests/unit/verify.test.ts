@@ -8,10 +8,8 @@ import {
   verifyMinReceived,
   verifyQuoteAnswersRequest,
 } from '@/lib/swap/verify';
-
-const WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
-const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
-const DAI = '0x6B175474E89094C44Da98b954EedeAC495271d0F';
+import { DAI, USDC, WETH } from '../support/addresses';
+import { quoteFixture } from '../support/quotes';
 
 const request: QuoteRequest = {
   chainId: 1,
@@ -22,22 +20,7 @@ const request: QuoteRequest = {
 };
 
 function quote(overrides: Partial<Quote> = {}): Quote {
-  return {
-    chainId: 1,
-    inToken: WETH,
-    inDecimals: 18,
-    inAmount: '1000000000000000000',
-    outToken: USDC,
-    outDecimals: 6,
-    outAmount: '3000000000',
-    slippage: 0.5,
-    minReceived: '2985000000',
-    bestRoute: [{ percent: 100, swaps: [{}] }],
-    contractAddress: '0x1111111111111111111111111111111111111111',
-    contractMethod: 'swap',
-    blockNumber: 1,
-    ...overrides,
-  };
+  return quoteFixture({ inToken: WETH, blockNumber: 1, ...overrides });
 }
 
 const reasonOf = (result: ReturnType<typeof verifyMinReceived>): VerifyFailure | undefined =>

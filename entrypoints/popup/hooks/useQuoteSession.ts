@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { QUOTE_SESSION_PORT, SessionPortMessageSchema } from '@/lib/messaging/protocol';
-import type { SwapState } from '@/lib/swap/pipeline-state';
-import type { QuoteSessionState } from '@/lib/swap/session-state';
+import type { SwapState } from '@/lib/state/pipeline-state';
+import type { QuoteSessionState } from '@/lib/state/session-state';
 import { type PreloadedPort, takePreloadedPort } from '../preload';
 
 const RECONNECT_MS = 500;

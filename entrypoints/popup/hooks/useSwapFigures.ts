@@ -4,7 +4,7 @@ import { NATIVE_TOKEN_ADDRESS } from '@/lib/api/schema';
 import { callBackground } from '@/lib/messaging/client';
 import type { QuoteInsights } from '@/lib/messaging/protocol';
 import { priceOf as parsePrice } from '@/lib/prices/usd';
-import type { QuoteSessionState } from '@/lib/swap/session-state';
+import type { QuoteSessionState } from '@/lib/state/session-state';
 import { whenIdle } from '../idle';
 
 export interface SwapFigures {

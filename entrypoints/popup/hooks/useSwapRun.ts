@@ -1,7 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import type { ConfirmRequest } from '@/components/ReviewSheet';
 import { callBackground } from '@/lib/messaging/client';
-import type { SwapState } from '@/lib/swap/pipeline-state';
+import type { SwapState } from '@/lib/state/pipeline-state';
 import { messageOf } from '../messages';
 
 /** Starting a swap (Confirm, or the router consent that repeats the same request) and dismissing it. */

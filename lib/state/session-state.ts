@@ -27,7 +27,6 @@ export const QuoteSessionStatusSchema = z.enum([
   'stale', // the quote shown is too old to execute; refresh to continue
   'error', // the last request failed; the message says why and what to do
 ]);
-export type QuoteSessionStatus = z.infer<typeof QuoteSessionStatusSchema>;
 
 export const QuoteSessionStateSchema = z.object({
   /** Increases with every input change, so late answers for old input are recognised. */

@@ -2,12 +2,12 @@
 // (approve(spender, 0)) by the active account on request. Only approvals from Swaplane's own history
 // can be revoked here, so a view cannot make the wallet sign calls to arbitrary contracts.
 import { type Address, encodeFunctionData, erc20Abi, type Hex } from 'viem';
+import { publicClientFor } from '@/lib/rpc/network';
+import { broadcast, estimateFees, signCall, withGasMargin } from '@/lib/rpc/transactions';
 import { readAllowance } from '@/lib/swap/approval';
 import { type GrantedApproval, grantedApprovals, isGranted } from '@/lib/swap/approvals-list';
-import { publicClientFor } from '@/lib/wallet/network';
-import { broadcast, estimateFees, signCall, withGasMargin } from '@/lib/wallet/transactions';
-import { CodedError } from './errors';
-import type { BackgroundServices } from './services';
+import { CodedError } from '../errors';
+import type { BackgroundServices } from '../services';
 
 const RECEIPT_POLL_MS = 500;
 const RECEIPT_TIMEOUT_MS = 60_000;

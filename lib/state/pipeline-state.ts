@@ -105,14 +105,12 @@ export const SwapFailureSchema = z.object({
   detail: z.optional(z.string().check(z.maxLength(2_000))),
   revert: z.optional(RevertReasonSchema),
 });
-export type SwapFailure = z.infer<typeof SwapFailureSchema>;
 
 export const ConsentRequestSchema = z.object({
   kind: z.enum(['ROUTER_UNPINNED', 'ROUTER_CHANGED']),
   router: AddressSchema,
   pinned: z.nullable(AddressSchema),
 });
-export type ConsentRequest = z.infer<typeof ConsentRequestSchema>;
 
 export const ApprovalModeSchema = z.enum(['exact', 'unlimited']);
 
@@ -146,7 +144,6 @@ export const ApprovalStateSchema = z.object({
   required: AmountStringSchema,
   txs: z.array(ApprovalTxStateSchema).check(z.maxLength(2)),
 });
-export type ApprovalState = z.infer<typeof ApprovalStateSchema>;
 
 export const SimulationSchema = z.object({
   /** eth_simulateV1 of approvals + swap ran before anything was sent ('unsupported' by the RPC). */
@@ -172,7 +169,6 @@ export const SwapOutcomeSchema = z.object({
   difference: z.nullable(SignedAmountSchema),
   confirmedAt: z.number(),
 });
-export type SwapOutcome = z.infer<typeof SwapOutcomeSchema>;
 
 export const SwapStateSchema = z.object({
   id: z.string().check(z.minLength(1), z.maxLength(80)),
@@ -243,8 +239,6 @@ export const HistoryEntrySchema = z.discriminatedUnion('kind', [
   ApprovalHistoryEntrySchema,
 ]);
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
-export type SwapHistoryEntry = z.infer<typeof SwapHistoryEntrySchema>;
-export type ApprovalHistoryEntry = z.infer<typeof ApprovalHistoryEntrySchema>;
 
 export const HISTORY_LIMIT = 200;
 /** Newest first. */

@@ -3,8 +3,8 @@
 import { SwapApiError } from '@/lib/api/errors';
 import { CHAINS } from '@/lib/chains';
 import { type NetworkStatus, networkStatus, probe } from '@/lib/chains/served';
-import { publicClientFor } from '@/lib/wallet/network';
-import type { BackgroundServices } from './services';
+import { publicClientFor } from '@/lib/rpc/network';
+import type { BackgroundServices } from '../services';
 
 const TTL_MS = 60_000;
 const RPC_TIMEOUT_MS = 4_000;

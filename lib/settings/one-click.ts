@@ -2,7 +2,7 @@
 // one decimal amount for every chain, kept as the exact decimal string the user typed (canonical form).
 import { parseAmount, toDecimalString } from '@/lib/amounts';
 
-/** The default: 0.1 of the chain's native coin. */
+/** The default: 0.1 of the chain's native coin. */
 export const DEFAULT_ONE_CLICK_AMOUNT = '0.1';
 
 /** Native coins in the registry have 18 decimals; the setting must fit the coin it is spent in. */

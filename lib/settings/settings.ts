@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { checkOneClickAmount, DEFAULT_ONE_CLICK_AMOUNT } from '@/lib/swap/one-click';
+import { checkOneClickAmount, DEFAULT_ONE_CLICK_AMOUNT } from '@/lib/settings/one-click';
 
 /** Hostname as typed by a user: lowercase labels, at least one dot, no scheme or path. */
 const HostSchema = z

@@ -13,13 +13,13 @@ import {
   priceFromQuote,
   referenceAmount,
 } from '@/lib/prices/usd';
+import { publicClientFor, type RpcClient } from '@/lib/rpc/network';
+import { estimateFees } from '@/lib/rpc/transactions';
 import { readAllowance } from '@/lib/swap/approval';
 import { type FeePerGas, networkFee } from '@/lib/swap/network-fee';
 import { priceImpactBps, referenceInAmount } from '@/lib/swap/price-impact';
 import { verifyQuoteAnswersRequest } from '@/lib/swap/verify';
-import { publicClientFor, type RpcClient } from '@/lib/wallet/network';
-import { estimateFees } from '@/lib/wallet/transactions';
-import type { BackgroundServices } from './services';
+import type { BackgroundServices } from '../services';
 
 type InsightsRequest = Extract<Request, { type: 'quoteInsights' }>;
 type PricesRequest = Extract<Request, { type: 'getPrices' }>;

@@ -15,20 +15,11 @@ import {
   sendRawTransaction,
   simulateBlocks,
 } from 'viem/actions';
-import { isLocalRpcUrl, requireChain } from '@/lib/chains';
+import { requireChain } from '@/lib/chains';
 import { viemChainFor } from '@/lib/chains/viem';
-import type { Settings } from '@/lib/storage/settings';
+import type { Settings } from '@/lib/settings/settings';
 
 export type RpcSettings = Pick<Settings, 'rpcOverrides'>;
-
-export interface NetworkInfo {
-  chainId: number;
-  rpcUrl: string;
-  /** The RPC runs on this machine (a devnet): the UI labels the chain "local". */
-  local: boolean;
-  /** The URL comes from the user's settings, not the registry. */
-  overridden: boolean;
-}
 
 export interface ClientOptions {
   /** Per request; an unreachable RPC must fail fast enough for a popup to say so. */
@@ -42,16 +33,6 @@ export const DEFAULT_RPC_TIMEOUT_MS = 10_000;
 export function rpcUrlFor(chainId: number, settings?: RpcSettings): string {
   const override = settings?.rpcOverrides[String(chainId)]?.trim();
   return override || requireChain(chainId).defaultRpcUrl;
-}
-
-export function networkInfo(chainId: number, settings?: RpcSettings): NetworkInfo {
-  const rpcUrl = rpcUrlFor(chainId, settings);
-  return {
-    chainId,
-    rpcUrl,
-    local: isLocalRpcUrl(rpcUrl),
-    overridden: Boolean(settings?.rpcOverrides[String(chainId)]?.trim()),
-  };
 }
 
 /**

@@ -1,0 +1,85 @@
+// What explorer pages (the content script) may ask: the page's chain, a one-click quote, opening
+// the popup prefilled; and the options page's extra explorer hosts.
+import { browser } from 'wxt/browser';
+import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
+import { getChain } from '@/lib/chains';
+import { explorerChainForUrl } from '@/lib/explorer/user-hosts';
+import { checkOneClickAmount } from '@/lib/settings/one-click';
+import { prefillItem } from '@/lib/storage/items';
+import { verifyFailureMessage, verifyMinReceived, verifyQuoteAnswersRequest } from '@/lib/swap/verify';
+import { HandlerError } from '../errors';
+import type { BackgroundServices } from '../services';
+import type { Handlers } from './types';
+
+type ExplorerRequest = 'oneClickQuote' | 'openPopupPrefilled' | 'explorerChain' | 'setExplorerHost';
+
+export function explorerHandlers(services: BackgroundServices): Pick<Handlers, ExplorerRequest> {
+  return {
+    oneClickQuote: ({ chainId, token }) => oneClickQuote(services, chainId, token),
+    openPopupPrefilled: async ({ chainId, token, amount }) => {
+      // The card quoted the settings' one-click amount: the popup opens on that same amount.
+      const decimals = getChain(chainId)?.nativeDecimals ?? 18;
+      const oneClick = checkOneClickAmount(services.settings().oneClickAmount, decimals);
+      const prefillAmount = amount ?? (oneClick.ok ? oneClick.value.toString() : undefined);
+      await prefillItem.set({
+        chainId,
+        token,
+        ...(prefillAmount !== undefined ? { amount: prefillAmount } : {}),
+        createdAt: Date.now(),
+      });
+      try {
+        await browser.action.openPopup();
+        return { opened: true };
+      } catch {
+        // openPopup needs a focused window; a tab with the popup page is the fallback.
+        await browser.tabs.create({ url: browser.runtime.getURL('/popup.html') });
+        return { opened: false };
+      }
+    },
+    explorerChain: async (_request, sender) => ({
+      chainId: explorerChainForUrl(sender.url, services.settings().explorerHosts) ?? null,
+    }),
+    setExplorerHost: ({ host, chainId }) => services.explorerHosts.set(host, chainId),
+  };
+}
+
+/** The page's token priced against the settings' amount of the chain's native coin. */
+async function oneClickQuote(services: BackgroundServices, chainId: number, token: string) {
+  if (isNativeToken(token)) throw new HandlerError('SAME_TOKEN', 'This is the native coin itself.');
+  const { view, index } = await services.indexFor(chainId);
+  const hit = index.byAddress(token);
+  if (hit === undefined)
+    throw new HandlerError('NOT_WHITELISTED', 'This token is not on the swap service’s list.');
+  const target = view.tokens[hit];
+  const native = view.tokens.find((entry) => isNativeToken(entry.address));
+  if (!target || !native || sameAddress(target.address, native.address)) {
+    throw new HandlerError('NO_NATIVE', 'No native coin to quote against on this chain.');
+  }
+  const { oneClickAmount, slippage } = services.settings();
+  const amount = checkOneClickAmount(oneClickAmount, native.decimals);
+  if (!amount.ok) {
+    throw new HandlerError('BAD_AMOUNT', `The one-click amount in settings does not fit: ${amount.message}`);
+  }
+  const request = {
+    chainId,
+    inToken: NATIVE_TOKEN_ADDRESS,
+    outToken: target.address,
+    inAmount: amount.value.toString(),
+    slippage,
+  };
+  const { quote } = await services.api().quote(request);
+  // The card shows this quote on the page: the same checks as the popup's session (SECURITY.md),
+  // and the decimals the card formats with must be the list's, not whatever the service says.
+  const answers = verifyQuoteAnswersRequest(request, quote);
+  const consistent = answers.ok ? verifyMinReceived(quote) : answers;
+  if (!consistent.ok) {
+    throw new HandlerError('QUOTE_REJECTED', verifyFailureMessage(consistent.reason).title);
+  }
+  if (quote.inDecimals !== native.decimals || quote.outDecimals !== target.decimals) {
+    throw new HandlerError(
+      'QUOTE_REJECTED',
+      'The swap service’s quote has the wrong decimals for these tokens.',
+    );
+  }
+  return { quote, inSymbol: native.symbol, outSymbol: target.symbol };
+}

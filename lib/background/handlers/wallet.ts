@@ -1,0 +1,35 @@
+// The wallet: create, import, unlock, accounts, reveal. Everything happens in the wallet service
+// (lib/background/wallet.ts); these only unpack the requests.
+import type { BackgroundServices } from '../services';
+import type { Handlers } from './types';
+
+type WalletRequest =
+  | 'walletState'
+  | 'walletStartCreate'
+  | 'walletConfirmCreate'
+  | 'walletImport'
+  | 'walletUnlock'
+  | 'walletLock'
+  | 'walletAddAccount'
+  | 'walletImportKey'
+  | 'walletRename'
+  | 'walletSetActive'
+  | 'walletReveal';
+
+export function walletHandlers(services: BackgroundServices): Pick<Handlers, WalletRequest> {
+  return {
+    walletState: () => services.wallet.state(),
+    walletStartCreate: ({ words }) => services.wallet.startCreate(words),
+    walletConfirmCreate: (request) => services.wallet.confirmCreate(request),
+    walletImport: (request) => services.wallet.importWallet(request),
+    walletUnlock: ({ password }) => services.wallet.unlock(password),
+    walletLock: () => services.wallet.lock(),
+    walletAddAccount: ({ name }) => services.wallet.addAccount(name),
+    walletImportKey: ({ privateKey, name }) => services.wallet.importKey(privateKey, name),
+    walletRename: ({ id, name }) => services.wallet.rename(id, name),
+    walletSetActive: ({ id }) => services.wallet.setActive(id),
+    walletReveal: async ({ password, target }) => ({
+      secret: await services.wallet.reveal(password, target),
+    }),
+  };
+}
