@@ -4,7 +4,15 @@ import { createRequire } from 'node:module';
 import type { Abi, Hex } from 'viem';
 import { ARTIFACTS_DIR, type Artifact } from './compiler.ts';
 
-export type ContractName = 'Token' | 'TetherToken' | 'WETH9' | 'Multicall3' | 'SwapExecutor' | 'SwapRouter';
+export type ContractName =
+  | 'Token'
+  | 'TetherToken'
+  | 'WETH9'
+  | 'Multicall3'
+  | 'SwapExecutor'
+  | 'SwapRouter'
+  | 'SafetyTestToken'
+  | 'SafetyProbe';
 export const CONTRACT_NAMES: readonly ContractName[] = [
   'Token',
   'TetherToken',
@@ -12,6 +20,9 @@ export const CONTRACT_NAMES: readonly ContractName[] = [
   'Multicall3',
   'SwapExecutor',
   'SwapRouter',
+  'SafetyTestToken',
+  // Not deployed: the extension's safety check simulates it (lib/safety/probe-code.ts).
+  'SafetyProbe',
 ];
 
 export function artifactPath(name: string): string {

@@ -18,6 +18,7 @@ import { loadArtifact, loadUniswapV2 } from './artifacts.ts';
 import { type ChainFixture, DEXES, MULTICALL3, type PoolFixture, type TokenFixture } from './fixtures.ts';
 import type { ManifestChain, ManifestPool } from './manifest.ts';
 import { type RpcCall, RpcClient } from './rpc.ts';
+import { deploySafetyTokens } from './safety-tokens.ts';
 import { type StorageWrite, tetherInitWrites, tokenInitWrites } from './token-storage.ts';
 
 /** Bump when the deploy changes in a way the state cache cannot see (it hashes this file too). */
@@ -126,7 +127,9 @@ export async function deployChain(
   log(`${fixture.chainName}: ${txs.count} transactions mined`);
 
   await verify(rpc, fixture, factories, pools, router, executor);
+  const safetyTokens = await deploySafetyTokens(rpcUrl, fixture.weth, factories[0]?.address as Address);
   return {
+    safetyTokens,
     chainId: fixture.chainId,
     chainName: fixture.chainName,
     nativeSymbol: fixture.nativeSymbol,

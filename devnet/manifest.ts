@@ -37,6 +37,8 @@ export interface ManifestChain {
   /** Core tokens and the long tail; not the native pseudo-token. */
   tokens: ManifestToken[];
   pools: ManifestPool[];
+  /** Tokens for the explorer card's safety check (devnet/safety-tokens.ts), not on the service's list. */
+  safetyTokens?: { feeOnTransfer: Address; sellBlocked: Address; clean: Address };
 }
 
 export interface DevnetManifest {
@@ -71,6 +73,7 @@ const manifestSchema = z.object({
         }),
       ),
       pools: z.array(z.object({ dex, address, token0: address, token1: address })),
+      safetyTokens: z.optional(z.object({ feeOnTransfer: address, sellBlocked: address, clean: address })),
     }),
   ),
 });

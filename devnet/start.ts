@@ -25,7 +25,14 @@ export const DEFAULT_STATE_DIR = join(ROOT, '.devnet', 'state');
 export const DEFAULT_MANIFEST_PATH = join(ROOT, '.devnet', 'manifest.json');
 
 /** Sources whose changes change the deployed state (the fixtures are hashed as data). */
-const DEPLOY_SOURCES = ['deploy.ts', 'token-storage.ts', 'accounts.ts', 'abi.ts', 'liquidity.ts'];
+const DEPLOY_SOURCES = [
+  'deploy.ts',
+  'token-storage.ts',
+  'accounts.ts',
+  'abi.ts',
+  'liquidity.ts',
+  'safety-tokens.ts',
+];
 
 export interface StartDevnetOptions {
   /** Per chain; 0 picks a free port (parallel test files), undefined means 8545 / 8546. */

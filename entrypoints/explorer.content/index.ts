@@ -1,7 +1,7 @@
 // Thin wiring; the logic is in lib/explorer. Kept tiny (docs/PERFORMANCE.md, <= 8 kB gzip): no viem,
 // no zod, no Preact in this bundle; the messenger checks the background's answers by hand.
 import { createMessenger } from '@/lib/explorer/messenger';
-import { startScanner } from '@/lib/explorer/scanner';
+import { type Scanner, startScanner } from '@/lib/explorer/scanner';
 import { explorerChainOf, explorerMatches } from '@/lib/explorer/site';
 
 // One file serves both ways: the manifest lists it for the built-in hosts (below), and the background
@@ -12,19 +12,30 @@ export default defineContentScript({
   runAt: 'document_idle',
   main(ctx) {
     const messenger = createMessenger();
-    const start = (chainId: number) => {
-      const scanner = startScanner({ chainId, messenger });
-      // pushState/popstate (Navigation API, or WXT's polling where it's missing): the token may change.
-      ctx.addEventListener(window, 'wxt:locationchange', () => scanner.refresh());
-      ctx.onInvalidated(() => scanner.stop());
+    let scanner: Scanner | undefined;
+    let chain: number | undefined;
+    const start = (chainId: number | undefined) => {
+      if (chainId === chain && scanner) return scanner.refresh();
+      scanner?.stop();
+      chain = chainId;
+      scanner = chainId === undefined ? undefined : startScanner({ chainId, messenger });
     };
+    ctx.onInvalidated(() => scanner?.stop());
     // Built-in hosts: exactly as hosts.ts matches them (look-alikes fail), decided here, no round trip.
-    const chainId = explorerChainOf(location);
-    if (chainId !== undefined) return start(chainId);
+    // routescan.io names its chain in the URL, which SPA navigation (pushState, popstate; WXT polls
+    // where the Navigation API is missing) can change: the buttons then start over on the new chain.
+    const builtIn = explorerChainOf(location);
+    if (builtIn !== undefined || /(^|\.)routescan\.io$/.test(location.hostname)) {
+      ctx.addEventListener(window, 'wxt:locationchange', () => start(explorerChainOf(location)));
+      return start(builtIn);
+    }
     // Anywhere else we run because the user added the host: the background names its chain from the
     // URL the browser reports for this frame (not one the page could supply), or null.
     messenger.explorerChain().then((answer) => {
-      if (answer.ok && answer.result !== null && ctx.isValid) start(answer.result);
+      if (!answer.ok || answer.result === null || !ctx.isValid) return;
+      const chainId = answer.result;
+      ctx.addEventListener(window, 'wxt:locationchange', () => start(chainId));
+      start(chainId);
     });
   },
 });

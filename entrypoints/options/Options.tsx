@@ -2,10 +2,12 @@ import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { CHAINS } from '@/lib/chains';
 import { BackgroundError, callBackground } from '@/lib/messaging/client';
-import { checkOneClickAmount } from '@/lib/settings/one-click';
+import { checkOneClickAmount, checkOneClickAmounts } from '@/lib/settings/one-click';
 import { DEVNET_PRESET, type Settings, SettingsSchema } from '@/lib/settings/settings';
 import { checkSlippage } from '@/lib/swap/slippage';
+import { ConnectedSites } from './ConnectedSites';
 import { ExplorerHosts } from './ExplorerHosts';
+import { OneClickAmounts } from './OneClickAmounts';
 
 const FIELD_LABELS: Record<string, string> = {
   serviceBaseUrl: 'Service base URL',
@@ -35,6 +37,7 @@ function originsToAsk(urls: string[]): string[] {
 export function Options() {
   const [settings, setSettings] = useState<Settings | null>(null);
   const [amountText, setAmountText] = useState('');
+  const [perChain, setPerChain] = useState<Record<string, string>>({});
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
 
   useEffect(() => {
@@ -42,6 +45,7 @@ export function Options() {
       (loaded) => {
         setSettings(loaded);
         setAmountText(loaded.oneClickAmount);
+        setPerChain(loaded.oneClickAmounts);
       },
       (error: unknown) => setStatus({ kind: 'error', message: String(error) }),
     );
@@ -62,6 +66,7 @@ export function Options() {
   };
   const slippageCheck = checkSlippage(settings.slippage);
   const amountCheck = checkOneClickAmount(amountText);
+  const perChainCheck = checkOneClickAmounts(perChain);
 
   const save = async (event: Event) => {
     event.preventDefault();
@@ -69,9 +74,15 @@ export function Options() {
       setStatus({ kind: 'error', message: `One-click quote amount: ${amountCheck.message}` });
       return;
     }
+    if (!perChainCheck.ok) {
+      const name = CHAINS.find((chain) => String(chain.chainId) === perChainCheck.chainId)?.name;
+      setStatus({ kind: 'error', message: `One-click amount on ${name}: ${perChainCheck.message}` });
+      return;
+    }
     const candidate = SettingsSchema.safeParse({
       ...settings,
       oneClickAmount: amountCheck.text,
+      oneClickAmounts: perChainCheck.value,
     });
     if (!candidate.success) {
       const issue = candidate.error.issues[0];
@@ -93,6 +104,7 @@ export function Options() {
       const saved = await callBackground({ type: 'updateSettings', settings: candidate.data });
       setSettings(saved);
       setAmountText(saved.oneClickAmount);
+      setPerChain(saved.oneClickAmounts);
       setStatus({ kind: 'saved' });
     } catch (error) {
       setStatus({ kind: 'error', message: error instanceof BackgroundError ? error.message : String(error) });
@@ -233,6 +245,14 @@ export function Options() {
             />
           </label>
         </fieldset>
+        <OneClickAmounts
+          texts={perChain}
+          fallback={amountCheck.ok ? amountCheck.text : ''}
+          onInput={(chainId, text) => {
+            setPerChain({ ...perChain, [chainId]: text });
+            setStatus({ kind: 'idle' });
+          }}
+        />
 
         <button type="submit" disabled={slippageCheck.level === 'error'}>
           Save
@@ -249,6 +269,7 @@ export function Options() {
           setSettings((current) => current && { ...current, explorerHosts: saved.explorerHosts })
         }
       />
+      <ConnectedSites />
     </main>
   );
 }

@@ -10,10 +10,12 @@ import { KeyringError } from '@/lib/wallet/keyring';
 import { VaultError } from '@/lib/wallet/vault';
 import { CodedError } from './errors';
 import { createApprovalHandlers } from './handlers/approvals';
+import { dappHandlers } from './handlers/dapp';
 import { explorerHandlers } from './handlers/explorer';
 import { createInsightHandlers } from './handlers/insights';
 import { createNetworkHandlers } from './handlers/networks';
 import { popupHandlers } from './handlers/popup';
+import { safetyHandlers } from './handlers/safety';
 import { sessionHandlers } from './handlers/session';
 import { settingsHandlers } from './handlers/settings';
 import { swapHandlers } from './handlers/swaps';
@@ -75,6 +77,8 @@ export function createHandlers(services: BackgroundServices): Handlers {
     ...createInsightHandlers(services),
     ...createNetworkHandlers(services),
     ...createApprovalHandlers(services),
+    ...dappHandlers(services.dapp),
+    ...safetyHandlers(services),
   };
 }
 
@@ -118,7 +122,12 @@ export function registerBackgroundHandlers(services: BackgroundServices): void {
   const kindOf = (sender: Sender | undefined) => senderKind(sender, browser.runtime.id, extensionOrigin);
 
   browser.runtime.onMessage.addListener((message: unknown, sender: Browser.runtime.MessageSender) =>
-    handleMessage(handlers, services, message, kindOf(sender), { url: sender.url }),
+    handleMessage(handlers, services, message, kindOf(sender), {
+      url: sender.url,
+      origin: sender.origin,
+      tabId: sender.tab?.id,
+      frameId: sender.frameId,
+    }),
   );
 
   // Views follow the quote session through a port: state at once, then every change.

@@ -1,7 +1,7 @@
 // Explorer host -> chain. Imported by the content script, so it must stay tiny and import nothing
 // (no viem, no zod); the chain registry in ./index.ts builds its explorer list from this table.
 
-export type ExplorerKind = 'etherscan' | 'blockscout';
+export type ExplorerKind = 'etherscan' | 'blockscout' | 'routescan';
 
 export interface ExplorerHost {
   readonly chainId: number;
@@ -22,7 +22,46 @@ export const EXPLORER_HOSTS: readonly ExplorerHost[] = Object.freeze([
   { chainId: 8453, kind: 'etherscan', host: 'basescan.org' },
   { chainId: 8453, kind: 'blockscout', host: 'base.blockscout.com' },
   { chainId: 43114, kind: 'etherscan', host: 'snowscan.xyz' },
+  // Snowtrace is now built by Routescan (a single-page app; `www.` redirects to the bare host).
+  { chainId: 43114, kind: 'routescan', host: 'snowtrace.io' },
+  { chainId: 42161, kind: 'blockscout', host: 'arbitrum.blockscout.com' },
+  { chainId: 137, kind: 'blockscout', host: 'polygon.blockscout.com' },
 ]);
+
+/**
+ * routescan.io serves every chain from one host: the chain is the page's (`?chainid=` / `?chainId=`)
+ * or a mainnet subdomain's (`avalanche.routescan.io`, `43114.routescan.io`). Only chains with an
+ * explorer above count; testnet subdomains never match.
+ */
+export const ROUTESCAN_HOST = 'routescan.io';
+const ROUTESCAN_NAMES: Readonly<Record<string, number>> = {
+  ethereum: 1,
+  avalanche: 43114,
+  optimism: 10,
+  base: 8453,
+  arbitrum: 42161,
+  bsc: 56,
+  polygon: 137,
+};
+
+/** The chain of a routescan.io page, or undefined (another host, a testnet, no single chain). */
+export function chainForRoutescan(hostname: string, search: string): number | undefined {
+  const host = normalizeHostname(hostname);
+  if (host === undefined) return undefined;
+  let chain: number | undefined;
+  if (host !== ROUTESCAN_HOST) {
+    const label = host.endsWith(`.${ROUTESCAN_HOST}`) ? host.slice(0, -ROUTESCAN_HOST.length - 1) : '';
+    if (!/^[a-z0-9-]+$/.test(label)) return undefined; // one label only: `x.testnet.routescan.io` fails
+    chain = /^\d{1,10}$/.test(label) ? Number(label) : ROUTESCAN_NAMES[label];
+  }
+  const params = new URLSearchParams(search);
+  const asked = params.get('chainid') ?? params.get('chainId');
+  if (asked !== null) {
+    if (!/^\d{1,10}$/.test(asked) || (chain !== undefined && Number(asked) !== chain)) return undefined;
+    chain = Number(asked);
+  }
+  return chain !== undefined && EXPLORER_HOSTS.some((entry) => entry.chainId === chain) ? chain : undefined;
+}
 
 /** Explorer hosts of one chain, primary first. */
 export function explorerHostsFor(chainId: number): ExplorerHost[] {

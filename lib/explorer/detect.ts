@@ -1,6 +1,7 @@
 // Finds token addresses on explorer pages. DOM-light and pure: reads attributes only (no layout, no
 // writes), so it runs in happy-dom; the scanner decides when to parse (see scanner.ts).
 // Imported by the content script: no zod, no viem, nothing heavy.
+import { nftPage, refusedByStructure, refusedUrl } from './classify';
 
 export type DetectedKind = 'token' | 'address' | 'page';
 
@@ -18,6 +19,10 @@ export interface PageInfo {
   host: string;
   /** The token of a `/token/0x…` page, lowercase. */
   token?: string;
+  /** The page's chain, when known: links naming another chain (`?chainid=`) are refused. */
+  chainId?: number;
+  /** The page lists NFTs only (an NFT transfers page or tab): no link on it is a swappable token. */
+  nft?: boolean;
 }
 
 // Cheap pre-filters, the same shape as a bare `a[href*="/token/0x"]`; parseHref does the real check.
@@ -27,15 +32,18 @@ export const LINK_SELECTOR = `${TOKEN_LINKS},${ADDRESS_LINKS}`;
 /** Where a token page's own button goes: its title. */
 export const PAGE_TITLE_SELECTOR = 'h1';
 
-// `/token/<address>` or `/address/<address>`, then the end of the path or another segment.
-const PATH_RE = /^\/(token|address)\/(0x[0-9a-fA-F]{40})(?:\/|$)/;
+// `/token/<address>` or `/address/<address>`, then the end of the path: a further segment is another
+// page (Blockscout's NFT `/instance/<id>`), not the token.
+const PATH_RE = /^\/(token|address)\/(0x[0-9a-fA-F]{40})\/?$/;
 
 /** `url` must be absolute (a page's location). */
-export function pageInfo(url: string): PageInfo {
+export function pageInfo(url: string, chainId?: number): PageInfo {
   const parsed = new URL(url);
   const hit = matchPath(parsed.pathname);
   const info: PageInfo = { url: parsed.href, host: parsed.host };
   if (hit?.kind === 'token') info.token = hit.address;
+  if (chainId !== undefined) info.chainId = chainId;
+  if (nftPage(parsed)) info.nft = true;
   return info;
 }
 
@@ -55,7 +63,19 @@ export function parseHref(
   } catch {
     return undefined;
   }
-  return url.host === page.host && /^https?:$/.test(url.protocol) ? matchPath(url.pathname) : undefined;
+  if (url.host !== page.host || !/^https?:$/.test(url.protocol)) return undefined;
+  const hit = matchPath(url.pathname);
+  return hit && !refusedUrl(url, page.token, hit.address, page.chainId) ? hit : undefined;
+}
+
+/** What a link on the page names, when it is a token the user could swap (or an address to ask about). */
+export function readLink(
+  element: Element,
+  page: PageInfo,
+): { address: string; kind: 'token' | 'address' } | undefined {
+  if (page.nft) return undefined;
+  const hit = parseHref(element.getAttribute('href'), page);
+  return hit && !refusedByStructure(element) ? hit : undefined;
 }
 
 function matchPath(path: string): { address: string; kind: 'token' | 'address' } | undefined {
@@ -88,13 +108,13 @@ export function scanLinks(
 }
 
 function push(element: Element, page: PageInfo, out: Detected[]): void {
-  const hit = parseHref(element.getAttribute('href'), page);
+  const hit = readLink(element, page);
   if (hit) out.push({ element, address: hit.address, kind: hit.kind });
 }
 
 /** The token page's own record: its title, carrying the token from the URL. */
 export function pageTarget(root: ParentNode, page: PageInfo): Detected | undefined {
-  if (!page.token) return undefined;
+  if (!page.token || page.nft) return undefined;
   const title = root.querySelector(PAGE_TITLE_SELECTOR);
   return title ? { element: title, address: page.token, kind: 'page' } : undefined;
 }
@@ -135,7 +155,7 @@ export async function detect(
   chainId: number,
   whitelisted: (chainId: number, addresses: string[]) => Promise<string[]>,
 ): Promise<Detected[]> {
-  const page = pageInfo(pageUrl);
+  const page = pageInfo(pageUrl, chainId);
   const links = scanLinks(root, page);
   const found = links.filter((record) => record.kind === 'token');
   const candidates = links.filter((record) => record.kind === 'address');

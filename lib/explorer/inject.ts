@@ -4,6 +4,7 @@
 // only ever written with textContent.
 import { formatUnits } from './format';
 import type { Failure, Messenger, OneClickQuote } from './messenger';
+import { safetyText } from './safety-text';
 
 /** Tag of the injected host elements; they carry `data-swaplane-token` and `data-swaplane-chain`. */
 export const HOST_TAG = 'swaplane-swap';
@@ -16,7 +17,11 @@ const CSS = `:host{all:initial!important;display:inline-block!important;margin-l
 div{position:absolute;inset:auto;width:250px;margin:4px 0 0;padding:10px;border:1px solid #ccc;border-radius:8px;background:#fff;color:#222}
 p{margin:0 0 4px;overflow-wrap:anywhere}
 .b{font-weight:600}
-.go{display:block;margin-top:8px;padding:4px;text-align:center}`;
+.go{display:block;margin-top:8px;padding:4px;text-align:center}
+.u{border-style:dashed;border-color:#999;color:#555}`;
+
+/** Said on a button (tooltip) and its card when the token is not on the swap service's list. */
+export const NOT_LISTED = 'Not on the swap service’s list';
 
 export interface Placement {
   element: Element;
@@ -27,6 +32,8 @@ export interface Injector {
   /** Puts a button beside each element (or re-points an existing one). Reads first, then writes. */
   place(items: readonly Placement[]): void;
   has(element: Element): boolean;
+  /** Records which of `asked` are on the service's list; the others' buttons are marked as not. */
+  mark(asked: readonly string[], listed: ReadonlySet<string>): void;
   remove(element: Element): void;
   /** Removes every button of this injector and closes its card. */
   clear(): void;
@@ -42,11 +49,13 @@ export function failureText(error: Failure): [string, string?] {
 }
 
 /** "1 ETH ≈ 2,950.12 USDC" and the minimum received, from a one-click quote. */
-export function quoteText(quote: OneClickQuote): [string, string] {
+export function quoteText(quote: OneClickQuote): [string, string, string, string] {
   const { inSymbol, outSymbol } = quote;
   return [
     `${formatUnits(quote.inAmount, quote.inDecimals)} ${inSymbol} ≈ ${formatUnits(quote.outAmount, quote.outDecimals)} ${outSymbol}`,
     `Minimum received: ${formatUnits(quote.minReceived, quote.outDecimals)} ${outSymbol}`,
+    `On ${quote.network}, slippage ${quote.slippage}%`,
+    `Quote from ${quote.service}`,
   ];
 }
 
@@ -55,6 +64,8 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
   // The token lives here, not in the (page-writable) data attribute, which is only a hook for tests.
   const tokens = new WeakMap<HTMLElement, string>();
   let open: { host: HTMLElement; close(): void } | undefined;
+  // Token -> on the service's list, as the background answered (absent: not asked yet).
+  const listed = new Map<string, boolean>();
 
   const node = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string) => {
     const created = doc.createElement(tag);
@@ -71,6 +82,16 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
     tokens.set(host, address);
     host.setAttribute('data-swaplane-token', address);
     host.setAttribute('data-swaplane-chain', String(chainId));
+    showListed(host);
+  }
+
+  function showListed(host: HTMLElement): void {
+    const known = listed.get(tokens.get(host) ?? '');
+    const button = host.shadowRoot?.querySelector('.s') as HTMLElement | null | undefined;
+    if (known === undefined || !button) return;
+    host.setAttribute('data-swaplane-listed', String(known));
+    button.classList.toggle('u', !known);
+    button.title = known ? 'Swap with Swaplane' : `Swap with Swaplane (${NOT_LISTED})`;
   }
 
   function showFailure(card: HTMLElement, error: Failure, keep: Node[] = []): void {
@@ -115,22 +136,40 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
       (card.showPopover as (options: { source: Element }) => void)({ source: button });
     }
 
+    // A token not on the service's list gets no quote (the service has no route for it): the card
+    // checks it instead, so the user sees a transfer tax or a blocked sell before going anywhere.
+    const check = () => {
+      card.replaceChildren(text('b', NOT_LISTED), text('', 'Checking the token…'));
+      messenger.tokenSafety(chainId, address).then((outcome) => {
+        if (open !== current) return;
+        if (!outcome.ok) return showFailure(card, outcome.error, [text('b', NOT_LISTED)]);
+        const [headline, detail] = safetyText(outcome.result);
+        const line = text('b', headline);
+        line.setAttribute('role', 'status');
+        card.replaceChildren(text('', NOT_LISTED), line, text('', detail));
+      });
+    };
+    if (listed.get(address) === false) {
+      check();
+      return;
+    }
     messenger.oneClickQuote(chainId, address).then((outcome) => {
       if (open !== current) return;
+      if (!outcome.ok && outcome.error.code === 'NOT_WHITELISTED') return check();
       if (!outcome.ok) return showFailure(card, outcome.error);
-      const [rate, minimum] = quoteText(outcome.result);
+      const [rate, minimum, network, source] = quoteText(outcome.result);
       const go = node('button', 'go');
       go.type = 'button';
       go.textContent = 'Swap in Swaplane';
       go.addEventListener('click', (event) => {
         if (!event.isTrusted) return;
         go.disabled = true;
-        messenger.openPopupPrefilled(chainId, address).then((opened) => {
+        messenger.openPopupPrefilled(chainId, address, outcome.result.inAmount).then((opened) => {
           if (opened.ok) current.close();
           else if (open === current) showFailure(card, opened.error, [text('b', rate)]);
         });
       });
-      card.replaceChildren(text('b', rate), text('', minimum), go);
+      card.replaceChildren(text('b', rate), text('', minimum), text('', network), text('', source), go);
     });
   }
 
@@ -161,6 +200,7 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
       (event) => (event.key === 'Enter' || event.key === ' ') && activate(event),
     );
     root.append(style, button);
+    showListed(host);
     return host;
   }
 
@@ -192,6 +232,16 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
       });
     },
     has: (element) => hosts.has(element),
+    mark(asked, answer) {
+      const fresh = asked.filter((address) => listed.get(address) !== answer.has(address));
+      if (fresh.length === 0) return;
+      for (const address of fresh) listed.set(address, answer.has(address));
+      const changed = new Set(fresh);
+      for (const host of doc.querySelectorAll(HOST_TAG)) {
+        const token = tokens.get(host as HTMLElement);
+        if (token && changed.has(token)) showListed(host as HTMLElement);
+      }
+    },
     remove(element) {
       const host = hosts.get(element);
       if (!host) return;

@@ -4,6 +4,7 @@
 // `wxt/browser` is the browser's native API in this bundle (wxt.config.ts): runtime.sendMessage returns a
 // promise natively in Chromium MV3 and Firefox, so the polyfill is left out to keep the bundle small.
 import { browser } from 'wxt/browser';
+import { readSafety, type SafetyAnswer } from './safety-text';
 
 export interface UserText {
   title: string;
@@ -28,6 +29,11 @@ export interface OneClickQuote {
   minReceived: bigint;
   inSymbol: string;
   outSymbol: string;
+  network: string;
+  /** Percent. */
+  slippage: number;
+  /** Origin of the swap service that answered. */
+  service: string;
 }
 
 export interface Messenger {
@@ -35,7 +41,9 @@ export interface Messenger {
   whitelistedTokens(chainId: number, addresses: string[]): Promise<Outcome<string[]>>;
   oneClickQuote(chainId: number, token: string): Promise<Outcome<OneClickQuote>>;
   /** True when the real popup opened, false when a tab with the popup page did instead. */
-  openPopupPrefilled(chainId: number, token: string): Promise<Outcome<boolean>>;
+  openPopupPrefilled(chainId: number, token: string, amount?: bigint): Promise<Outcome<boolean>>;
+  /** A simulated buy and sell-back of a token not on the service's list. */
+  tokenSafety(chainId: number, token: string): Promise<Outcome<SafetyAnswer>>;
   /** The chain of this page's host as the background sees it (a host the user added), or null. */
   explorerChain(): Promise<Outcome<number | null>>;
 }
@@ -63,7 +71,9 @@ function readQuote(result: unknown): OneClickQuote | undefined {
   const quote = json(answer.quote);
   const amounts = ['inAmount', 'outAmount', 'minReceived'];
   if (
-    strings(answer, ['inSymbol', 'outSymbol']) &&
+    strings(answer, ['inSymbol', 'outSymbol', 'network', 'service']) &&
+    typeof answer.slippage === 'number' &&
+    Number.isFinite(answer.slippage) &&
     strings(quote, amounts) &&
     amounts.every((key) => UINT.test(quote[key] as string)) &&
     isDecimals(quote.inDecimals) &&
@@ -77,6 +87,9 @@ function readQuote(result: unknown): OneClickQuote | undefined {
       minReceived: BigInt(quote.minReceived as string),
       inSymbol: answer.inSymbol as string,
       outSymbol: answer.outSymbol as string,
+      network: answer.network as string,
+      slippage: answer.slippage as number,
+      service: answer.service as string,
     };
   }
 }
@@ -129,8 +142,13 @@ export function createMessenger(send: Send = (message) => browser.runtime.sendMe
     whitelistedTokens: (chainId, addresses) =>
       call(send, { type: 'whitelistedTokens', chainId, addresses }, readAddresses),
     oneClickQuote: (chainId, token) => call(send, { type: 'oneClickQuote', chainId, token }, readQuote),
-    openPopupPrefilled: (chainId, token) =>
-      call(send, { type: 'openPopupPrefilled', chainId, token }, readOpened),
+    openPopupPrefilled: (chainId, token, amount) =>
+      call(
+        send,
+        { type: 'openPopupPrefilled', chainId, token, ...(amount ? { amount: amount.toString() } : {}) },
+        readOpened,
+      ),
     explorerChain: () => call(send, { type: 'explorerChain' }, readChain),
+    tokenSafety: (chainId, token) => call(send, { type: 'tokenSafety', chainId, token }, readSafety),
   };
 }

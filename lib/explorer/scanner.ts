@@ -11,7 +11,7 @@ import {
   createWhitelist,
   pageInfo,
   pageTarget,
-  parseHref,
+  readLink,
   scanLinks,
   TOKEN_LINKS,
 } from './detect';
@@ -50,7 +50,7 @@ export function startScanner(options: ScannerOptions): Scanner {
   // Observed element -> the elements it stands for (itself, or a run of neighbours: see watch()).
   const groups = new WeakMap<Element, Element[]>();
   const stats = { passes: 0 };
-  let page = pageInfo(win.location.href);
+  let page = pageInfo(win.location.href, chainId);
   let title: Element | undefined;
   let roots: Node[] = [];
   let changed: Element[] = [];
@@ -61,7 +61,7 @@ export function startScanner(options: ScannerOptions): Scanner {
 
   /** The token an element's button is for, read now: its confirmed token, or its /token/ href's. */
   function tokenOf(element: Element): string | undefined {
-    const link = parseHref(element.getAttribute('href'), page);
+    const link = readLink(element, page);
     return confirmed.get(element) ?? (link?.kind === 'token' ? link.address : undefined);
   }
 
@@ -73,6 +73,11 @@ export function startScanner(options: ScannerOptions): Scanner {
       if (address) items.push({ element, address });
     }
     injector.place(items);
+    // Not-listed ERC-20s keep their button, marked so: one batched, cached question per new token.
+    if (items.length > 0) {
+      const asked = items.map((item) => item.address);
+      whitelist(asked).then((listed) => stopped || injector.mark(asked, listed));
+    }
   }
 
   const lazy = options.lazy ?? typeof win.IntersectionObserver === 'function';
@@ -134,7 +139,7 @@ export function startScanner(options: ScannerOptions): Scanner {
     stats.passes++;
     // SPA navigation (pushState, popstate) changes the URL without a load, and always the DOM too, so
     // each pass looks at the URL: the page's own token may have changed.
-    if (win.location.href !== page.url) page = pageInfo(win.location.href);
+    if (win.location.href !== page.url) page = pageInfo(win.location.href, chainId);
     const pendingRoots = roots;
     const pendingChanged = changed;
     roots = [];

@@ -4,7 +4,9 @@
 // `result` with the schema named for its request type in `RESULT_SCHEMAS`.
 import * as z from 'zod/mini';
 import { AddressSchema, AmountStringSchema, ChainIdSchema, QuoteSchema, TokenSchema } from '@/lib/api/schema';
+import { ApprovalsStateSchema, DappResponseSchema } from '@/lib/dapp/approval';
 import { SettingsSchema } from '@/lib/settings/settings';
+import { ConnectedSitesSchema, DappSettingsSchema } from '@/lib/state/dapp';
 import { HistorySchema, SwapStateSchema } from '@/lib/state/pipeline-state';
 import { PrefillSchema } from '@/lib/state/prefill';
 import { QuoteSessionStateSchema, UserMessageSchema } from '@/lib/state/session-state';
@@ -31,6 +33,10 @@ export const OneClickQuoteSchema = z.object({
   quote: QuoteSchema,
   inSymbol: z.string(),
   outSymbol: z.string(),
+  /** The chain's name, the settings' slippage (percent) and the origin of the service asked. */
+  network: z.string(),
+  slippage: z.number(),
+  service: z.string(),
 });
 
 /**
@@ -66,6 +72,13 @@ const QuoteInsightsSchema = z.object({
   ),
 });
 export type QuoteInsights = z.infer<typeof QuoteInsightsSchema>;
+/** What the simulated buy and sell-back found (lib/safety/check.ts), and on which network. */
+export const TokenSafetySchema = z.object({
+  verdict: z.enum(['clean', 'tax', 'sell-blocked', 'no-pool', 'buy-failed', 'unsupported']),
+  buyTaxBps: z.optional(z.int().check(z.minimum(0), z.maximum(10_000))),
+  sellTaxBps: z.optional(z.int().check(z.minimum(0), z.maximum(10_000))),
+  network: z.string(),
+});
 
 export const RESULT_SCHEMAS = {
   getSettings: SettingsSchema,
@@ -113,6 +126,18 @@ export const RESULT_SCHEMAS = {
   servedNetworks: z.array(
     z.object({ chainId: ChainIdSchema, served: z.boolean(), reason: z.nullable(z.string()) }),
   ),
+  // ----- Dapps (EIP-1193 provider) -----
+  dappInit: z.object({ exposeWindowEthereum: z.boolean(), chainId: z.string() }),
+  dappRequest: DappResponseSchema,
+  dappApprovals: ApprovalsStateSchema,
+  dappDecide: ApprovalsStateSchema,
+  dappSites: ConnectedSitesSchema,
+  dappDisconnect: ConnectedSitesSchema,
+  dappGetSettings: DappSettingsSchema,
+  dappSetSettings: DappSettingsSchema,
+  // ----- end of dapps -----
+  // Explorer pages (wt-17): the card's token safety check.
+  tokenSafety: TokenSafetySchema,
 } satisfies Record<RequestType, z.ZodMiniType>;
 
 export type ResultOf<T extends RequestType> = z.infer<(typeof RESULT_SCHEMAS)[T]>;

@@ -2,8 +2,9 @@
 // Only the background parses requests, so views import this module's types only: its schemas (a
 // 40-branch union) are never built in the popup, where start-up time is budgeted (docs/PERFORMANCE.md).
 import * as z from 'zod/mini';
-import { AddressSchema, AmountStringSchema, ChainIdSchema, HexDataSchema } from '@/lib/api/schema';
+import { AddressSchema, ChainIdSchema, HexDataSchema } from '@/lib/api/schema';
 import { SettingsSchema } from '@/lib/settings/settings';
+import { DappSettingsSchema } from '@/lib/state/dapp';
 import { QuoteInputSchema } from '@/lib/state/session-state';
 
 const ChainRequest = { chainId: ChainIdSchema };
@@ -31,8 +32,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
     type: z.literal('openPopupPrefilled'),
     ...ChainRequest,
     token: AddressSchema,
-    /** The card's amount of the native coin; the settings' one-click amount when absent. */
-    amount: z.optional(AmountStringSchema),
+    /** The card's native-coin amount, smallest unit. */
+    amount: z.optional(z.string().check(z.regex(/^\d{1,78}$/))),
   }),
   /** The chain of the explorer page the content script runs on, from the sender's URL (content script). */
   z.object({ type: z.literal('explorerChain') }),
@@ -112,6 +113,31 @@ export const RequestSchema = z.discriminatedUnion('type', [
     token: AddressSchema,
     spender: AddressSchema,
   }),
+  // ----- Dapps (EIP-1193 provider; lib/background/handlers/dapp.ts) -----
+  /** The provider's start: window.ethereum allowed?, the site's chain (content script). */
+  z.object({ type: z.literal('dappInit') }),
+  /** A page's EIP-1193 request; the origin is the sender's, as the browser reports it (content script). */
+  z.object({
+    type: z.literal('dappRequest'),
+    method: z.string().check(z.minLength(1), z.maxLength(100)),
+    params: z.optional(z.unknown()),
+  }),
+  /** What the approval window shows: the oldest waiting request and the queue (views only). */
+  z.object({ type: z.literal('dappApprovals') }),
+  z.object({
+    type: z.literal('dappDecide'),
+    id: z.string().check(z.maxLength(100)),
+    approve: z.boolean(),
+    password: z.optional(Secret),
+  }),
+  z.object({ type: z.literal('dappSites') }),
+  z.object({ type: z.literal('dappDisconnect'), origin: z.string().check(z.maxLength(300)) }),
+  z.object({ type: z.literal('dappGetSettings') }),
+  z.object({ type: z.literal('dappSetSettings'), settings: DappSettingsSchema }),
+  // ----- end of dapps -----
+  // Explorer pages (wt-17): the card's token safety check.
+  /** Simulate a small buy and sell-back of a token not on the service's list (content script). */
+  z.object({ type: z.literal('tokenSafety'), ...ChainRequest, token: AddressSchema }),
 ]);
 export type Request = z.infer<typeof RequestSchema>;
 export type RequestType = Request['type'];
@@ -123,4 +149,7 @@ export const CONTENT_SCRIPT_REQUESTS: ReadonlySet<RequestType> = new Set<Request
   'oneClickQuote',
   'openPopupPrefilled',
   'explorerChain',
+  'dappInit',
+  'dappRequest',
+  'tokenSafety',
 ]);

@@ -20,3 +20,50 @@ export function checkOneClickAmount(input: string, decimals = ONE_CLICK_DECIMALS
   if (parsed.value === 0n) return { ok: false, message: 'The amount must be above 0.' };
   return { ok: true, value: parsed.value, text: toDecimalString(parsed.value, decimals) };
 }
+
+/**
+ * Per-chain one-click amounts a fresh install starts with: about the same value in each chain's own
+ * coin (0.1 ETH is not 0.1 POL). Chains not named here use the settings' `oneClickAmount`.
+ */
+export const DEFAULT_ONE_CLICK_AMOUNTS: Readonly<Record<string, string>> = Object.freeze({
+  '56': '0.5',
+  '137': '1000',
+  '43114': '10',
+});
+
+/** The one-click amount for `chainId`: its own entry, else the amount for every other chain. */
+export function oneClickAmountFor(
+  settings: { oneClickAmount: string; oneClickAmounts?: Readonly<Record<string, string>> },
+  chainId: number,
+): string {
+  return settings.oneClickAmounts?.[String(chainId)] ?? settings.oneClickAmount;
+}
+
+/**
+ * Settings v3 -> v4: adds the per-chain amounts. Someone who kept the default amount gets the
+ * per-coin defaults; someone who chose their own amount keeps it on every chain, as before.
+ */
+export function migrateOneClickAmounts(previous: unknown): unknown {
+  const v3 = (typeof previous === 'object' && previous !== null ? previous : {}) as Record<string, unknown>;
+  const kept = v3.oneClickAmount === undefined || v3.oneClickAmount === DEFAULT_ONE_CLICK_AMOUNT;
+  return { ...v3, oneClickAmounts: kept ? { ...DEFAULT_ONE_CLICK_AMOUNTS } : {} };
+}
+
+export type OneClickAmountsCheck =
+  | { ok: true; value: Record<string, string> }
+  | { ok: false; chainId: string; message: string };
+
+/**
+ * The per-chain amounts as typed (chainId -> text): blank means "use the amount for every other
+ * chain" and is dropped; anything else must pass checkOneClickAmount and is stored canonical.
+ */
+export function checkOneClickAmounts(texts: Readonly<Record<string, string>>): OneClickAmountsCheck {
+  const value: Record<string, string> = {};
+  for (const [chainId, text] of Object.entries(texts)) {
+    if (text.trim() === '') continue;
+    const check = checkOneClickAmount(text.trim());
+    if (!check.ok) return { ok: false, chainId, message: check.message };
+    value[chainId] = check.text;
+  }
+  return { ok: true, value };
+}

@@ -1,5 +1,9 @@
 import * as z from 'zod/mini';
-import { checkOneClickAmount, DEFAULT_ONE_CLICK_AMOUNT } from '@/lib/settings/one-click';
+import {
+  checkOneClickAmount,
+  DEFAULT_ONE_CLICK_AMOUNT,
+  DEFAULT_ONE_CLICK_AMOUNTS,
+} from '@/lib/settings/one-click';
 
 /** Hostname as typed by a user: lowercase labels, at least one dot, no scheme or path. */
 const HostSchema = z
@@ -14,6 +18,14 @@ const HostSchema = z
 const HttpUrlSchema = z
   .url()
   .check(z.refine((value) => /^https?:\/\//i.test(value), 'only http and https URLs are allowed'));
+
+const OneClickAmountSchema = z.string().check(
+  z.maxLength(100),
+  z.refine((value) => {
+    const check = checkOneClickAmount(value);
+    return check.ok && check.text === value;
+  }, 'expected an amount above 0 like 0.1, with at most 18 decimals'),
+);
 
 export const SLIPPAGE_LIMITS = { min: 0.01, warnBelow: 0.1, warnAbove: 5, max: 50 } as const;
 
@@ -31,13 +43,9 @@ export const SettingsSchema = z.object({
   /** Extra explorer hosts the user added: host -> chainId. */
   explorerHosts: z.record(HostSchema, z.int().check(z.positive())),
   /** Native-coin amount of the explorer pages' one-click quote, canonical decimal (e.g. "0.1"). */
-  oneClickAmount: z.string().check(
-    z.maxLength(100),
-    z.refine((value) => {
-      const check = checkOneClickAmount(value);
-      return check.ok && check.text === value;
-    }, 'expected an amount above 0 like 0.1, with at most 18 decimals'),
-  ),
+  oneClickAmount: OneClickAmountSchema,
+  /** chainId -> that chain's own one-click amount (its native coin); others use `oneClickAmount`. */
+  oneClickAmounts: z.record(z.string().check(z.regex(/^\d{1,10}$/)), OneClickAmountSchema),
   autoLockMinutes: z.int().check(z.minimum(1), z.maximum(24 * 60)),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -55,5 +63,6 @@ export const DEFAULT_SETTINGS: Settings = {
   slippage: 0.5,
   explorerHosts: {},
   oneClickAmount: DEFAULT_ONE_CLICK_AMOUNT,
+  oneClickAmounts: { ...DEFAULT_ONE_CLICK_AMOUNTS },
   autoLockMinutes: 15,
 };

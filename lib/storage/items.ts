@@ -2,7 +2,14 @@
 // migration to it; tests/unit/storage.test.ts runs every migration.
 import * as z from 'zod/mini';
 import { TokenSchema } from '@/lib/api/schema';
+import { migrateOneClickAmounts } from '@/lib/settings/one-click';
 import { DEFAULT_SETTINGS, SettingsSchema } from '@/lib/settings/settings';
+import {
+  type ConnectedSite,
+  ConnectedSitesSchema,
+  type DappSettings,
+  DappSettingsSchema,
+} from '@/lib/state/dapp';
 import {
   type HistoryEntry,
   HistorySchema,
@@ -21,7 +28,7 @@ import { defineStorageItem, type StorageItem } from './item';
 export const settingsItem = defineStorageItem({
   area: 'local',
   key: 'settings',
-  version: 3,
+  version: 4,
   schema: SettingsSchema,
   fallback: () => structuredClone(DEFAULT_SETTINGS),
   migrations: {
@@ -37,6 +44,8 @@ export const settingsItem = defineStorageItem({
     },
     // v3 added the one-click quote amount (explorer pages), which v2 fixed at 1 native coin.
     3: (previous) => ({ ...(previous as object), oneClickAmount: DEFAULT_SETTINGS.oneClickAmount }),
+    // v4: one-click amounts per chain (explorer pages).
+    4: migrateOneClickAmounts,
   },
 });
 
@@ -145,4 +154,23 @@ export const pendingSwapsItem = defineStorageItem<SwapState[]>({
   version: 1,
   schema: PendingSwapsSchema,
   fallback: () => [],
+});
+
+// ----- Dapps (EIP-1193 provider): connected sites and the provider's own settings -----
+
+/** Origins the user connected, with the accounts each may see and its chain (lib/dapp/sites.ts). */
+export const connectedSitesItem = defineStorageItem<ConnectedSite[]>({
+  area: 'local',
+  key: 'connectedSites',
+  version: 1,
+  schema: ConnectedSitesSchema,
+  fallback: () => [],
+});
+
+export const dappSettingsItem = defineStorageItem<DappSettings>({
+  area: 'local',
+  key: 'dappSettings',
+  version: 1,
+  schema: DappSettingsSchema,
+  fallback: () => ({ exposeWindowEthereum: false }),
 });

@@ -66,14 +66,44 @@ export async function swapAnswer(page: Page): Promise<unknown> {
   return { ok: answer.ok, result: answer.result?.swap };
 }
 
-/**
- * Waits until the browser runs a service worker other than `before`: the worker stopped and a
- * new one started (Playwright gives every worker target its own object).
- */
-export async function expectNewWorker(context: BrowserContext, before: Worker): Promise<void> {
+/** Marks the running service worker's global scope, so a later check can tell a new worker from it. */
+export async function markWorker(context: BrowserContext): Promise<void> {
+  const worker = await serviceWorkerOf(context);
+  await worker.evaluate(() => {
+    (globalThis as { swaplaneE2eMark?: boolean }).swaplaneE2eMark = true;
+  });
+}
+
+/** Waits until the extension's running service worker is a new one: its global scope has no mark. */
+export async function expectNewWorker(context: BrowserContext): Promise<void> {
   await expect
-    .poll(() => context.serviceWorkers().some((worker) => worker !== before), { timeout: 15_000 })
+    .poll(async () => {
+      for (const worker of context.serviceWorkers()) {
+        const fresh = await worker
+          .evaluate(() => (globalThis as { swaplaneE2eMark?: boolean }).swaplaneE2eMark === undefined)
+          .catch(() => false); // a stopped worker cannot answer
+        if (fresh) return true;
+      }
+      return false;
+    })
     .toBe(true);
+}
+
+/**
+ * Resolves once the page has loaded, gone idle and painted a frame: by then a document_idle content
+ * script has run on it and its first scan (one animation frame) is done. What a negative check waits
+ * for instead of a fixed time.
+ */
+export async function pageSettled(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) =>
+        requestIdleCallback(() => requestAnimationFrame(() => requestAnimationFrame(() => resolve())), {
+          timeout: 2_000,
+        }),
+      ),
+  );
 }
 
 /** Points the extension at the devnet and service started by global-setup.ts. */
@@ -201,6 +231,58 @@ export async function openWalletPopup(
  * Chromium shows permissions.request's dialog where nothing can answer it (microsoft/playwright#32755);
  * after this grant the extension's real permissions.request resolves true without a dialog.
  */
+/** Runs one chrome.developerPrivate call on chrome://extensions (the page behind its Site access menu). */
+async function developerPrivate(
+  context: BrowserContext,
+  call: 'addHostPermission' | 'removeHostPermission' | 'restrict',
+  extensionId: string,
+  origin = '',
+): Promise<void> {
+  const page = await context.newPage();
+  await page.goto('chrome://extensions');
+  const error = await page.evaluate(
+    ([kind, id, pattern]) =>
+      new Promise<string>((resolve) => {
+        type Done = () => void;
+        type Dev = {
+          addHostPermission(id: string, host: string, done: Done): void;
+          removeHostPermission(id: string, host: string, done: Done): void;
+          updateExtensionConfiguration(update: { extensionId: string; hostAccess: string }, done: Done): void;
+        };
+        type Chrome = { developerPrivate: Dev; runtime: { lastError?: { message: string } } };
+        const chrome = (globalThis as unknown as { chrome: Chrome }).chrome;
+        const done = () => resolve(chrome.runtime.lastError?.message ?? '');
+        if (kind === 'restrict') {
+          chrome.developerPrivate.updateExtensionConfiguration(
+            { extensionId: id as string, hostAccess: 'ON_SPECIFIC_SITES' },
+            done,
+          );
+        } else chrome.developerPrivate[kind as 'addHostPermission'](id as string, pattern as string, done);
+      }),
+    [call, extensionId, origin],
+  );
+  expect(error).toBe('');
+  await page.close();
+}
+
+/**
+ * The user sets Swaplane's site access to "On specific sites" (chrome://extensions > Details > Site
+ * access). By default the dapp provider's content scripts give Swaplane every site; restricted, each
+ * site is granted or revoked one by one, which is where the explorer hosts' permission step matters.
+ */
+export async function restrictSiteAccess(context: BrowserContext, extensionId: string): Promise<void> {
+  await developerPrivate(context, 'restrict', extensionId);
+}
+
+/** The user removes one site from Swaplane's "On specific sites" list. */
+export async function revokeSiteAccess(
+  context: BrowserContext,
+  extensionId: string,
+  origin: string,
+): Promise<void> {
+  await developerPrivate(context, 'removeHostPermission', extensionId, origin);
+}
+
 export async function grantSiteAccess(
   context: BrowserContext,
   extensionId: string,

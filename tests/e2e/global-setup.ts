@@ -6,5 +6,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const embedded = await startEmbeddedDefault({ ports: { ethereum: 0, base: 0, service: 0 } });
   process.env.SWAPLANE_E2E_SERVICE_URL = embedded.service.url;
   process.env.SWAPLANE_E2E_RPC_URLS = JSON.stringify(embedded.rpcUrls);
+  // The explorer card's safety-check tokens (devnet/safety-tokens.ts) on chain 1.
+  process.env.SWAPLANE_E2E_SAFETY_TOKENS = JSON.stringify(embedded.devnet.manifest.chains[0]?.safetyTokens);
   return () => embedded.stop();
 }

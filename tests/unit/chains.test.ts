@@ -89,8 +89,14 @@ describe('registry', () => {
       ['blockscout', 'eth.blockscout.com'],
     ]);
     expect(hosts(56)).toEqual([['etherscan', 'bscscan.com']]);
-    expect(hosts(137)).toEqual([['etherscan', 'polygonscan.com']]);
-    expect(hosts(42161)).toEqual([['etherscan', 'arbiscan.io']]);
+    expect(hosts(137)).toEqual([
+      ['etherscan', 'polygonscan.com'],
+      ['blockscout', 'polygon.blockscout.com'],
+    ]);
+    expect(hosts(42161)).toEqual([
+      ['etherscan', 'arbiscan.io'],
+      ['blockscout', 'arbitrum.blockscout.com'],
+    ]);
     expect(hosts(10)).toEqual([
       ['etherscan', 'optimistic.etherscan.io'],
       ['blockscout', 'optimism.blockscout.com'],
@@ -99,7 +105,10 @@ describe('registry', () => {
       ['etherscan', 'basescan.org'],
       ['blockscout', 'base.blockscout.com'],
     ]);
-    expect(hosts(43114)).toEqual([['etherscan', 'snowscan.xyz']]);
+    expect(hosts(43114)).toEqual([
+      ['etherscan', 'snowscan.xyz'],
+      ['routescan', 'snowtrace.io'],
+    ]);
   });
 
   it('is frozen', () => {
@@ -224,6 +233,8 @@ describe('chainForExplorerHost', () => {
     ['www.basescan.org', 8453],
     ['base.blockscout.com', 8453],
     ['snowscan.xyz', 43114],
+    ['snowtrace.io', 43114],
+    ['arbitrum.blockscout.com', 42161],
     // Normalised, not look-alikes:
     ['ETHERSCAN.IO', 1],
     ['Www.EtherScan.Io', 1],

@@ -167,14 +167,16 @@ describe('parseHref', () => {
     ['/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', usdc],
     ['/token/0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', usdc],
     ['/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48?a=0x28c6c06298d514db089934071355e5743bf21d60', usdc],
-    ['/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48#balances', usdc],
     ['/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48/', usdc],
     ['  /token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48  ', usdc],
     ['https://etherscan.io/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', usdc],
     ['HTTPS://ETHERSCAN.IO/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', usdc],
-    ['//etherscan.io/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48?a=1', usdc],
+    [
+      '//etherscan.io/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48?a=0x28c6c06298d514db089934071355e5743bf21d60',
+      usdc,
+    ],
+    ['/token/0xdac17f958d2ee523a2206206994597c13d831ec7#balances', { kind: 'token', address: ETH.usdt }],
     ['token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', undefined], // resolves to /token/token/0x…
-    ['#transfers', usdc], // the token page itself
     ['../token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', usdc],
     ['/token/%30xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', usdc],
     ['/address/0xdAC17F958D2ee523a2206206994597C13D831ec7', { kind: 'address', address: ETH.usdt }],
@@ -197,6 +199,12 @@ describe('parseHref', () => {
     '/Token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
     '/tokens/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
     '/nft/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48/1',
+    // An NFT item: a token id in `a`, or Blockscout's instance path.
+    '//etherscan.io/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48?a=1',
+    '/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48/instance/7',
+    // The page's own token with a fragment: a tab of this page, not a mention.
+    '/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48#balances',
+    '#transfers',
     '/token/a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
     '/en/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
     // Another host, however it is spelled.
@@ -296,13 +304,15 @@ describe('hosts: where the content script runs', () => {
     expect(matches).toContain('https://eth.blockscout.com/*');
     expect(matches).toContain('https://base.blockscout.com/*');
     expect(matches).toContain('https://optimism.blockscout.com/*');
-    for (const pattern of matches) {
+    expect(matches).toContain('https://snowtrace.io/*');
+    for (const pattern of matches.filter((entry) => !entry.includes('routescan.io'))) {
       expect(pattern).toMatch(/^https:\/\/[a-z0-9.-]+\/\*$/);
       const host = pattern.slice('https://'.length, -'/*'.length);
       expect(chainForExplorerHost(host)).toBeDefined();
     }
-    // No wildcard hosts: *.blockscout.com would include instances of chains Swaplane doesn't know.
-    expect(matches.some((pattern) => pattern.includes('*.'))).toBe(false);
+    // The one wildcard: routescan.io's chain subdomains, each checked at run time (chainForRoutescan).
+    // *.blockscout.com would include instances of chains Swaplane doesn't know.
+    expect(matches.filter((pattern) => pattern.includes('*.'))).toEqual(['https://*.routescan.io/*']);
   });
 });
 

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { failureText, HOST_TAG, quoteText } from '@/lib/explorer/inject';
+import { readSafety, safetyText } from '@/lib/explorer/safety-text';
 import { type Scanner, startScanner } from '@/lib/explorer/scanner';
 import {
   card,
@@ -15,7 +16,7 @@ import {
   swapButton,
   tokensOf,
 } from '../fixtures/explorer/dom';
-import { ETH, PAGES } from '../fixtures/explorer/pages';
+import { ETH, PAGES, SPAM_TOKEN } from '../fixtures/explorer/pages';
 
 let scanner: Scanner | undefined;
 afterEach(() => {
@@ -37,8 +38,8 @@ describe('injection', () => {
     await open(PAGES.token);
     const list = hosts();
     expect(new Set(tokensOf(list))).toEqual(new Set([ETH.usdc]));
-    // h1 + contract link + "Contract" tab + 4 transfer links + 2 holder links.
-    expect(list).toHaveLength(9);
+    // h1 + contract link + 4 transfer links + 2 holder links; the "Contract" tab is navigation.
+    expect(list).toHaveLength(8);
     for (const host of list) {
       expect(host.dataset.swaplaneChain).toBe('1');
       expect(host.dataset.swaplaneToken).toBe(ETH.usdc);
@@ -89,19 +90,32 @@ describe('injection', () => {
   it('address links get a button only when the background confirms the token', async () => {
     const messenger = await open(PAGES.address);
     const asked = new Set(messenger.whitelistCalls.flat());
-    expect(asked).toEqual(
-      new Set([
-        ETH.usdt,
-        '0xf977814e90da44bfa03b6295a0616a897441acec',
-        '0x4675c7e5baafbffbca748158becba61ef3b0a263',
-        '0x7a250d5630b4cf539739df2c5dacb4c659f2488d',
-        '0x4838b106fce9647bdf1e7877bf73ce8b0bad5f97',
-      ]),
-    );
+    // Every address link, and the token links' tokens (to mark the ones not on the list).
+    const expected = [
+      ETH.usdt,
+      '0xf977814e90da44bfa03b6295a0616a897441acec',
+      '0x4675c7e5baafbffbca748158becba61ef3b0a263',
+      '0x7a250d5630b4cf539739df2c5dacb4c659f2488d',
+      '0x4838b106fce9647bdf1e7877bf73ce8b0bad5f97',
+      ...PAGES.address.expected,
+    ];
+    expect(asked).toEqual(new Set(expected));
     const viaAddress = hosts().filter((host) =>
       host.previousElementSibling?.getAttribute('href')?.startsWith('/address/'),
     );
     expect(tokensOf(viaAddress)).toEqual([ETH.usdt]);
+  });
+
+  it('a not-listed ERC-20 keeps its button, marked as not on the service’s list', async () => {
+    await open(PAGES.address);
+    const spam = hosts().filter((host) => host.dataset.swaplaneToken === SPAM_TOKEN);
+    expect(spam.length).toBeGreaterThan(0);
+    for (const host of spam) {
+      expect(host.dataset.swaplaneListed).toBe('false');
+      expect(swapButton(host).title).toContain('Not on the swap service’s list');
+    }
+    const usdc = hosts().filter((host) => host.dataset.swaplaneToken === ETH.usdc);
+    for (const host of usdc) expect(host.dataset.swaplaneListed).toBe('true');
   });
 
   it('a failed whitelist call leaves address links without buttons', async () => {
@@ -155,12 +169,18 @@ describe('the quote card', () => {
     await settle();
     expect(messenger.quoteCalls).toEqual([ETH.usdc]);
     const lines = [...(card(host)?.querySelectorAll('p') ?? [])].map((line) => line.textContent);
-    expect(lines).toEqual(['1 ETH ≈ 2,950.12 USDC', 'Minimum received: 2,935.37 USDC']);
+    expect(lines).toEqual([
+      '1 ETH ≈ 2,950.12 USDC',
+      'Minimum received: 2,935.37 USDC',
+      'On Ethereum, slippage 0.5%',
+      'Quote from http://127.0.0.1:8787',
+    ]);
     const go = card(host)?.querySelector('button.go') as HTMLButtonElement;
     expect(go.textContent).toBe('Swap in Swaplane');
     click(go);
     await settle();
-    expect(messenger.openCalls).toEqual([[1, ETH.usdc]]);
+    // The card's chain, token and amount (the quote's native-coin input) go to the popup.
+    expect(messenger.openCalls).toEqual([[1, ETH.usdc, 10n ** 18n]]);
     expect(card(host)).toBeNull();
     expect(swapButton(host).getAttribute('aria-expanded')).toBe('false');
   });
@@ -210,8 +230,11 @@ describe('the quote card', () => {
 
   it.each([
     [
-      { code: 'NOT_WHITELISTED', message: 'This token is not on the swap service’s list.' },
-      ['This token is not on the swap service’s list.'],
+      {
+        code: 'QUOTE_REJECTED',
+        message: 'The swap service’s quote has the wrong decimals for these tokens.',
+      },
+      ['The swap service’s quote has the wrong decimals for these tokens.'],
     ],
     [
       {
@@ -290,7 +313,10 @@ describe('the quote card', () => {
   });
 
   it('formats the quote by hand: amounts, decimals, symbols', () => {
-    expect(quoteText(QUOTE)).toEqual(['1 ETH ≈ 2,950.12 USDC', 'Minimum received: 2,935.37 USDC']);
+    expect(quoteText(QUOTE).slice(0, 2)).toEqual([
+      '1 ETH ≈ 2,950.12 USDC',
+      'Minimum received: 2,935.37 USDC',
+    ]);
     expect(
       quoteText({
         ...QUOTE,
@@ -299,7 +325,12 @@ describe('the quote card', () => {
         outDecimals: 18,
         outSymbol: 'WETH',
       }),
-    ).toEqual(['1 ETH ≈ 0.0000333333 WETH', 'Minimum received: 0.000033 WETH']);
+    ).toEqual([
+      '1 ETH ≈ 0.0000333333 WETH',
+      'Minimum received: 0.000033 WETH',
+      'On Ethereum, slippage 0.5%',
+      'Quote from http://127.0.0.1:8787',
+    ]);
   });
 
   it('stop() removes every button', async () => {
@@ -307,5 +338,67 @@ describe('the quote card', () => {
     expect(hosts().length).toBe(50);
     scanner?.stop();
     expect(hosts()).toEqual([]);
+  });
+});
+
+describe('the safety check on the card', () => {
+  it('a token not on the list: no quote asked, the simulated buy and sell-back reported', async () => {
+    const messenger = await open(PAGES.address);
+    const host = hosts().find((entry) => entry.dataset.swaplaneToken === SPAM_TOKEN);
+    if (!host) throw new Error('no host for the unlisted token');
+    click(swapButton(host));
+    await settle();
+    expect(messenger.quoteCalls).toEqual([]);
+    expect(messenger.safetyCalls).toEqual([SPAM_TOKEN]);
+    const lines = [...(card(host)?.querySelectorAll('p') ?? [])].map((line) => line.textContent);
+    expect(lines[0]).toBe('Not on the swap service’s list');
+    expect(lines[1]).toBe('Transfer tax: 5% on buying, 5% on selling');
+    expect(card(host)?.querySelector('button.go')).toBeNull();
+  });
+
+  it('a quote refused as not listed (the list changed) falls back to the safety check', async () => {
+    const messenger = fakeMessenger();
+    messenger.quoteAnswer = {
+      ok: false,
+      error: { code: 'NOT_WHITELISTED', message: 'This token is not on the swap service’s list.' },
+    };
+    messenger.safetyAnswer = {
+      ok: true,
+      result: { verdict: 'sell-blocked', buyTaxBps: 0, network: 'Ethereum' },
+    };
+    await open(PAGES.token, messenger);
+    const [host] = hosts();
+    if (!host) throw new Error('no host');
+    click(swapButton(host));
+    await settle();
+    expect(messenger.safetyCalls).toEqual([ETH.usdc]);
+    expect(card(host)?.querySelector('[role=status]')?.textContent).toBe(
+      'Sell blocked (honeypot): you could buy it but not sell it',
+    );
+  });
+
+  it.each([
+    [{ verdict: 'clean', buyTaxBps: 0, sellTaxBps: 0 }, 'Safety check: clean'],
+    [{ verdict: 'sell-blocked', buyTaxBps: 0 }, 'Sell blocked (honeypot): you could buy it but not sell it'],
+    [{ verdict: 'unsupported' }, 'Not checked: this RPC cannot simulate'],
+    [{ verdict: 'no-pool' }, 'Not checked: no pool against the wrapped coin to test with'],
+  ] as const)('%j reads "%s"', (report, headline) => {
+    expect(safetyText({ ...report, network: 'Ethereum' })[0]).toBe(headline);
+  });
+
+  it('refuses a safety answer of the wrong shape', () => {
+    expect(readSafety({ verdict: 'clean', network: 'Ethereum' })).toEqual({
+      verdict: 'clean',
+      network: 'Ethereum',
+    });
+    for (const bad of [
+      { verdict: 'fine', network: 'Ethereum' },
+      { verdict: 'tax', buyTaxBps: -1, network: 'Ethereum' },
+      { verdict: 'tax', buyTaxBps: 1.5, network: 'Ethereum' },
+      { verdict: 'clean' },
+      null,
+    ]) {
+      expect(readSafety(bad)).toBeUndefined();
+    }
   });
 });

@@ -26,17 +26,28 @@ const quote = quoteFixture({
   blockNumber: 1,
 });
 
+/** What the card shows beside the amounts. */
+const CARD = {
+  inSymbol: 'ETH',
+  outSymbol: 'USDC',
+  network: 'Ethereum',
+  slippage: 0.5,
+  service: 'http://127.0.0.1:8787',
+};
+
 describe('messenger: requests', () => {
   it('sends exactly the content-script protocol messages', async () => {
     const { messenger, sent } = withAnswer({ ok: true, result: [] });
     await messenger.whitelistedTokens(1, [USDC.toLowerCase()]);
     await messenger.oneClickQuote(8453, USDC);
     await messenger.openPopupPrefilled(10, USDC);
+    await messenger.openPopupPrefilled(10, USDC, 10n ** 17n);
     await messenger.explorerChain();
     expect(sent).toEqual([
       { type: 'whitelistedTokens', chainId: 1, addresses: [USDC.toLowerCase()] },
       { type: 'oneClickQuote', chainId: 8453, token: USDC },
       { type: 'openPopupPrefilled', chainId: 10, token: USDC },
+      { type: 'openPopupPrefilled', chainId: 10, token: USDC, amount: '100000000000000000' },
       { type: 'explorerChain' },
     ]);
     for (const message of sent) {
@@ -85,7 +96,7 @@ describe('messenger: answers are checked by hand before use', () => {
   });
 
   it('oneClickQuote: bigint amounts, decimals and symbols', async () => {
-    const { messenger } = withAnswer({ ok: true, result: { quote, inSymbol: 'ETH', outSymbol: 'USDC' } });
+    const { messenger } = withAnswer({ ok: true, result: { quote, ...CARD } });
     expect(await messenger.oneClickQuote(1, USDC)).toEqual({
       ok: true,
       result: {
@@ -94,26 +105,25 @@ describe('messenger: answers are checked by hand before use', () => {
         outAmount: 2_950_123_456n,
         outDecimals: 6,
         minReceived: 2_935_372_838n,
-        inSymbol: 'ETH',
-        outSymbol: 'USDC',
+        ...CARD,
       },
     });
   });
 
   it.each([
-    [
-      'amount as a number',
-      { quote: { ...quote, outAmount: 2950123456 }, inSymbol: 'ETH', outSymbol: 'USDC' },
-    ],
-    ['negative amount', { quote: { ...quote, outAmount: '-1' }, inSymbol: 'ETH', outSymbol: 'USDC' }],
-    ['decimal amount', { quote: { ...quote, minReceived: '1.5' }, inSymbol: 'ETH', outSymbol: 'USDC' }],
-    ['hex amount', { quote: { ...quote, inAmount: '0x10' }, inSymbol: 'ETH', outSymbol: 'USDC' }],
-    ['huge amount', { quote: { ...quote, outAmount: '9'.repeat(79) }, inSymbol: 'ETH', outSymbol: 'USDC' }],
-    ['decimals out of range', { quote: { ...quote, outDecimals: 256 }, inSymbol: 'ETH', outSymbol: 'USDC' }],
-    ['fractional decimals', { quote: { ...quote, inDecimals: 1.5 }, inSymbol: 'ETH', outSymbol: 'USDC' }],
-    ['missing symbol', { quote, inSymbol: 'ETH' }],
-    ['symbol as object', { quote, inSymbol: 'ETH', outSymbol: { toString: 'x' } }],
-    ['no quote', { inSymbol: 'ETH', outSymbol: 'USDC' }],
+    ['amount as a number', { quote: { ...quote, outAmount: 2950123456 }, ...CARD }],
+    ['negative amount', { quote: { ...quote, outAmount: '-1' }, ...CARD }],
+    ['decimal amount', { quote: { ...quote, minReceived: '1.5' }, ...CARD }],
+    ['hex amount', { quote: { ...quote, inAmount: '0x10' }, ...CARD }],
+    ['huge amount', { quote: { ...quote, outAmount: '9'.repeat(79) }, ...CARD }],
+    ['decimals out of range', { quote: { ...quote, outDecimals: 256 }, ...CARD }],
+    ['fractional decimals', { quote: { ...quote, inDecimals: 1.5 }, ...CARD }],
+    ['missing symbol', { quote, ...CARD, outSymbol: undefined }],
+    ['missing network', { quote, ...CARD, network: undefined }],
+    ['slippage as text', { quote, ...CARD, slippage: '0.5' }],
+    ['missing service', { quote, ...CARD, service: undefined }],
+    ['symbol as object', { quote, ...CARD, outSymbol: { toString: 'x' } }],
+    ['no quote', { ...CARD }],
     ['null', null],
   ])('oneClickQuote refuses %s', async (_, result) => {
     const { messenger } = withAnswer({ ok: true, result });

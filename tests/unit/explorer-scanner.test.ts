@@ -93,7 +93,8 @@ describe('content that appears later', () => {
     for (const row of rows(added)) body.append(row);
     await nextFrame();
     await settle();
-    expect(messenger.whitelistCalls.map((batch) => batch.length)).toEqual([500, 202]);
+    // The 50 token links of the list (asked once, to mark the unlisted), then the address links.
+    expect(messenger.whitelistCalls.map((batch) => batch.length)).toEqual([50, 500, 202]);
     const viaAddress = hosts().filter((host) =>
       host.previousElementSibling?.getAttribute('href')?.startsWith('/address/'),
     );
@@ -102,7 +103,7 @@ describe('content that appears later', () => {
     for (const row of rows(added.slice(0, 10))) body.append(row);
     await nextFrame();
     await settle();
-    expect(messenger.whitelistCalls).toHaveLength(2);
+    expect(messenger.whitelistCalls).toHaveLength(3);
     expect(hosts().filter((host) => host.dataset.swaplaneToken === ETH.aave)).toHaveLength(4);
   });
 
@@ -254,5 +255,35 @@ describe('off-screen elements (IntersectionObserver)', () => {
     menu.classList.add('show');
     observer.reveal(() => true);
     expect(hosts()).toHaveLength(9);
+  });
+});
+
+describe('privacy', () => {
+  it('asks the background nothing for a page until it has a candidate token link', async () => {
+    loadPage('https://etherscan.io/blocks', PAGES.tokens.file);
+    for (const link of document.querySelectorAll('a[href*="/token/"], a[href*="/address/"]')) link.remove();
+    const messenger = fakeMessenger();
+    scanner = startScanner({ chainId: 1, messenger, lazy: false });
+    await nextFrame();
+    await nextFrame();
+    await settle();
+    // Menus and NFT links are not candidates either.
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      `<nav><a href="/token/${ETH.dai}">DAI</a></nav><a href="/token/${ETH.link}?a=7">NFT #7</a>`,
+    );
+    await nextFrame();
+    await settle();
+    expect(messenger.whitelistCalls).toEqual([]);
+    expect(messenger.quoteCalls).toEqual([]);
+    expect(messenger.safetyCalls).toEqual([]);
+    // The first real candidate: one question, about it alone.
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      `<table><tr><td><a href="/token/${ETH.uni}">UNI</a></td></tr></table>`,
+    );
+    await nextFrame();
+    await settle();
+    expect(messenger.whitelistCalls).toEqual([[ETH.uni]]);
   });
 });

@@ -25,7 +25,9 @@ const LIB_LAYERS = [
   'storage',
   'tokens',
   'swap',
+  'safety',
   'explorer',
+  'dapp',
   'messaging',
   'background',
 ] as const;

@@ -68,6 +68,13 @@ const VIEW_ONLY: Request[] = [
   { type: 'startSwap', approvalMode: 'unlimited', routerConsent: EVIL_ROUTER },
   { type: 'dismissSwap' },
   { type: 'getBalances', chainId: 1, tokens: [USDC] },
+  // Dapps: the approval window's and the options page's requests.
+  { type: 'dappApprovals' },
+  { type: 'dappDecide', id: 'x', approve: true, password: PASSWORD },
+  { type: 'dappSites' },
+  { type: 'dappDisconnect', origin: 'https://app.example' },
+  { type: 'dappGetSettings' },
+  { type: 'dappSetSettings', settings: { exposeWindowEthereum: true } },
   { type: 'getHistory' },
 ];
 
@@ -117,10 +124,19 @@ afterEach(() => {
 });
 
 describe('a content script (code in a page the user visits)', () => {
-  it('the protocol lists exactly its five calls plus ping, and every other request is view-only', () => {
+  it('the protocol lists exactly its six calls, and every other request is view-only', () => {
     // explorerChain answers from the sender URL the browser reports, never from page-supplied data.
     expect([...CONTENT_SCRIPT_REQUESTS].sort()).toEqual(
-      ['explorerChain', 'lookupToken', 'oneClickQuote', 'openPopupPrefilled', 'whitelistedTokens'].sort(),
+      [
+        'dappInit',
+        'dappRequest',
+        'explorerChain',
+        'lookupToken',
+        'oneClickQuote',
+        'openPopupPrefilled',
+        'tokenSafety',
+        'whitelistedTokens',
+      ].sort(),
     );
     const covered = new Set<RequestType>([
       ...VIEW_ONLY.map((request) => request.type),

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { z } from 'zod';
+import { DEFAULT_ONE_CLICK_AMOUNTS, oneClickAmountFor } from '@/lib/settings/one-click';
 import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { defineStorageItem, remembered } from '@/lib/storage/item';
 import { settingsItem, tokenListItem } from '@/lib/storage/items';
@@ -12,7 +13,7 @@ describe('storage items', () => {
     expect(await settingsItem.read()).toEqual({ ok: true, value: DEFAULT_SETTINGS, found: false });
     await settingsItem.set({ ...DEFAULT_SETTINGS, slippage: 1 });
     const raw = await fakeBrowser.storage.local.get('settings');
-    expect(raw.settings).toEqual({ v: 3, data: { ...DEFAULT_SETTINGS, slippage: 1 } });
+    expect(raw.settings).toEqual({ v: 4, data: { ...DEFAULT_SETTINGS, slippage: 1 } });
     expect((await settingsItem.get()).slippage).toBe(1);
   });
 
@@ -25,7 +26,7 @@ describe('storage items', () => {
     expect(result.ok && result.value.serviceBaseUrl).toBe('http://127.0.0.1:9999');
     expect(result.ok && result.value.autoLockMinutes).toBe(15);
     expect(result.ok && result.value.oneClickAmount).toBe('0.1');
-    expect((await fakeBrowser.storage.local.get('settings')).settings).toMatchObject({ v: 3 });
+    expect((await fakeBrowser.storage.local.get('settings')).settings).toMatchObject({ v: 4 });
   });
 
   it('runs the v3 migration: v2 settings get the one-click amount default (0.1), the rest kept', async () => {
@@ -34,19 +35,36 @@ describe('storage items', () => {
       slippage: 2,
       explorerHosts: { 'a.example.org': 1 },
     };
-    await fakeBrowser.storage.local.set({ settings: { v: 2, data: v2 } });
+    const { oneClickAmounts: _later, ...v2Only } = v2;
+    await fakeBrowser.storage.local.set({ settings: { v: 2, data: v2Only } });
     const result = await settingsItem.read();
-    expect(result).toEqual({ ok: true, found: true, value: { ...v2, oneClickAmount: '0.1' } });
+    expect(result).toEqual({
+      ok: true,
+      found: true,
+      value: { ...v2Only, oneClickAmount: '0.1', oneClickAmounts: DEFAULT_ONE_CLICK_AMOUNTS },
+    });
     expect((await fakeBrowser.storage.local.get('settings')).settings).toMatchObject({
-      v: 3,
+      v: 4,
       data: { oneClickAmount: '0.1', slippage: 2 },
     });
+  });
+
+  it('runs the v4 migration: per-chain amounts, the per-coin defaults only for whoever kept the default', async () => {
+    const { oneClickAmounts: _added, ...v3 } = DEFAULT_SETTINGS;
+    await fakeBrowser.storage.local.set({ settings: { v: 3, data: v3 } });
+    expect(await settingsItem.get()).toEqual({ ...v3, oneClickAmounts: DEFAULT_ONE_CLICK_AMOUNTS });
+    await fakeBrowser.storage.local.set({ settings: { v: 3, data: { ...v3, oneClickAmount: '0.25' } } });
+    expect(await settingsItem.get()).toEqual({ ...v3, oneClickAmount: '0.25', oneClickAmounts: {} });
+    expect(oneClickAmountFor({ oneClickAmount: '0.25', oneClickAmounts: { '137': '1000' } }, 137)).toBe(
+      '1000',
+    );
+    expect(oneClickAmountFor({ oneClickAmount: '0.25', oneClickAmounts: { '137': '1000' } }, 1)).toBe('0.25');
   });
 
   it('refuses a stored one-click amount that is zero, negative, not canonical or too precise', async () => {
     for (const oneClickAmount of ['0', '-1', '0.10', '1e18', '0.0000000000000000001', '']) {
       await fakeBrowser.storage.local.set({
-        settings: { v: 3, data: { ...DEFAULT_SETTINGS, oneClickAmount } },
+        settings: { v: 4, data: { ...DEFAULT_SETTINGS, oneClickAmount } },
       });
       expect((await settingsItem.read()).ok, oneClickAmount).toBe(false);
     }

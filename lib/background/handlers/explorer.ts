@@ -4,7 +4,7 @@ import { browser } from 'wxt/browser';
 import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
 import { getChain } from '@/lib/chains';
 import { explorerChainForUrl } from '@/lib/explorer/user-hosts';
-import { checkOneClickAmount } from '@/lib/settings/one-click';
+import { checkOneClickAmount, oneClickAmountFor } from '@/lib/settings/one-click';
 import { prefillItem } from '@/lib/storage/items';
 import { verifyFailureMessage, verifyMinReceived, verifyQuoteAnswersRequest } from '@/lib/swap/verify';
 import { HandlerError } from '../errors';
@@ -55,8 +55,9 @@ async function oneClickQuote(services: BackgroundServices, chainId: number, toke
   if (!target || !native || sameAddress(target.address, native.address)) {
     throw new HandlerError('NO_NATIVE', 'No native coin to quote against on this chain.');
   }
-  const { oneClickAmount, slippage } = services.settings();
-  const amount = checkOneClickAmount(oneClickAmount, native.decimals);
+  const settings = services.settings();
+  const { slippage } = settings;
+  const amount = checkOneClickAmount(oneClickAmountFor(settings, chainId), native.decimals);
   if (!amount.ok) {
     throw new HandlerError('BAD_AMOUNT', `The one-click amount in settings does not fit: ${amount.message}`);
   }
@@ -81,5 +82,13 @@ async function oneClickQuote(services: BackgroundServices, chainId: number, toke
       'The swap service’s quote has the wrong decimals for these tokens.',
     );
   }
-  return { quote, inSymbol: native.symbol, outSymbol: target.symbol };
+  // The card names the network, the slippage and which service it asked (its origin).
+  return {
+    quote,
+    inSymbol: native.symbol,
+    outSymbol: target.symbol,
+    network: getChain(chainId)?.name ?? `Chain ${chainId}`,
+    slippage,
+    service: new URL(settings.serviceBaseUrl).origin,
+  };
 }

@@ -183,6 +183,25 @@ describe('background message handling', () => {
     expect(unlisted).toMatchObject({ ok: false, error: { code: 'NOT_WHITELISTED' } });
   });
 
+  it('one-click amounts are per chain: a chain’s own amount wins, and the card names network, slippage and service', async () => {
+    await services.updateSettings({
+      ...services.settings(),
+      oneClickAmount: '0.1',
+      oneClickAmounts: { '1': '0.3' },
+    });
+    const answer = await send({ type: 'oneClickQuote', chainId: 1, token: USDC.address }, 'content-script');
+    expect(answer).toMatchObject({
+      ok: true,
+      result: {
+        network: 'Ethereum',
+        slippage: services.settings().slippage,
+        service: new URL(services.settings().serviceBaseUrl).origin,
+      },
+    });
+    const bodies = service.hits.filter((hit) => hit.path === '/v1/quote').map((hit) => hit.body);
+    expect(bodies.at(-1)).toMatchObject({ inAmount: (3n * 10n ** 17n).toString() });
+  });
+
   it('names the chain of a user-added explorer host from the sender URL, for content scripts only', async () => {
     await services.updateSettings({
       ...services.settings(),

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkOneClickAmount, DEFAULT_ONE_CLICK_AMOUNT } from '@/lib/settings/one-click';
+import {
+  checkOneClickAmount,
+  checkOneClickAmounts,
+  DEFAULT_ONE_CLICK_AMOUNT,
+} from '@/lib/settings/one-click';
 import { DEFAULT_SETTINGS, SettingsSchema } from '@/lib/settings/settings';
 
 describe('one-click quote amount', () => {
@@ -54,5 +58,16 @@ describe('one-click quote amount', () => {
     expect(parse('0.25')).toBe(true);
     expect(parse('1')).toBe(true);
     for (const bad of ['0.250', '.25', ' 1', '0', 'abc', '1e3']) expect(parse(bad), bad).toBe(false);
+  });
+});
+
+describe('per-chain one-click amounts', () => {
+  it('keeps canonical amounts, drops blanks, and names the chain of a bad one', () => {
+    expect(checkOneClickAmounts({ '137': ' 1000 ', '1': '', '56': '.50' })).toEqual({
+      ok: true,
+      value: { '137': '1000', '56': '0.5' },
+    });
+    expect(checkOneClickAmounts({ '137': '0' })).toMatchObject({ ok: false, chainId: '137' });
+    expect(checkOneClickAmounts({ '43114': 'ten' })).toMatchObject({ ok: false, chainId: '43114' });
   });
 });

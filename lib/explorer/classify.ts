@@ -1,0 +1,93 @@
+// Is a token link one the user could swap? The explorers' own structure says what is not: NFT links
+// (a token id in `?a=`, a Blockscout `/instance/` path), NFT sections of holdings lists ("NFT Tokens",
+// "ERC-721", "ERC-1155" dividers and badges), NFT tabs, and navigation (menus, tabs, a token page's
+// links to itself). Pure and DOM-light: attribute reads, closest(), and the text of a list's dividers,
+// computed once per list. Imported by the content script: no zod, no viem.
+
+/** Containers whose links are navigation, never token mentions. */
+const NAVIGATION =
+  'nav,footer,[role=navigation],[role=menu],[role=menubar],[role=tablist],[role=tab],.navbar,.dropdown-item,.breadcrumb';
+/** Containers of NFT content: tab panes and lists named so (Etherscan `#nfttransfers`, Blockscout `nft` ids). */
+// (Case variants spelled out: the `i` flag is not supported everywhere these selectors run.)
+const NFT_CONTAINER = ['nft', 'NFT', 'Nft', 'erc721', 'ERC721', 'erc1155', 'ERC1155']
+  .map((word) => `[id*="${word}"]`)
+  .join(',');
+/** Words that mark an NFT in a list item or its divider. */
+const NFT_WORDS = /\b(?:NFTs?|ERC-?721|ERC-?1155|ERC-?404)\b/i;
+const ERC20_WORDS = /\bERC-?20\b/i;
+
+/** Query values that name a token id (an NFT), as opposed to a holder address. */
+const TOKEN_ID = /^\d+$/;
+
+/** Page URLs whose whole content is NFTs (Etherscan's NFT transfer pages, Blockscout's NFT tabs). */
+export function nftPage(url: URL): boolean {
+  if (/^\/(?:nft|tokentxns-nft|nft-)/i.test(url.pathname)) return true;
+  const tab = url.searchParams.get('tab') ?? '';
+  return /nft|721|1155|404|inventory/i.test(tab);
+}
+
+/**
+ * URL-level refusals of a link that names `/token/<address>`: a token id in `a` (Etherscan's NFT
+ * item links), a further path (Blockscout's `/token/<address>/instance/<id>`), another chain's
+ * `chainid` (Routescan's multichain pages), or a fragment on the page's own token (a tab).
+ */
+export function refusedUrl(
+  url: URL,
+  ownToken: string | undefined,
+  address: string,
+  chainId?: number,
+): boolean {
+  const id = url.searchParams.get('a');
+  if (id !== null && TOKEN_ID.test(id)) return true;
+  if (url.searchParams.has('tokenid') || url.searchParams.has('tokenId')) return true;
+  // Routescan tags token links with their standard (`?type=erc20`, `erc721`, `erc1155`).
+  if (/nft|721|1155|404/i.test(url.searchParams.get('type') ?? '')) return true;
+  const chain = url.searchParams.get('chainid') ?? url.searchParams.get('chainId');
+  if (chain !== null && chainId !== undefined && chain !== String(chainId)) return true;
+  return ownToken === address && url.hash.length > 1;
+}
+
+// Per list: each item's section as its dividers name it ('nft', 'erc20' or undefined).
+const sections = new WeakMap<Element, WeakMap<Element, 'nft' | 'erc20' | undefined>>();
+
+function sectionOf(item: Element): 'nft' | 'erc20' | undefined {
+  const list = item.parentElement;
+  if (!list) return undefined;
+  let known = sections.get(list);
+  if (!known) {
+    known = new WeakMap();
+    let current: 'nft' | 'erc20' | undefined;
+    for (const child of list.children) {
+      // A divider: an item with no link, its text naming a section (Etherscan's holdings dropdown).
+      if (!child.querySelector('a[href]')) {
+        const text = child.textContent ?? '';
+        if (NFT_WORDS.test(text)) current = 'nft';
+        else if (ERC20_WORDS.test(text)) current = 'erc20';
+      }
+      known.set(child, current);
+    }
+    sections.set(list, known);
+  }
+  return known.get(item);
+}
+
+/** A link's badge text in a holdings list: the small labels next to the name, not the name itself. */
+function badgeSaysNft(link: Element): boolean {
+  const badges = link.querySelectorAll('[class*=badge],[class*=chip]');
+  for (let i = 0; i < badges.length; i++) if (NFT_WORDS.test(badges[i]?.textContent ?? '')) return true;
+  // Etherscan's unnamed NFT entries read "ERC-721 TOKEN*" / "ERC-1155 TOKEN*".
+  return /ERC-?(?:721|1155) TOKEN/i.test(link.textContent ?? '');
+}
+
+/** True when the page's structure says the link is navigation or an NFT, not a swappable token. */
+export function refusedByStructure(link: Element): boolean {
+  if (link.closest(NAVIGATION) || link.closest(NFT_CONTAINER)) return true;
+  // The site's own header (menus, search), not a header inside the content.
+  const header = link.closest('header');
+  if (header && !header.closest('main,article,section')) return true;
+  const item = link.closest('li,tr');
+  if (item?.localName === 'li' && sectionOf(item) === 'nft') return true;
+  return (
+    (item !== null || link.closest('.dropdown-menu,[role=listbox]') !== null) && badgeSaysNft(item ?? link)
+  );
+}

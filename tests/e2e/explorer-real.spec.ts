@@ -1,0 +1,134 @@
+// The built extension on explorer pages from real-world markup and on the devnet's safety-check
+// tokens: pages are served at their real URLs through context.route (nothing leaves the machine),
+// quotes and simulations come from the embedded devnet + reference service.
+import type { BrowserContext, Page } from '@playwright/test';
+import { ETH } from '../fixtures/explorer/pages.ts';
+import { REAL_PAGES, realHtml } from '../fixtures/explorer/real/pages.ts';
+import { expect, test, useEmbeddedDefault, watchPageProblems } from './fixtures';
+
+const HOST = 'swaplane-swap';
+const HOLDER = '0x71c7656ec7ab88b098defb751b7401b5f6d8976f';
+
+type SafetyTokens = { feeOnTransfer: string; sellBlocked: string; clean: string };
+
+/** A plain explorer page listing tokens, as an address page's token transfers would. */
+function safetyPage(tokens: SafetyTokens): string {
+  const row = (name: string, address: string) =>
+    `<tr><td><a href="/token/${address}?a=${HOLDER}">${name}</a></td></tr>`;
+  return `<!doctype html><title>Address ${HOLDER} | Etherscan</title><main><h2>Token transfers</h2><table><tbody>
+${row('Taxed Devnet Token (TAX5)', tokens.feeOnTransfer)}
+${row('Honeypot Devnet Token (HONEY)', tokens.sellBlocked)}
+${row('Plain Devnet Token (PLAIN)', tokens.clean)}
+${row('USD Coin (USDC)', ETH.usdc)}
+</tbody></table></main>`;
+}
+
+async function setUp(context: BrowserContext, extensionId: string, pages: Record<string, string>) {
+  const settings = await context.newPage();
+  await settings.goto(`chrome-extension://${extensionId}/options.html`);
+  await useEmbeddedDefault(settings);
+  await settings.close();
+  await context.route(/^https:\/\//, (route) => {
+    const url = new URL(route.request().url());
+    const body = route.request().resourceType() === 'document' ? pages[url.origin + url.pathname] : undefined;
+    return body
+      ? route.fulfill({ contentType: 'text/html; charset=utf-8', body })
+      : route.fulfill({ status: 204, body: '' });
+  });
+}
+
+/** Resolves after two animation frames: the scanner's passes and observers have had their turn. */
+const frames = (page: Page) =>
+  page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+
+test('real Etherscan holdings: a control on every ERC-20 of the dropdown, none on its NFT section or menus', async ({
+  context,
+  extensionId,
+}) => {
+  test.setTimeout(90_000);
+  const page = REAL_PAGES.etherscanHoldings;
+  await setUp(context, extensionId, { [page.url]: realHtml(page.file) });
+  const tab = await context.newPage();
+  const problems = await watchPageProblems(tab);
+  await tab.goto(page.url);
+  // The dropdown is closed markup here (no page script): show it, then walk its list to the end.
+  await tab.locator('#availableBalance').evaluate((menu) => {
+    (menu as HTMLElement).style.display = 'block';
+  });
+  const list = tab.locator('#availableBalance ul.list');
+  const height = await list.evaluate((element) => element.scrollHeight);
+  for (let y = 0; y <= height + 800; y += 400) {
+    await tab
+      .locator('#availableBalance li')
+      .nth(0)
+      .evaluate((_, top) => window.scrollTo(0, top), 0);
+    await list.evaluate((element, top) => {
+      (element.closest('.overflow-auto, .scrollbar-custom') ?? element).scrollTop = top;
+      element
+        .querySelectorAll('li')
+        [Math.min(Math.floor(top / 40), element.children.length - 1)]?.scrollIntoView();
+    }, y);
+    await frames(tab);
+  }
+  const erc20 = tab.locator('#availableBalance li.list-custom-ERC20 > a');
+  await expect
+    .poll(() => tab.locator(`#availableBalance li.list-custom-ERC20 > a + ${HOST}`).count(), {
+      timeout: 20_000,
+    })
+    .toBeGreaterThanOrEqual(Math.ceil((await erc20.count()) * 0.98));
+  // Zero controls on NFT items, menus and the footer; every control sits beside an ERC-20 link.
+  expect(await tab.locator(`#availableBalance li.nav-item:not(.list-custom-ERC20) ${HOST}`).count()).toBe(0);
+  expect(await tab.locator(`#masterHeader ${HOST}, footer ${HOST}`).count()).toBe(0);
+  const beside = await tab.$$eval(HOST, (hosts) =>
+    hosts.map(
+      (host) => host.previousElementSibling?.closest('li.list-custom-ERC20, #js-chain-table') !== null,
+    ),
+  );
+  expect(beside.every(Boolean)).toBe(true);
+  expect(problems).toEqual([]);
+});
+
+test('token safety on the card: fee-on-transfer, sell-blocking and clean tokens, simulated on the devnet', async ({
+  context,
+  extensionId,
+}) => {
+  test.setTimeout(60_000);
+  const tokens = JSON.parse(process.env.SWAPLANE_E2E_SAFETY_TOKENS ?? 'null') as SafetyTokens | null;
+  if (!tokens) throw new Error('global-setup.ts did not record the safety tokens');
+  const url = `https://etherscan.io/address/${HOLDER}`;
+  await setUp(context, extensionId, { [url]: safetyPage(tokens) });
+  const tab = await context.newPage();
+  const problems = await watchPageProblems(tab);
+  await tab.goto(url);
+  const card = async (address: string) => {
+    // The card open before sits over the next rows (top layer): Escape closes it, as a person would.
+    await tab.keyboard.press('Escape');
+    const host = tab.locator(`${HOST}[data-swaplane-token="${address.toLowerCase()}"]`);
+    await expect(host).toHaveAttribute('data-swaplane-listed', 'false');
+    await host.getByRole('button', { name: 'Swap', exact: true }).click();
+    const dialog = host.getByRole('dialog', { name: 'Swaplane quote' });
+    await expect(dialog).toContainText('Not on the swap service’s list');
+    return dialog;
+  };
+  await expect(await card(tokens.feeOnTransfer)).toContainText('Transfer tax: 5% on buying, 5% on selling', {
+    timeout: 20_000,
+  });
+  await expect(await card(tokens.sellBlocked)).toContainText(
+    'Sell blocked (honeypot): you could buy it but not sell it',
+    { timeout: 20_000 },
+  );
+  const clean = await card(tokens.clean);
+  await expect(clean).toContainText('Safety check: clean', { timeout: 20_000 });
+  await expect(clean).toContainText('simulated on your Ethereum RPC (nothing was sent)');
+  // The listed token gets its quote, naming the network, slippage and service.
+  const usdc = tab.locator(`${HOST}[data-swaplane-token="${ETH.usdc}"]`);
+  await expect(usdc).toHaveAttribute('data-swaplane-listed', 'true');
+  await tab.keyboard.press('Escape');
+  await usdc.getByRole('button', { name: 'Swap', exact: true }).click();
+  const quote = usdc.getByRole('dialog', { name: 'Swaplane quote' });
+  await expect(quote).toContainText('On Ethereum, slippage 0.5%', { timeout: 20_000 });
+  await expect(quote).toContainText(
+    `Quote from ${new URL(process.env.SWAPLANE_E2E_SERVICE_URL as string).origin}`,
+  );
+  expect(problems).toEqual([]);
+});
