@@ -19,7 +19,7 @@ export interface AmountFieldProps {
 export function AmountField({ value, error, onInput, children }: AmountFieldProps) {
   return (
     <div class="amount">
-      <label for="amount" class="field-label">
+      <label for="amount" class="sr-only">
         Amount
       </label>
       <input
@@ -37,7 +37,7 @@ export function AmountField({ value, error, onInput, children }: AmountFieldProp
           {error}
         </p>
       )}
-      <div class="amount-meta">{children}</div>
+      {children && <div class="amount-meta">{children}</div>}
     </div>
   );
 }

@@ -1,7 +1,19 @@
+import type { ComponentChildren } from 'preact';
 import { formatAmount } from '@/lib/amounts';
 import type { Token } from '@/lib/api/schema';
+import { formatUsd, usdValue } from '@/lib/prices/usd';
 import type { QuoteSessionState } from '@/lib/state/session-state';
+import { formatImpact, impactLevel } from '@/lib/swap/price-impact';
 import { RouteDiagram } from './RouteDiagram';
+
+/** What the background adds to a quote (quoteInsights), already matched to the quote shown. */
+export interface QuoteFigures {
+  priceImpactBps: number | null;
+  /** Expected and maximum network fee in native wei; null when unknown. */
+  fee: { expected: bigint; max: bigint; approvalNeeded: boolean } | null;
+  /** USD per whole native coin (x 10^8), or null. */
+  nativePrice: bigint | null;
+}
 
 export interface QuoteCardProps {
   state: QuoteSessionState;
@@ -11,6 +23,11 @@ export interface QuoteCardProps {
   onRefresh: () => void;
   /** Resolves route token addresses to symbols; unknown ones show as short addresses. */
   symbolOf?: ((address: string) => string | undefined) | undefined;
+  /** Fee and price impact; undefined while they are being worked out. */
+  figures?: QuoteFigures | undefined;
+  native?: { symbol: string; decimals: number } | undefined;
+  /** Shown inside the details (the slippage control). */
+  children?: ComponentChildren;
 }
 
 // Extra digits kept in the bigint division so small rates (1 USDC = 0.0003 ETH) keep precision.
@@ -32,13 +49,27 @@ function secondsUntil(at: number | null, now: number): number | null {
   return at === null ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-export function QuoteCard({ state, inToken, outToken, now, onRefresh, symbolOf }: QuoteCardProps) {
+/** "0.00031 ETH ($0.92)", or "—" while unknown. */
+export function feeText(
+  wei: bigint | undefined,
+  native: { symbol: string; decimals: number } | undefined,
+  price: bigint | null,
+): string {
+  if (wei === undefined || !native) return '—';
+  return `${formatAmount(wei, native.decimals, { maxSignificant: 3, minDisplay: '0.00000001' })} ${native.symbol} (${formatUsd(usdValue(wei, native.decimals, price))})`;
+}
+
+export function QuoteCard(props: QuoteCardProps) {
+  const { state, inToken, outToken, now, onRefresh, symbolOf, figures, native, children } = props;
   if (state.status === 'idle') return null;
   const { quote } = state;
   const countdown = secondsUntil(state.nextRefreshAt, now);
+  const impact = figures ? figures.priceImpactBps : undefined;
+  const level = impactLevel(impact ?? null);
   return (
     <section
       class={`quote quote-${state.status}`}
+      aria-label="Quote"
       aria-live="polite"
       aria-busy={state.status === 'loading'}
       data-testid="quote-card"
@@ -59,32 +90,74 @@ export function QuoteCard({ state, inToken, outToken, now, onRefresh, symbolOf }
         </div>
       )}
       {quote && outToken && inToken && (
-        <dl class="quote-figures">
-          <dt>You receive (expected)</dt>
-          <dd data-testid="quote-out">
-            {formatAmount(BigInt(quote.outAmount), outToken.decimals)} {outToken.symbol}
-          </dd>
-          <dt>Minimum received ({quote.slippage}% slippage)</dt>
-          <dd data-testid="quote-min">
-            {formatAmount(BigInt(quote.minReceived), outToken.decimals)} {outToken.symbol}
-          </dd>
-          <dt>Rate</dt>
-          <dd data-testid="quote-rate">
-            1 {inToken.symbol} ={' '}
-            {rateOf(BigInt(quote.inAmount), inToken.decimals, BigInt(quote.outAmount), outToken.decimals)}{' '}
-            {outToken.symbol}
-            <br />1 {outToken.symbol} ={' '}
-            {rateOf(BigInt(quote.outAmount), outToken.decimals, BigInt(quote.inAmount), inToken.decimals)}{' '}
-            {inToken.symbol}
-          </dd>
-          <dt>Quoted at block</dt>
-          <dd data-testid="quote-block">{quote.blockNumber}</dd>
-        </dl>
+        <>
+          <dl class="quote-line">
+            <div class="quote-rate">
+              <dt class="sr-only">Rate</dt>
+              <dd data-testid="quote-rate">
+                1 {inToken.symbol} ={' '}
+                {rateOf(BigInt(quote.inAmount), inToken.decimals, BigInt(quote.outAmount), outToken.decimals)}{' '}
+                {outToken.symbol}
+              </dd>
+            </div>
+            <div>
+              <dt>Network fee</dt>
+              <dd data-testid="quote-fee">
+                {figures === undefined ? '…' : feeText(figures.fee?.expected, native, figures.nativePrice)}
+              </dd>
+            </div>
+            <div>
+              <dt>Price impact</dt>
+              <dd data-testid="quote-impact" class={`impact-${level}`}>
+                {impact === undefined ? '…' : formatImpact(impact)}
+              </dd>
+            </div>
+          </dl>
+          {level !== 'ok' && impact != null && (
+            <p
+              class={level === 'danger' ? 'danger-note' : 'warning'}
+              role="status"
+              data-testid="impact-warning"
+            >
+              {level === 'danger'
+                ? `High price impact: you lose about ${formatImpact(impact)} against the market price.`
+                : `Price impact is ${formatImpact(impact)}: this trade moves the price against you.`}
+            </p>
+          )}
+          <details class="quote-details">
+            <summary>Details</summary>
+            <dl class="quote-figures">
+              <dt>Minimum received</dt>
+              <dd data-testid="quote-min">
+                {formatAmount(BigInt(quote.minReceived), outToken.decimals)} {outToken.symbol}
+              </dd>
+              <dt>Slippage tolerance</dt>
+              <dd>{quote.slippage}%</dd>
+              <dt>Rate, inverted</dt>
+              <dd>
+                1 {outToken.symbol} ={' '}
+                {rateOf(BigInt(quote.outAmount), outToken.decimals, BigInt(quote.inAmount), inToken.decimals)}{' '}
+                {inToken.symbol}
+              </dd>
+              <dt>Most the fee can be</dt>
+              <dd data-testid="quote-fee-max">
+                {figures === undefined ? '…' : feeText(figures.fee?.max, native, figures.nativePrice)}
+              </dd>
+              {figures?.fee?.approvalNeeded && (
+                <>
+                  <dt>Approval</dt>
+                  <dd>Included in the fee</dd>
+                </>
+              )}
+            </dl>
+            <RouteDiagram route={quote.bestRoute} symbolOf={symbolOf} />
+            {children}
+          </details>
+        </>
       )}
-      {quote && outToken && inToken && <RouteDiagram route={quote.bestRoute} symbolOf={symbolOf} />}
       {state.status === 'loading' && quote && <p class="muted">Refreshing…</p>}
       {state.status === 'ready' && (
-        <p class="muted" data-testid="quote-countdown">
+        <p class="muted quote-age" data-testid="quote-countdown">
           {countdown !== null ? `New quote in ${countdown}s` : 'Auto-refresh paused'}
           {' · '}
           <button type="button" class="link" onClick={onRefresh}>

@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { formatAmount } from '@/lib/amounts';
 import type { SwapState, SwapStatus, SwapStep } from '@/lib/state/pipeline-state';
 
@@ -53,6 +54,42 @@ export interface SwapProgressProps {
   localChain: boolean;
   onConsent: (router: string) => void;
   onDone: () => void;
+  /** Revokes the approval a failed swap left behind; answers what happened, in words. */
+  onRevokeApproval?: (() => Promise<string>) | undefined;
+}
+
+/** A failed swap whose approval went through: the allowance is still there, unused. */
+export function leftApproval(swap: SwapState): boolean {
+  return (
+    swap.status === 'failed' &&
+    swap.approval !== null &&
+    swap.approval.txs.some((tx) => tx.step === 'approve' && tx.status === 'confirmed')
+  );
+}
+
+function RevokeLeftApproval({ onRevoke }: { onRevoke: () => Promise<string> }) {
+  const [said, setSaid] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <div data-testid="revoke-left-approval">
+      <p>The token approval for this swap went through and is still in place.</p>
+      <button
+        type="button"
+        disabled={busy || said === 'Revoked.'}
+        onClick={() => {
+          setBusy(true);
+          onRevoke()
+            .then(setSaid, (error: unknown) =>
+              setSaid(error instanceof Error ? error.message : String(error)),
+            )
+            .finally(() => setBusy(false));
+        }}
+      >
+        {busy ? 'Revoking…' : 'Revoke the approval'}
+      </button>
+      {said && <p role="status">{said}</p>}
+    </div>
+  );
 }
 
 export function SwapProgress({
@@ -62,6 +99,7 @@ export function SwapProgress({
   localChain,
   onConsent,
   onDone,
+  onRevokeApproval,
 }: SwapProgressProps) {
   const reached = ORDER.indexOf(swap.status === 'failed' ? failedStatus(swap) : swap.status);
   const approvalNeeded = swap.approval !== null && swap.approval.plan !== 'none';
@@ -118,6 +156,7 @@ export function SwapProgress({
           <strong>{swap.failure.message.title}</strong>
           <p>{swap.failure.message.detail}</p>
           <p>{swap.failure.message.action}</p>
+          {onRevokeApproval && leftApproval(swap) && <RevokeLeftApproval onRevoke={onRevokeApproval} />}
           <button type="button" onClick={onDone}>
             Back to the quote
           </button>

@@ -22,6 +22,10 @@ export interface TokenPickerProps {
   onLookup?: (address: string) => Promise<PickedToken | { error: string }>;
   /** Turns a token's logoURI into a URL it is safe to load, or null. */
   logoUrl?: (logoURI: string) => string | null;
+  /** Inside an amount field: the label is for screen readers only. */
+  compact?: boolean;
+  /** Why the list could not be loaded (instead of "Loading tokens…" forever). */
+  unavailable?: string | null;
 }
 
 const ROW_HEIGHT = 36;
@@ -36,6 +40,8 @@ export function TokenPicker({
   onChange,
   onLookup,
   logoUrl,
+  compact = false,
+  unavailable = null,
 }: TokenPickerProps) {
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
@@ -64,8 +70,8 @@ export function TokenPicker({
   };
 
   return (
-    <div class="picker">
-      <span class="field-label" id={`${id}-label`}>
+    <div class={compact ? 'picker picker-compact' : 'picker'}>
+      <span class={compact ? 'sr-only' : 'field-label'} id={`${id}-label`}>
         {label}
       </span>
       <button
@@ -80,11 +86,14 @@ export function TokenPicker({
           setTimeout(() => inputRef.current?.focus(), 0);
         }}
       >
+        {value && (
+          <TokenLogo src={logoUrl ? logoUrl(value.token.logoURI) : null} symbol={value.token.symbol} />
+        )}
         <span id={`${id}-value`}>{value ? value.token.symbol : 'Select a token'}</span>
       </button>
       {value && !value.whitelisted && (
         <p class="warning" role="alert">
-          {value.token.symbol} is not on the swap service’s list. Check the address before you trade it.
+          {value.token.symbol} is not on this service’s list. Check the address before you trade it.
         </p>
       )}
       {open && (
@@ -129,7 +138,12 @@ export function TokenPicker({
               );
             }}
           />
-          {!index && (
+          {!index && unavailable && (
+            <p class="error" role="alert">
+              Tokens could not be loaded: {unavailable}
+            </p>
+          )}
+          {!index && !unavailable && (
             <p class="muted" role="status">
               Loading tokens…
             </p>
@@ -144,7 +158,7 @@ export function TokenPicker({
           {lookup && lookup !== 'loading' && 'token' in lookup && (
             <div class={lookup.whitelisted ? '' : 'warning'}>
               {!lookup.whitelisted && (
-                <p role="alert">Not whitelisted: the swap service does not list this token.</p>
+                <p role="alert">Not on this service’s list: check the address before you trade it.</p>
               )}
               <button type="button" onClick={() => choose(lookup)}>
                 Use {lookup.token.symbol} ({lookup.token.name})

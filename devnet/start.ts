@@ -13,6 +13,7 @@ import { artifactPath, CONTRACT_NAMES, loadUniswapV2 } from './artifacts.ts';
 import { type ChainDeployment, DEPLOY_VERSION, deployChain } from './deploy.ts';
 import { CHAIN_FIXTURES, type ChainFixture, type ChainName } from './fixtures.ts';
 import type { DevnetManifest, ManifestChain } from './manifest.ts';
+import { assertPortFree } from './ports.ts';
 import { RpcClient } from './rpc.ts';
 
 export const DEFAULT_PORTS: Readonly<Record<ChainName, number>> = { ethereum: 8545, base: 8546 };
@@ -68,6 +69,8 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   const stateDir = options.stateDir ?? DEFAULT_STATE_DIR;
   const log = options.log ?? (() => {});
   const ports = chains.map((chain) => options.ports?.[chain] ?? DEFAULT_PORTS[chain]);
+  // Fail loudly before anything starts when a fixed port is taken (see ports.ts).
+  await Promise.all(ports.map((port) => assertPortFree(options.host ?? DEFAULT_HOST, port)));
   const started: AnvilProcess[] = [];
   const stop = async () => {
     await Promise.all(started.splice(0).map((anvil) => anvil.stop()));

@@ -10,12 +10,17 @@ export function AccountBar({
   onChange,
   accountsOpen,
   onAccounts,
+  receiveOpen,
+  onReceive,
 }: {
   wallet: WalletState;
   onChange: (state: WalletState) => void;
   /** The account screen (rename, import a key, reveal) is shown. */
   accountsOpen: boolean;
   onAccounts: () => void;
+  /** The Receive screen (address, QR code, Copy address) is shown. */
+  receiveOpen: boolean;
+  onReceive: () => void;
 }) {
   const [error, setError] = useState<string | null>(null);
   const run = (request: Parameters<typeof callBackground>[0]) =>
@@ -39,6 +44,23 @@ export function AccountBar({
           ))}
         </select>
       </label>
+      <button
+        type="button"
+        class="compact"
+        aria-label="Receive"
+        title="Receive: your address and its QR code"
+        aria-pressed={receiveOpen}
+        onClick={onReceive}
+      >
+        <svg class="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
+          <path
+            d="M2 2h5v5H2zM9 2h5v5H9zM2 9h5v5H2zM10 10h1.5v1.5H10zM12.5 12.5H14V14h-1.5zM12.5 9H14v1.5h-1.5zM9 12.5h1.5V14H9z"
+            fill="none"
+            stroke="currentColor"
+            stroke-width="1.3"
+          />
+        </svg>
+      </button>
       <button
         type="button"
         aria-label="Add account"

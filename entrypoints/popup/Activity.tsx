@@ -1,12 +1,54 @@
 import { useEffect, useState } from 'preact/hooks';
+import { type ApprovalRow, ApprovalsList, approvalKey } from '@/components/ApprovalsList';
 import { formatAmount } from '@/lib/amounts';
 import type { Token } from '@/lib/api/schema';
 import { getChain } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
 import type { HistoryEntry } from '@/lib/state/pipeline-state';
+import { relativeTime, shortHash } from '@/lib/time/relative';
 import { messageOf } from './messages';
 
 const STATUS_LABEL = { pending: 'Pending', confirmed: 'Confirmed', failed: 'Failed' } as const;
+
+/** The approvals Swaplane granted, with Revoke (above the activity list). */
+function Approvals({ tokenOf }: { tokenOf: (chainId: number, address: string) => Token | undefined }) {
+  const [rows, setRows] = useState<ApprovalRow[] | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [messages, setMessages] = useState<Record<string, string>>({});
+  const load = () => callBackground({ type: 'listApprovals' }).then(setRows, () => setRows([]));
+  useEffect(() => {
+    load();
+  }, []);
+  if (!rows) return null;
+  const revoke = async (row: ApprovalRow) => {
+    const key = approvalKey(row);
+    setBusy(key);
+    try {
+      const result = await callBackground({ type: 'revokeApproval', ...row });
+      const said = {
+        confirmed: 'Revoked.',
+        pending: 'Revoke sent; waiting for it to be mined.',
+        failed: 'The revoke failed.',
+      };
+      setMessages((before) => ({ ...before, [key]: said[result.status] }));
+    } catch (failure) {
+      setMessages((before) => ({ ...before, [key]: messageOf(failure) }));
+    } finally {
+      setBusy(null);
+      await load();
+    }
+  };
+  return (
+    <ApprovalsList
+      rows={rows}
+      tokenOf={tokenOf}
+      chainName={(chainId) => getChain(chainId)?.name ?? `Chain ${chainId}`}
+      busy={busy}
+      messages={messages}
+      onRevoke={revoke}
+    />
+  );
+}
 
 export function Activity() {
   const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
@@ -38,39 +80,50 @@ export function Activity() {
       </p>
     );
   if (!entries) return <p class="muted">Loading activity…</p>;
-  if (entries.length === 0) return <p class="muted">No swaps yet.</p>;
   return (
-    <ul class="activity" aria-label="Activity" data-testid="activity">
-      {entries.map((entry) => {
-        const chain = getChain(entry.chainId)?.name ?? `Chain ${entry.chainId}`;
-        let title: string;
-        if (entry.kind === 'swap') {
-          const inSymbol = tokenOf(entry.chainId, entry.inToken)?.symbol ?? 'token';
-          const outSymbol = tokenOf(entry.chainId, entry.outToken)?.symbol ?? 'token';
-          const out = entry.received ?? entry.quotedOut;
-          title = `Swap ${formatAmount(BigInt(entry.inAmount), entry.inDecimals)} ${inSymbol} → ${formatAmount(BigInt(out), entry.outDecimals)} ${outSymbol}`;
-        } else {
-          const symbol = tokenOf(entry.chainId, entry.token)?.symbol ?? 'token';
-          title = entry.reset
-            ? `Reset ${symbol} approval`
-            : `Approve ${entry.unlimited ? 'unlimited' : ''} ${symbol}`.replace('  ', ' ');
-        }
-        return (
-          <li
-            key={entry.id}
-            class={`activity-item status-${entry.status}`}
-            data-kind={entry.kind}
-            data-status={entry.status}
-          >
-            <strong>{title}</strong>
-            <span class="muted">
-              {STATUS_LABEL[entry.status]} · {chain} · {new Date(entry.createdAt).toLocaleString()}
-            </span>
-            {entry.failure && <span class="error">{entry.failure.title}</span>}
-            {entry.hash && <code class="address">{entry.hash}</code>}
-          </li>
-        );
-      })}
-    </ul>
+    <div class="stack">
+      <Approvals tokenOf={tokenOf} />
+      <h2>Activity</h2>
+      {entries.length === 0 && <p class="muted">No swaps yet.</p>}
+      <ul class="activity" aria-label="Activity" data-testid="activity">
+        {entries.map((entry) => {
+          const chain = getChain(entry.chainId)?.name ?? `Chain ${entry.chainId}`;
+          let title: string;
+          if (entry.kind === 'swap') {
+            const inSymbol = tokenOf(entry.chainId, entry.inToken)?.symbol ?? 'token';
+            const outSymbol = tokenOf(entry.chainId, entry.outToken)?.symbol ?? 'token';
+            const out = entry.received ?? entry.quotedOut;
+            title = `Swap ${formatAmount(BigInt(entry.inAmount), entry.inDecimals)} ${inSymbol} → ${formatAmount(BigInt(out), entry.outDecimals)} ${outSymbol}`;
+          } else {
+            const symbol = tokenOf(entry.chainId, entry.token)?.symbol ?? 'token';
+            title = entry.reset
+              ? `Reset ${symbol} approval`
+              : `Approve ${entry.unlimited ? 'unlimited' : ''} ${symbol}`.replace('  ', ' ');
+          }
+          return (
+            <li
+              key={entry.id}
+              class={`activity-item status-${entry.status}`}
+              data-kind={entry.kind}
+              data-status={entry.status}
+            >
+              <strong>{title}</strong>
+              <span class="muted">
+                {STATUS_LABEL[entry.status]} · {chain} ·{' '}
+                <time
+                  dateTime={new Date(entry.createdAt).toISOString()}
+                  title={new Date(entry.createdAt).toLocaleString()}
+                >
+                  {relativeTime(entry.createdAt, Date.now())}
+                </time>
+              </span>
+              {entry.failure && <span class="error">{entry.failure.title}</span>}
+              {/* One line; the whole hash in the title (views link only to explorers, from SwapProgress). */}
+              {entry.hash && <code title={entry.hash}>{shortHash(entry.hash)}</code>}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
   );
 }

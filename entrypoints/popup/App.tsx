@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
+import { ReceivePanel } from '@/components/ReceivePanel';
+import { CHAINS } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
 import type { WalletState } from '@/lib/wallet/state';
 import { AccountBar } from './AccountBar';
@@ -15,7 +17,8 @@ export function App() {
   const [booted] = useState(takeBootForApp);
   const [wallet, setWallet] = useState<WalletState | null>(booted?.value?.wallet ?? null);
   const [error, setError] = useState<string | null>(null);
-  const [tab, setTab] = useState<'swap' | 'activity' | 'accounts'>('swap');
+  const [tab, setTab] = useState<'swap' | 'activity' | 'accounts' | 'receive'>('swap');
+  const active = wallet?.accounts.find((account) => account.id === wallet.activeId);
 
   useEffect(() => {
     if (booted?.value) return;
@@ -35,6 +38,8 @@ export function App() {
             onChange={setWallet}
             accountsOpen={tab === 'accounts'}
             onAccounts={() => setTab(tab === 'accounts' ? 'swap' : 'accounts')}
+            receiveOpen={tab === 'receive'}
+            onReceive={() => setTab(tab === 'receive' ? 'swap' : 'receive')}
           />
         )}
       </header>
@@ -66,6 +71,14 @@ export function App() {
           </nav>
           {tab === 'swap' && <SwapScreen />}
           {tab === 'activity' && <Activity />}
+          {tab === 'receive' && active && (
+            <ReceivePanel
+              address={active.address}
+              accountName={active.name}
+              networkNames={CHAINS.map((chain) => chain.name)}
+              onClose={() => setTab('swap')}
+            />
+          )}
           {tab === 'accounts' && (
             <AccountScreen wallet={wallet} onChange={setWallet} onClose={() => setTab('swap')} />
           )}

@@ -1,4 +1,6 @@
 import { useState } from 'preact/hooks';
+import { PasswordInput } from '@/components/PasswordInput';
+import { PhraseBox } from '@/components/PhraseBox';
 import { callBackground } from '@/lib/messaging/client';
 import { estimateStrength } from '@/lib/wallet/password';
 import type { WalletState } from '@/lib/wallet/state';
@@ -7,7 +9,7 @@ import { useAttempt } from './hooks/useAttempt';
 type Step =
   | { kind: 'choose' }
   | { kind: 'backup'; mnemonic: string; positions: number[] }
-  | { kind: 'confirm'; positions: number[] }
+  | { kind: 'confirm'; positions: number[]; mnemonic: string }
   | { kind: 'import' };
 
 function PasswordFields({
@@ -27,13 +29,12 @@ function PasswordFields({
       <label class="field-label" for="new-password">
         New password (at least 8 characters)
       </label>
-      <input
+      <PasswordInput
         id="new-password"
-        type="password"
         autocomplete="new-password"
         value={password}
-        aria-describedby="password-strength"
-        onInput={(event) => onPassword(event.currentTarget.value)}
+        describedBy="password-strength"
+        onInput={onPassword}
       />
       <p id="password-strength" class="muted" aria-live="polite">
         {strength ? `Strength ${strength.score}/4: ${strength.hint}` : ''}
@@ -41,12 +42,11 @@ function PasswordFields({
       <label class="field-label" for="confirm-password">
         Confirm password
       </label>
-      <input
+      <PasswordInput
         id="confirm-password"
-        type="password"
         autocomplete="new-password"
         value={confirmation}
-        onInput={(event) => onConfirmation(event.currentTarget.value)}
+        onInput={onConfirmation}
       />
     </>
   );
@@ -98,17 +98,16 @@ export function Onboarding({ onDone }: { onDone: (state: WalletState) => void })
       <section class="stack">
         <h2>Your recovery phrase</h2>
         <p>Write these 12 words down in order and keep them offline. Anyone with them controls your funds.</p>
-        <ol class="phrase" data-testid="recovery-phrase">
-          {step.mnemonic.split(' ').map((word, i) => (
-            <li key={`${i}-${word}`}>{word}</li>
-          ))}
-        </ol>
+        <PhraseBox mnemonic={step.mnemonic} />
         <button
           type="button"
           class="primary"
-          onClick={() => setStep({ kind: 'confirm', positions: step.positions })}
+          onClick={() => setStep({ kind: 'confirm', positions: step.positions, mnemonic: step.mnemonic })}
         >
           I wrote it down
+        </button>
+        <button type="button" onClick={() => setStep({ kind: 'choose' })}>
+          Back
         </button>
       </section>
     );
@@ -156,6 +155,12 @@ export function Onboarding({ onDone }: { onDone: (state: WalletState) => void })
         {errorLine}
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Creating…' : 'Create wallet'}
+        </button>
+        <button
+          type="button"
+          onClick={() => setStep({ kind: 'backup', mnemonic: step.mnemonic, positions: step.positions })}
+        >
+          Back
         </button>
       </form>
     );

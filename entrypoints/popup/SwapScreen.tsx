@@ -1,31 +1,32 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { AmountField, amountErrorOf } from '@/components/AmountField';
+import { AmountPanel, FlipButton } from '@/components/AmountPanel';
 import { QuoteCard } from '@/components/QuoteCard';
+import { type ApprovalMode, ReviewSheet } from '@/components/ReviewSheet';
 import { SlippageControl } from '@/components/SlippageControl';
 import { SwapProgress } from '@/components/SwapProgress';
 import { type PickedToken, TokenPicker } from '@/components/TokenPicker';
 import { formatAmount, formatAmountExact, parseAmount } from '@/lib/amounts';
 import { isNativeToken, sameAddress, type Token } from '@/lib/api/schema';
-import { CHAINS, getChain, isLocalRpcUrl } from '@/lib/chains';
+import { getChain, isLocalRpcUrl } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
-import type { ResultOf } from '@/lib/messaging/protocol';
+import { formatUsd, usdValue } from '@/lib/prices/usd';
 import type { Settings } from '@/lib/settings/settings';
 import type { QuoteInput } from '@/lib/state/session-state';
 import { type RestoredForm, restoreForm } from '@/lib/swap/restore-form';
 import { safeLogoUrl } from '@/lib/tokens/import';
-import { buildTokenSearchIndex } from '@/lib/tokens/search';
 import { takeBootForSwapScreen } from './boot';
 import { useNow, useQuoteSession } from './hooks/useQuoteSession';
-import { messageOf } from './messages';
-import { type ConfirmedReview, ReviewSwap } from './ReviewSwap';
-
-type TokenList = ResultOf<'getTokenList'>;
+import { useSwapFigures } from './hooks/useSwapFigures';
+import { useSwapRun } from './hooks/useSwapRun';
+import { useTokenList } from './hooks/useTokenList';
+import { NetworkBar } from './NetworkBar';
+import { payChecks } from './pay-checks';
+import { lookupToken, revokeLeftApproval } from './swap-actions';
 
 const DEFAULT_CHAIN_ID = 1;
 /** performance.mark name set once the swap screen is usable (see bench-popup). */
 export const POPUP_READY_MARK = 'swaplane:popup-ready';
-/** performance.mark name set when the chain's whole token list is in the pickers (see bench-popup). */
-export const POPUP_LIST_MARK = 'swaplane:popup-token-list';
 
 const picked = (token: Token | undefined): PickedToken | null =>
   token ? { token, whitelisted: true } : null;
@@ -49,14 +50,8 @@ export function SwapScreen() {
     return form.complete ? { form } : null;
   });
   const [reviewing, setReviewing] = useState(false);
-  const [_approvalMode, _setApprovalMode] = useState<'exact' | 'unlimited'>('exact');
-  const [_swapError, _setSwapError] = useState<string | null>(null);
-  const [balances, setBalances] = useState<Record<string, string>>({});
   const [chainId, setChainId] = useState(initial?.form?.chainId ?? DEFAULT_CHAIN_ID);
-  const [list, setList] = useState<TokenList | null>(null);
-  const [listError, setListError] = useState<string | null>(null);
-  // Bumped by the list error's Try again button: fetches the list anew.
-  const [listAttempt, setListAttempt] = useState(0);
+  const { list, index, error: listError, retry: retryList } = useTokenList(chainId);
   const [from, setFrom] = useState<PickedToken | null>(picked(initial?.form?.from));
   const [to, setTo] = useState<PickedToken | null>(picked(initial?.form?.to));
   const [amount, setAmount] = useState(initial?.form?.amount ?? '');
@@ -74,9 +69,12 @@ export function SwapScreen() {
     setRestoredShown(true);
   };
   // State, not a ref: the cached list may arrive before the prefill, and applying it must re-render.
-  const [pendingPrefill, setPendingPrefill] = useState<{ chainId: number; token: string } | null>(null);
+  const [pendingPrefill, setPendingPrefill] = useState<{
+    chainId: number;
+    token: string;
+    amount?: string;
+  } | null>(null);
 
-  const index = useMemo(() => (list ? buildTokenSearchIndex(list.tokens) : null), [list]);
   const findToken = useCallback(
     (address: string): Token | undefined => {
       const hit = index?.byAddress(address);
@@ -94,25 +92,6 @@ export function SwapScreen() {
   useEffect(() => {
     if (ready) performance.mark(POPUP_READY_MARK);
   }, [ready]);
-
-  // The chain's whole list, for the pickers: cached in the background, so this answers at once after
-  // the first time. Asked for after the first frame, so its ~400 kB never delays that frame.
-  useEffect(() => {
-    let current = true;
-    setList(null);
-    setListError(null);
-    callBackground({ type: 'getTokenList', chainId }).then(
-      (result) => {
-        if (!current) return;
-        setList(result);
-        performance.mark(POPUP_LIST_MARK);
-      },
-      (error: unknown) => current && setListError(messageOf(error)),
-    );
-    return () => {
-      current = false;
-    };
-  }, [chainId, listAttempt]);
 
   // Reopening the popup shows the live session: restore the form from the session's input once
   // (when the first render could not: the session or its tokens were not in yet).
@@ -152,7 +131,7 @@ export function SwapScreen() {
         setFrom(null);
         setTo(null);
         setAmount('');
-        setPendingPrefill({ chainId: prefill.chainId, token: prefill.token });
+        setPendingPrefill(prefill);
       },
       () => undefined,
     );
@@ -163,8 +142,11 @@ export function SwapScreen() {
     const token = findToken(pendingPrefill.token);
     const native = list.tokens.find((entry) => isNativeToken(entry.address));
     if (token) setTo({ token, whitelisted: true });
-    if (native && token && !sameAddress(native.address, token.address))
+    if (native && token && !sameAddress(native.address, token.address)) {
       setFrom({ token: native, whitelisted: true });
+      // The explorer card's amount: the popup quotes what the user just saw.
+      if (pendingPrefill.amount) setAmount(formatAmountExact(BigInt(pendingPrefill.amount), native.decimals));
+    }
     setPendingPrefill(null);
   }, [list, findToken, pendingPrefill]);
 
@@ -193,120 +175,70 @@ export function SwapScreen() {
     callBackground({ type: 'setQuoteInput', input }).catch(() => undefined);
   }, [chainId, from, to, amount, slippage]);
 
-  const now = useNow(session?.status === 'ready');
+  const now = useNow(session?.status === 'ready' || reviewing);
   useEffect(() => {
     if (!settings) callBackground({ type: 'getSettings' }).then(setSettings, () => undefined);
   }, []);
   const serviceOrigin = settings?.serviceBaseUrl ?? null;
   const rpcUrl = settings?.rpcOverrides[String(chainId)] ?? getChain(chainId)?.defaultRpcUrl ?? '';
   const localChain = isLocalRpcUrl(rpcUrl);
-  // Balances of the two chosen tokens, refreshed when they change and after each swap.
   const swapStatus = swap?.status;
-  useEffect(() => {
-    const tokens = [from?.token.address, to?.token.address].filter((token): token is string =>
-      Boolean(token),
-    );
-    if (tokens.length === 0) return;
-    callBackground({ type: 'getBalances', chainId, tokens }).then(setBalances, () => setBalances({}));
-  }, [chainId, from, to, swapStatus]);
-  const balanceLine = (picked: PickedToken | null) => {
-    if (!picked) return null;
-    const raw = balances[picked.token.address.toLowerCase()];
-    return (
-      <p class="muted balance" data-testid={`balance-${picked.token.symbol}`}>
-        Balance:{' '}
-        {raw === undefined
-          ? '…'
-          : `${formatAmount(BigInt(raw), picked.token.decimals)} ${picked.token.symbol}`}
-      </p>
-    );
-  };
-  // Max leaves a little native coin for gas.
-  const GAS_RESERVE = 10n ** 16n;
-  const setMax = () => {
-    if (!from) return;
-    const raw = balances[from.token.address.toLowerCase()];
-    if (raw === undefined) return;
-    let value = BigInt(raw);
-    if (isNativeToken(from.token.address)) value = value > GAS_RESERVE ? value - GAS_RESERVE : 0n;
-    setAmount(formatAmountExact(value, from.token.decimals));
-  };
-  // The reviewed quote's digest and acknowledgements, sent again when the user trusts a new router.
-  const confirmed = useRef<ConfirmedReview | null>(null);
-  const startSwap = async (
-    review: ConfirmedReview | null,
-    routerConsent?: string,
-  ): Promise<string | null> => {
-    const reviewed = review ?? confirmed.current;
-    if (!reviewed) return 'Review the swap first.';
-    confirmed.current = reviewed;
-    try {
-      await callBackground({ type: 'startSwap', ...reviewed, ...(routerConsent ? { routerConsent } : {}) });
-      setReviewing(false);
-      return null;
-    } catch (error) {
-      return messageOf(error);
-    }
-  };
-  const [dismissed, setDismissed] = useState<string | null>(null);
-  const activeSwap = swap && swap.id !== dismissed ? swap : null;
+  const chosen = [from?.token.address, to?.token.address].filter((token): token is string => Boolean(token));
+  const { balanceOf, priceOf, figures } = useSwapFigures(chainId, chosen, session, swapStatus);
+  const chain = getChain(chainId);
+  const native = { symbol: chain?.nativeSymbol ?? 'ETH', decimals: chain?.nativeDecimals ?? 18 };
+  const payingNative = from ? isNativeToken(from.token.address) : false;
+  const fee = figures?.fee?.expected;
+  const { refusal, maxText, maxNote } = payChecks({
+    from: from?.token,
+    amountText: amount,
+    parsed,
+    balanceOf,
+    fee,
+    native,
+  });
+  const run = useSwapRun(swap, () => setReviewing(false));
+  const activeSwap = run.active;
   const swapActive = activeSwap !== null;
 
   const logoUrl = useCallback(
     (logoURI: string) => (serviceOrigin ? safeLogoUrl(logoURI, serviceOrigin) : null),
     [serviceOrigin],
   );
-
-  const lookup = async (address: string): Promise<PickedToken | { error: string }> => {
-    try {
-      const result = await callBackground({ type: 'lookupToken', chainId, address });
-      if (result.status === 'invalid-address') return { error: result.message };
-      if (result.status === 'not-whitelisted') {
-        return result.token
-          ? { token: result.token, whitelisted: false }
-          : { error: 'Not whitelisted, and Swaplane could not read this token’s details.' };
-      }
-      return { token: result.token, whitelisted: true };
-    } catch (error) {
-      return { error: messageOf(error) };
-    }
+  const quote = session?.quote ?? null;
+  const quoteFits =
+    quote &&
+    from &&
+    to &&
+    sameAddress(quote.inToken, from.token.address) &&
+    sameAddress(quote.outToken, to.token.address);
+  const usdText = (raw: bigint | null, token: Token | undefined) =>
+    raw === null || !token ? '' : formatUsd(usdValue(raw, token.decimals, priceOf(token.address)));
+  const onLookup = (address: string) => lookupToken(chainId, address);
+  const pickerProps = {
+    tokens: list?.tokens ?? [],
+    index,
+    onLookup,
+    logoUrl,
+    compact: true,
+    unavailable: listError,
   };
 
   return (
     <>
-      <div class="toolbar">
-        {localChain && (
-          <span
-            class="badge"
-            title="This network's RPC runs on this machine (the devnet)"
-            data-testid="local-badge"
-          >
-            Local
-          </span>
-        )}
-        <label class="chain">
-          <span class="sr-only">Network</span>
-          <select
-            value={String(chainId)}
-            onChange={(event) => {
-              setChainId(Number(event.currentTarget.value));
-              setFrom(null);
-              setTo(null);
-            }}
-          >
-            {CHAINS.map((chain) => (
-              <option key={chain.chainId} value={String(chain.chainId)}>
-                {chain.name}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-
+      <NetworkBar
+        chainId={chainId}
+        localChain={localChain}
+        onChange={(next) => {
+          setChainId(next);
+          setFrom(null);
+          setTo(null);
+        }}
+      />
       {listError && (
         <div class="error" role="alert" data-testid="list-error">
           <p>{listError}</p>
-          <button type="button" onClick={() => setListAttempt((attempt) => attempt + 1)}>
+          <button type="button" onClick={retryList}>
             Try again
           </button>
         </div>
@@ -318,76 +250,67 @@ export function SwapScreen() {
       )}
 
       <form class="swap" data-ready={ready ? 'true' : undefined} onSubmit={(event) => event.preventDefault()}>
-        <TokenPicker
-          label="From"
-          tokens={list?.tokens ?? []}
-          index={index}
-          value={from}
-          onChange={(picked) => {
-            // Choosing the other side's token swaps the two, as users of other wallets expect.
-            if (to && sameAddress(picked.token.address, to.token.address)) setTo(from);
-            setFrom(picked);
-          }}
-          onLookup={lookup}
-          logoUrl={logoUrl}
-        />
-        <AmountField
-          value={amount}
-          error={amountError}
-          onInput={(value) => {
-            setAmount(value);
-            callBackground({ type: 'markTyping' }).catch(() => undefined);
-          }}
+        <AmountPanel
+          label="You pay"
+          token={from?.token}
+          balance={balanceOf(from?.token.address)}
+          onMax={maxText !== null ? () => setAmount(maxText) : undefined}
+          maxTitle={payingNative ? `Keeps the estimated network fee in ${native.symbol}` : undefined}
+          usd={usdText(parsed?.ok ? parsed.value : null, from?.token)}
+          usdTestId="usd-in"
+          note={maxNote}
         >
-          {balanceLine(from)}
-          {from && (
-            <button type="button" class="link" onClick={setMax}>
-              Max
-            </button>
-          )}
-        </AmountField>
-        <button
-          type="button"
-          class="flip"
-          aria-label="Swap the from and to tokens"
-          onClick={() => {
+          <AmountField
+            value={amount}
+            error={amountError}
+            onInput={(value) => {
+              setAmount(value);
+              callBackground({ type: 'markTyping' }).catch(() => undefined);
+            }}
+          />
+          <TokenPicker
+            label="From"
+            {...pickerProps}
+            value={from}
+            onChange={(picked) => {
+              // Choosing the other side's token swaps the two, as users of other wallets expect.
+              if (to && sameAddress(picked.token.address, to.token.address)) setTo(from);
+              setFrom(picked);
+            }}
+          />
+        </AmountPanel>
+        <FlipButton
+          onFlip={() => {
             setFrom(to);
             setTo(from);
           }}
-        >
-          {/* The glyph is a graphic: its colour is --fg on --surface (3:1 checked in a11y.spec.ts). */}
-          <svg
-            class="flip-glyph"
-            viewBox="0 0 16 16"
-            width="16"
-            height="16"
-            aria-hidden="true"
-            focusable="false"
-          >
-            <path
-              d="M5 13V3M2 6l3-3 3 3M11 3v10M8 10l3 3 3-3"
-              fill="none"
-              stroke="currentColor"
-              stroke-width="1.6"
-              stroke-linecap="round"
-              stroke-linejoin="round"
-            />
-          </svg>
-        </button>
-        <TokenPicker
-          label="To"
-          tokens={list?.tokens ?? []}
-          index={index}
-          value={to}
-          onChange={(picked) => {
-            if (from && sameAddress(picked.token.address, from.token.address)) setFrom(to);
-            setTo(picked);
-          }}
-          onLookup={lookup}
-          logoUrl={logoUrl}
         />
-        {balanceLine(to)}
-        <SlippageControl value={slippage} onChange={setSlippage} />
+        <AmountPanel
+          label="You receive"
+          token={to?.token}
+          balance={balanceOf(to?.token.address)}
+          usd={usdText(quoteFits ? BigInt(quote.outAmount) : null, to?.token)}
+          usdTestId="usd-out"
+        >
+          <output
+            class="amount-out"
+            data-testid={quoteFits ? 'quote-out' : undefined}
+            aria-label="You receive (expected)"
+          >
+            {quoteFits && to
+              ? `${formatAmount(BigInt(quote.outAmount), to.token.decimals)} ${to.token.symbol}`
+              : '0.0'}
+          </output>
+          <TokenPicker
+            label="To"
+            {...pickerProps}
+            value={to}
+            onChange={(picked) => {
+              if (from && sameAddress(picked.token.address, from.token.address)) setFrom(to);
+              setTo(picked);
+            }}
+          />
+        </AmountPanel>
       </form>
 
       {session && (
@@ -398,35 +321,70 @@ export function SwapScreen() {
           now={now}
           symbolOf={(address) => findToken(address)?.symbol}
           onRefresh={() => callBackground({ type: 'refreshQuote' }).catch(() => undefined)}
+          figures={figures}
+          native={native}
         />
       )}
+      <details class="slippage-details">
+        <summary>Slippage tolerance {slippage}%</summary>
+        <SlippageControl value={slippage} onChange={setSlippage} />
+      </details>
 
-      {session?.status === 'ready' && session.quote && from && to && !swapActive && !reviewing && (
-        <button type="button" class="primary wide" onClick={() => setReviewing(true)}>
+      {refusal && (
+        <p class="error" role="alert" data-testid="balance-error">
+          {refusal}
+        </p>
+      )}
+      {from && to && !swapActive && (
+        <button
+          type="button"
+          class="primary wide"
+          disabled={session?.status !== 'ready' || !quoteFits || refusal !== null}
+          onClick={() => {
+            run.clearError();
+            setReviewing(true);
+          }}
+        >
           Review swap
         </button>
       )}
-      {reviewing && session?.quote && from && to && !swapActive && (
-        <ReviewSwap
-          chainId={chainId}
+      {reviewing && quote && from && to && !swapActive && (
+        <ReviewSheet
+          quote={quote}
+          receivedAt={session?.receivedAt ?? null}
           from={from.token}
           to={to.token}
-          onConfirm={(review) => startSwap(review)}
-          onCancel={() => setReviewing(false)}
+          native={native}
+          figures={figures}
+          prices={{ in: priceOf(from.token.address), out: priceOf(to.token.address) }}
+          now={now}
+          loadPreview={(approvalMode: ApprovalMode) => callBackground({ type: 'previewSwap', approvalMode })}
+          onRefresh={() => callBackground({ type: 'refreshQuote' }).catch(() => undefined)}
+          onConfirm={run.start}
+          onClose={() => setReviewing(false)}
+          error={run.error}
         />
       )}
       {activeSwap && (
-        <SwapProgress
-          swap={activeSwap}
-          outSymbol={findToken(activeSwap.request.outToken)?.symbol ?? ''}
-          outDecimals={findToken(activeSwap.request.outToken)?.decimals ?? 18}
-          localChain={localChain}
-          onConsent={(router) => void startSwap(null, router)}
-          onDone={() => {
-            callBackground({ type: 'dismissSwap' }).catch(() => undefined);
-            setDismissed(activeSwap.id);
-          }}
-        />
+        <div class="sheet-scrim">
+          <div class="sheet" role="dialog" aria-modal="true" aria-label="Swap progress">
+            <SwapProgress
+              swap={activeSwap}
+              outSymbol={findToken(activeSwap.request.outToken)?.symbol ?? ''}
+              outDecimals={findToken(activeSwap.request.outToken)?.decimals ?? 18}
+              localChain={localChain}
+              onConsent={run.consent}
+              onRevokeApproval={() => revokeLeftApproval(activeSwap)}
+              onDone={() => {
+                callBackground({ type: 'dismissSwap' }).catch(() => undefined);
+                run.dismiss(activeSwap.id);
+                // A swapped quote is spent: clear the amount so no old quote stays reviewable. After a
+                // failure ("Back to the quote") the form stays as it was.
+                if (activeSwap.status === 'confirmed') setAmount('');
+              }}
+            />
+          </div>
+        </div>
       )}
     </>
   );

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { PasswordInput } from '@/components/PasswordInput';
 import { callBackground } from '@/lib/messaging/client';
 import type { WalletState } from '@/lib/wallet/state';
 import { messageOf } from './messages';
@@ -37,14 +38,14 @@ export function Unlock({
       <label for="unlock-password" class="field-label">
         Password
       </label>
-      <input
+      <PasswordInput
         id="unlock-password"
-        type="password"
         autocomplete="current-password"
+        focusOnMount
         value={password}
-        onInput={(event) => setPassword(event.currentTarget.value)}
-        aria-invalid={error !== null}
-        aria-describedby={error ? 'unlock-error' : undefined}
+        onInput={setPassword}
+        invalid={error !== null}
+        describedBy={error ? 'unlock-error' : undefined}
       />
       {error && (
         <p id="unlock-error" class="error" role="alert">

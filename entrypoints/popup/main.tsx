@@ -5,6 +5,7 @@ import '@/lib/zod-config';
 import { render } from 'preact';
 import { App } from './App';
 import { boot } from './boot';
+import '@/assets/tokens.css';
 import './style.css';
 
 /** Longest the first render waits for the background; after it, "Loading…" shows as usual. */

@@ -11,8 +11,11 @@ import { TokenFactsError } from '@/lib/tokens/facts';
 import { KeyringError } from '@/lib/wallet/keyring';
 import { VaultError } from '@/lib/wallet/vault';
 import { CodedError } from './errors';
+import { createApprovalHandlers } from './handlers/approvals';
 import { dappHandlers } from './handlers/dapp';
 import { explorerHandlers } from './handlers/explorer';
+import { createInsightHandlers } from './handlers/insights';
+import { createNetworkHandlers } from './handlers/networks';
 import { popupHandlers } from './handlers/popup';
 import { safetyHandlers } from './handlers/safety';
 import { sessionHandlers } from './handlers/session';
@@ -76,6 +79,10 @@ export function createHandlers(services: BackgroundServices): Handlers {
     ...swapHandlers(services),
     ...trustHandlers(services),
     ...explorerHandlers(services),
+    // Informed swaps: USD prices, fee and price impact, served networks, approvals.
+    ...createInsightHandlers(services),
+    ...createNetworkHandlers(services),
+    ...createApprovalHandlers(services),
     ...dappHandlers(services.dapp),
     ...safetyHandlers(services),
   };

@@ -52,6 +52,26 @@ export const PopupStartSchema = z.object({
   tokens: z.nullable(z.object({ chainId: ChainIdSchema, tokens: z.array(TokenSchema) })),
 });
 
+const QuoteInsightsSchema = z.object({
+  /** The quote these insights are about (the view matches them to the quote it shows). */
+  inAmount: AmountStringSchema,
+  quoteOutAmount: AmountStringSchema,
+  priceImpactBps: z.nullable(z.int()),
+  prices: z.object({
+    in: z.nullable(AmountStringSchema),
+    out: z.nullable(AmountStringSchema),
+    native: z.nullable(AmountStringSchema),
+  }),
+  fee: z.nullable(
+    z.object({
+      gas: AmountStringSchema,
+      expected: AmountStringSchema,
+      max: AmountStringSchema,
+      approvalNeeded: z.boolean(),
+    }),
+  ),
+});
+export type QuoteInsights = z.infer<typeof QuoteInsightsSchema>;
 /** What the simulated buy and sell-back found (lib/safety/check.ts), and on which network. */
 export const TokenSafetySchema = z.object({
   verdict: z.enum(['clean', 'tax', 'sell-blocked', 'no-pool', 'buy-failed', 'unsupported']),
@@ -93,6 +113,21 @@ export const RESULT_SCHEMAS = {
   dismissSwap: z.null(),
   getBalances: z.record(z.string(), AmountStringSchema),
   getHistory: HistorySchema,
+  // Informed swaps: prices are USD per whole token x 10^8 (decimal strings), null when unknown.
+  getPrices: z.record(z.string(), z.nullable(AmountStringSchema)),
+  quoteInsights: z.nullable(QuoteInsightsSchema),
+  listApprovals: z.array(
+    z.object({
+      chainId: ChainIdSchema,
+      token: AddressSchema,
+      spender: AddressSchema,
+      allowance: z.nullable(AmountStringSchema),
+    }),
+  ),
+  revokeApproval: z.object({ hash: z.string(), status: z.enum(['pending', 'confirmed', 'failed']) }),
+  servedNetworks: z.array(
+    z.object({ chainId: ChainIdSchema, served: z.boolean(), reason: z.nullable(z.string()) }),
+  ),
   // ----- Dapps (EIP-1193 provider) -----
   dappInit: z.object({ exposeWindowEthereum: z.boolean(), chainId: z.string() }),
   dappRequest: DappResponseSchema,

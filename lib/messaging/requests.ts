@@ -103,6 +103,23 @@ export const RequestSchema = z.discriminatedUnion('type', [
     tokens: z.array(AddressSchema).check(z.maxLength(50)),
   }),
   z.object({ type: z.literal('getHistory') }),
+  // Informed swaps (views only): USD prices, and the price impact and network fee of the session's quote.
+  z.object({
+    type: z.literal('getPrices'),
+    ...ChainRequest,
+    tokens: z.array(AddressSchema).check(z.maxLength(20)),
+  }),
+  z.object({ type: z.literal('quoteInsights'), ...ChainRequest }),
+  /** Which networks the configured service and RPCs serve, with the reason for each that is not. */
+  z.object({ type: z.literal('servedNetworks') }),
+  /** The allowances Swaplane granted, with their on-chain value; revoke one of them (views only). */
+  z.object({ type: z.literal('listApprovals') }),
+  z.object({
+    type: z.literal('revokeApproval'),
+    ...ChainRequest,
+    token: AddressSchema,
+    spender: AddressSchema,
+  }),
   // ----- Dapps (EIP-1193 provider; lib/background/handlers/dapp.ts) -----
   /** The provider's start: window.ethereum allowed?, the site's chain (content script). */
   z.object({ type: z.literal('dappInit') }),

@@ -126,11 +126,14 @@ test('the swap screen with a quote, the token picker and review have no axe viol
   await pick(page, 'to', 'USDC', USDC);
   await page.getByLabel('Amount').fill('1');
   await expect(page.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+  // The quote line expands into its details (minimum received, route, most the fee can be).
+  await page.locator('.quote-details summary').click();
   await expect(page.getByTestId('route-diagram')).toBeVisible();
   await audit(page, testInfo, 'swap-quote');
 
   // Inline errors: a bad amount and a refused slippage.
   await page.getByLabel('Amount').fill('1.2.3');
+  await page.locator('.slippage-details summary').click();
   await page.getByLabel('Slippage (%)').fill('60');
   await expect(page.getByRole('alert').first()).toBeVisible();
   await audit(page, testInfo, 'swap-errors');
@@ -185,6 +188,7 @@ test('a split-route quote in light and dark; the flip glyph has 3:1 contrast in 
   // WETH/USDC has two pools on the devnet: a large trade is split between them.
   await page.getByLabel('Amount').fill('500');
   await expect(page.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+  await page.locator('.quote-details summary').click();
   const diagram = page.getByTestId('route-diagram').getByRole('img');
   await expect(diagram).toHaveAttribute('aria-label', /%.*;.*%/);
   await audit(page, testInfo, 'swap-quote-split');

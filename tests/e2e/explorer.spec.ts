@@ -197,6 +197,11 @@ test('a click shows the quote from the reference service; "Swap in Swaplane" ope
       return {
         from: await tab.getByTestId('from-picker').textContent(),
         to: await tab.getByTestId('to-picker').textContent(),
+        amount: await tab.getByLabel('Amount').inputValue(),
+        out: await tab
+          .locator('[data-testid="quote-out"]')
+          .textContent({ timeout: 1_000 })
+          .catch(() => null),
       };
     }
     return watcher.evaluate(() => {
@@ -208,11 +213,15 @@ test('a click shows the quote from the reference service; "Swap in Swaplane" ope
       });
       const text = (id: string) =>
         popup?.document.querySelector(`[data-testid="${id}"]`)?.textContent ?? null;
-      return { from: text('from-picker'), to: text('to-picker') };
+      const amount = popup?.document.querySelector<HTMLInputElement>('#amount')?.value ?? null;
+      return { from: text('from-picker'), to: text('to-picker'), amount, out: text('quote-out') };
     });
   };
   await expect.poll(async () => (await picked()).to, { timeout: 15_000 }).toContain('USDC');
   expect((await picked()).from).toContain('ETH');
+  // The card's amount travels with the prefill, and the popup quotes it live.
+  await expect.poll(async () => (await picked()).amount, { timeout: 15_000 }).toBe('0.1');
+  await expect.poll(async () => (await picked()).out, { timeout: 20_000 }).toContain('USDC');
   await expect(quoteCard).toHaveCount(0);
 });
 

@@ -2,7 +2,7 @@
 
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { QuoteCard, rateOf } from '@/components/QuoteCard';
+import { QuoteCard, type QuoteFigures, rateOf } from '@/components/QuoteCard';
 import type { Quote, Token } from '@/lib/api/schema';
 import { INITIAL_SESSION_STATE, type QuoteSessionState } from '@/lib/state/session-state';
 import * as TOKENS from '../support/addresses';
@@ -41,10 +41,12 @@ const state = (patch: Partial<QuoteSessionState>): QuoteSessionState => ({
   ...patch,
 });
 
-function show(patch: Partial<QuoteSessionState>) {
+function show(patch: Partial<QuoteSessionState>, figures?: QuoteFigures) {
   const onRefresh = vi.fn();
   render(
     <QuoteCard
+      figures={figures}
+      native={{ symbol: 'ETH', decimals: 18 }}
       state={state(patch)}
       inToken={tokenIn}
       outToken={tokenOut}
@@ -74,11 +76,11 @@ describe('QuoteCard', () => {
 
   it('shows the figures, the rate both ways, the route and a countdown when ready', () => {
     const onRefresh = show({ status: 'ready', quote, nextRefreshAt: NOW + 12_400 });
-    expect(screen.getByTestId('quote-out').textContent).toBe('2,500 USDC');
     expect(screen.getByTestId('quote-min').textContent).toBe('2,487.5 USDC');
     expect(screen.getByTestId('quote-rate').textContent).toContain('1 ETH = 2,500 USDC');
-    expect(screen.getByTestId('quote-rate').textContent).toContain('1 USDC = 0.0004 ETH');
-    expect(screen.getByTestId('quote-block').textContent).toBe('1234');
+    expect(screen.getByTestId('quote-card').textContent).toContain('1 USDC = 0.0004 ETH');
+    // Quote age as a countdown, never a block number.
+    expect(screen.getByTestId('quote-card').textContent).not.toContain('1234');
     expect(screen.getByTestId('quote-countdown').textContent).toContain('New quote in 13s');
     expect(screen.getByRole('img').getAttribute('aria-label')).toBe('Route: 100% ETH → USDC via Uniswap V2');
     fireEvent.click(screen.getByRole('button', { name: 'Refresh now' }));
@@ -117,7 +119,43 @@ describe('QuoteCard', () => {
     cleanup();
     show({ status: 'loading', quote });
     expect(screen.getByText('Refreshing…')).toBeTruthy();
-    expect(screen.getByTestId('quote-out')).toBeTruthy();
+    expect(screen.getByTestId('quote-rate')).toBeTruthy();
+  });
+
+  it('shows the network fee in the native coin and USD, and the price impact, on the quote line', () => {
+    show(
+      { status: 'ready', quote, nextRefreshAt: NOW + 5_000 },
+      // 150,000 gas x 2 gwei = 0.0003 ETH; ETH at $3,000.
+      {
+        priceImpactBps: 42,
+        fee: { expected: 300_000_000_000_000n, max: 450_000_000_000_000n, approvalNeeded: true },
+        nativePrice: 300_000_000_000n,
+      },
+    );
+    expect(screen.getByText('Network fee')).toBeTruthy();
+    expect(screen.getByTestId('quote-fee').textContent).toBe('0.0003 ETH ($0.90)');
+    expect(screen.getByTestId('quote-fee-max').textContent).toBe('0.00045 ETH ($1.35)');
+    expect(screen.getByText('Price impact')).toBeTruthy();
+    expect(screen.getByTestId('quote-impact').textContent).toBe('0.42%');
+    expect(screen.getByText('Included in the fee')).toBeTruthy();
+    expect(screen.queryByTestId('impact-warning')).toBeNull();
+  });
+
+  it('warns at 3% price impact and says what is lost at 10%', () => {
+    const figures = (bps: number): QuoteFigures => ({ priceImpactBps: bps, fee: null, nativePrice: null });
+    show({ status: 'ready', quote, nextRefreshAt: null }, figures(450));
+    expect(screen.getByTestId('impact-warning').textContent).toContain('Price impact is 4.50%');
+    expect(screen.getByTestId('quote-fee').textContent).toBe('—');
+    cleanup();
+    show({ status: 'ready', quote, nextRefreshAt: null }, figures(1953));
+    expect(screen.getByTestId('impact-warning').textContent).toContain('you lose about 19.53%');
+    expect(screen.getByTestId('quote-impact').className).toContain('impact-danger');
+  });
+
+  it('says "…" while fee and impact are being worked out, never a made-up figure', () => {
+    show({ status: 'ready', quote, nextRefreshAt: null });
+    expect(screen.getByTestId('quote-fee').textContent).toBe('…');
+    expect(screen.getByTestId('quote-impact').textContent).toBe('…');
   });
 });
 

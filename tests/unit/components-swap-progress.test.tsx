@@ -1,8 +1,7 @@
 // @vitest-environment happy-dom
-
-import { cleanup, render, screen } from '@testing-library/preact';
-import { afterEach, describe, expect, it } from 'vitest';
-import { SwapProgress } from '@/components/SwapProgress';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { leftApproval, SwapProgress } from '@/components/SwapProgress';
 import type { SwapState, SwapStep } from '@/lib/state/pipeline-state';
 import * as TOKENS from '../support/addresses';
 import { swapStateFixture } from '../support/swaps';
@@ -81,5 +80,61 @@ describe('SwapProgress marks the step a swap failed at', () => {
     expect(renderProgress(failedAt('resume', { tx })).failed).toEqual([
       expect.stringContaining('Wait for confirmation'),
     ]);
+  });
+});
+
+describe('SwapProgress after a failed swap that left its approval', () => {
+  const approvalTx = {
+    hash: HASH,
+    nonce: 3,
+    raw: '0x01',
+    gasLimit: '60000',
+    maxFeePerGas: '1',
+    explorerUrl: null,
+    signedAt: 1,
+    sentAt: 1,
+    step: 'approve' as const,
+    amount: '1000000',
+    status: 'confirmed' as const,
+    gasPaid: '1',
+  };
+  const approval = (status: 'confirmed' | 'failed') => ({
+    token: USDC,
+    spender: ETH,
+    plan: 'approve' as const,
+    unlimited: false,
+    allowance: '0',
+    required: '1000000',
+    txs: [{ ...approvalTx, status }],
+  });
+
+  it('offers to revoke the approval, and says what happened', async () => {
+    const onRevoke = vi.fn(() => Promise.resolve('Revoked.'));
+    render(
+      <SwapProgress
+        swap={failedAt('send', { approval: approval('confirmed') })}
+        outSymbol="USDC"
+        outDecimals={6}
+        localChain
+        onConsent={() => undefined}
+        onDone={() => undefined}
+        onRevokeApproval={onRevoke}
+      />,
+    );
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Revoke the approval' }));
+    });
+    expect(onRevoke).toHaveBeenCalledOnce();
+    expect((await screen.findByRole('status')).textContent).toBe('Revoked.');
+    await waitFor(() => expect(screen.queryByText('Revoking…')).toBeNull());
+    expect((screen.getByRole('button', { name: 'Revoke the approval' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+  });
+
+  it('offers nothing when the approval itself failed or there was none', () => {
+    expect(leftApproval(failedAt('send', { approval: approval('failed') }))).toBe(false);
+    expect(leftApproval(failedAt('send'))).toBe(false);
+    expect(leftApproval(failedAt('send', { approval: approval('confirmed') }))).toBe(true);
   });
 });

@@ -59,6 +59,29 @@ describe('TokenPicker', () => {
     expect(rows().map((row) => row.textContent)).toEqual([expect.stringContaining('DAI')]);
   });
 
+  it('says why when the list could not be loaded, instead of loading forever', () => {
+    const props = { label: 'From', value: null, onChange: vi.fn() };
+    render(
+      <TokenPicker {...props} tokens={[]} index={null} unavailable="The swap service refused the request." />,
+    );
+    fireEvent.click(screen.getByTestId('from-picker'));
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Tokens could not be loaded: The swap service refused the request.',
+    );
+    expect(screen.queryByText('Loading tokens…')).toBeNull();
+  });
+
+  it('shows the chosen token with its logo inside a compact picker', () => {
+    const props = { label: 'From', onChange: vi.fn(), tokens: TOKENS, index: null };
+    const { container } = render(
+      <TokenPicker {...props} compact value={{ token: TOKENS[0] as Token, whitelisted: true }} />,
+    );
+    const button = screen.getByTestId('from-picker');
+    expect(button.querySelector('.logo')).toBeTruthy();
+    expect(button.textContent).toContain((TOKENS[0] as Token).symbol);
+    expect(container.querySelector('.field-label')).toBeNull();
+  });
+
   it('calls onChange with the chosen token and closes', () => {
     const { onChange } = setup();
     fireEvent.click(rows()[2] as HTMLButtonElement);
@@ -66,13 +89,13 @@ describe('TokenPicker', () => {
     expect(screen.queryByLabelText(/Search from token/i)).toBeNull();
   });
 
-  it('looks up a pasted unknown address and warns that it is not whitelisted', async () => {
+  it('looks up a pasted unknown address and warns that it is not on this service’s list', async () => {
     const unknown = token(0xabc, 'SCAM', 'Not Listed');
     const onLookup = vi.fn(async (): Promise<PickedToken> => ({ token: unknown, whitelisted: false }));
     const { onChange, search } = setup(TOKENS, { onLookup });
     fireEvent.input(search, { target: { value: unknown.address } });
     expect(onLookup).toHaveBeenCalledWith(unknown.address);
-    expect(await screen.findByText(/Not whitelisted/)).toBeTruthy();
+    expect(await screen.findByText(/Not on this service’s list/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /Use SCAM/ }));
     expect(onChange).toHaveBeenCalledWith({ token: unknown, whitelisted: false });
   });

@@ -19,7 +19,16 @@ export function explorerHandlers(services: BackgroundServices): Pick<Handlers, E
   return {
     oneClickQuote: ({ chainId, token }) => oneClickQuote(services, chainId, token),
     openPopupPrefilled: async ({ chainId, token, amount }) => {
-      await prefillItem.set({ chainId, token, ...(amount ? { amount } : {}), createdAt: Date.now() });
+      // The card quoted the settings' one-click amount: the popup opens on that same amount.
+      const decimals = getChain(chainId)?.nativeDecimals ?? 18;
+      const oneClick = checkOneClickAmount(services.settings().oneClickAmount, decimals);
+      const prefillAmount = amount ?? (oneClick.ok ? oneClick.value.toString() : undefined);
+      await prefillItem.set({
+        chainId,
+        token,
+        ...(prefillAmount !== undefined ? { amount: prefillAmount } : {}),
+        createdAt: Date.now(),
+      });
       try {
         await browser.action.openPopup();
         return { opened: true };

@@ -1,0 +1,143 @@
+// What the swap screen shows next to a quote, in one answer per quote: USD prices (reference quotes
+// into the chain's main stablecoin, cached briefly), the price impact (a small reference quote of the
+// same pair) and the network fee (route gas x the RPC's fee per gas). Every part is optional: a part
+// that fails is null ("—" on screen) and never blocks the quote.
+import type { Address } from 'viem';
+import { isNativeToken, NATIVE_TOKEN_ADDRESS, type Quote, sameAddress, type Token } from '@/lib/api/schema';
+import type { Request } from '@/lib/messaging/requests';
+import { createPriceCache, type PriceCache } from '@/lib/prices/cache';
+import {
+  isStablecoin,
+  mainStablecoin,
+  PRICE_DECIMALS,
+  priceFromQuote,
+  referenceAmount,
+} from '@/lib/prices/usd';
+import { publicClientFor, type RpcClient } from '@/lib/rpc/network';
+import { estimateFees } from '@/lib/rpc/transactions';
+import { readAllowance } from '@/lib/swap/approval';
+import { type FeePerGas, networkFee } from '@/lib/swap/network-fee';
+import { priceImpactBps, referenceInAmount } from '@/lib/swap/price-impact';
+import { verifyQuoteAnswersRequest } from '@/lib/swap/verify';
+import type { BackgroundServices } from '../services';
+
+type InsightsRequest = Extract<Request, { type: 'quoteInsights' }>;
+type PricesRequest = Extract<Request, { type: 'getPrices' }>;
+
+/**
+ * The fee per gas the quote line uses. One function, so the fee-cap module of the swap pipeline can
+ * replace the RPC suggestion here without touching the rest.
+ */
+export async function suggestFeePerGas(client: RpcClient): Promise<FeePerGas> {
+  const [fees, gasPrice] = await Promise.all([
+    estimateFees(client),
+    client.request({ method: 'eth_gasPrice' }) as Promise<string>,
+  ]);
+  const expected = BigInt(gasPrice);
+  return { expected: expected < fees.maxFeePerGas ? expected : fees.maxFeePerGas, max: fees.maxFeePerGas };
+}
+
+const QUOTE_SLIPPAGE = 0.5;
+
+export function createInsightHandlers(services: BackgroundServices, cache: PriceCache = createPriceCache()) {
+  async function quoteOut(
+    chainId: number,
+    inToken: string,
+    outToken: string,
+    inAmount: bigint,
+  ): Promise<bigint> {
+    const request = { chainId, inToken, outToken, inAmount: inAmount.toString(), slippage: QUOTE_SLIPPAGE };
+    const { quote } = await services.api().quote(request);
+    const answers = verifyQuoteAnswersRequest(request, quote);
+    if (!answers.ok) throw new Error('the reference quote does not answer the request');
+    return BigInt(quote.outAmount);
+  }
+
+  async function priceOf(chainId: number, token: Token, stable: Token | null): Promise<bigint | null> {
+    if (isStablecoin(token.address, stable)) return 10n ** BigInt(PRICE_DECIMALS);
+    if (!stable) return null;
+    const cached = cache.get(chainId, token.address);
+    if (cached !== undefined) return cached;
+    const amount = referenceAmount(token.decimals);
+    const price = await quoteOut(chainId, token.address, stable.address, amount).then(
+      (out) => priceFromQuote(amount, token.decimals, out, stable.decimals),
+      () => null,
+    );
+    cache.set(chainId, token.address, price);
+    return price;
+  }
+
+  async function prices(chainId: number, addresses: string[]): Promise<Record<string, string | null>> {
+    const { view } = await services.indexFor(chainId);
+    const stable = mainStablecoin(view.tokens);
+    const result: Record<string, string | null> = {};
+    await Promise.all(
+      addresses.map(async (address) => {
+        const token = view.tokens.find((entry) => sameAddress(entry.address, address));
+        const price = token ? await priceOf(chainId, token, stable) : null;
+        result[address.toLowerCase()] = price === null ? null : price.toString();
+      }),
+    );
+    return result;
+  }
+
+  async function approvalNeeded(client: RpcClient, quote: Quote, inAmount: bigint): Promise<boolean> {
+    if (isNativeToken(quote.inToken)) return false;
+    const state = await services.wallet.state();
+    const active = state.accounts.find((account) => account.id === state.activeId);
+    if (!active) return true;
+    const allowance = await readAllowance(
+      client,
+      quote.inToken as Address,
+      active.address as Address,
+      quote.contractAddress as Address,
+    );
+    return allowance < inAmount;
+  }
+
+  async function fee(quote: Quote, inAmount: bigint) {
+    const client = publicClientFor(quote.chainId, services.settings());
+    const [perGas, approval] = await Promise.all([
+      suggestFeePerGas(client),
+      approvalNeeded(client, quote, inAmount).catch(() => true),
+    ]);
+    const estimate = networkFee(quote.bestRoute, approval, perGas);
+    return {
+      gas: estimate.gas.toString(),
+      expected: estimate.expected.toString(),
+      max: estimate.max.toString(),
+      approvalNeeded: estimate.approvalNeeded,
+    };
+  }
+
+  return {
+    getPrices: ({ chainId, tokens }: PricesRequest) => prices(chainId, tokens),
+    quoteInsights: async ({ chainId }: InsightsRequest) => {
+      // The session's own quote: the view names nothing the background would have to trust.
+      const { quote, input } = services.session.getState();
+      if (!quote || !input || quote.chainId !== chainId) return null;
+      const inAmount = BigInt(quote.inAmount);
+      const refIn = referenceInAmount(inAmount);
+      const [impact, usd, networkFee] = await Promise.all([
+        quoteOut(chainId, quote.inToken, quote.outToken, refIn).then(
+          (refOut) => priceImpactBps(inAmount, BigInt(quote.outAmount), refIn, refOut),
+          () => null,
+        ),
+        prices(chainId, [quote.inToken, quote.outToken, NATIVE_TOKEN_ADDRESS]).catch(() => ({})),
+        fee(quote, inAmount).catch(() => null),
+      ]);
+      const priceFor = (token: string) => (usd as Record<string, string | null>)[token.toLowerCase()] ?? null;
+      return {
+        inAmount: quote.inAmount,
+        quoteOutAmount: quote.outAmount,
+        priceImpactBps: impact,
+        prices: {
+          in: priceFor(quote.inToken),
+          out: priceFor(quote.outToken),
+          native: priceFor(NATIVE_TOKEN_ADDRESS),
+        },
+        fee: networkFee,
+      };
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// The review sheet's rules, pure: which warnings it shows, which need the user's tick before
+// Confirm, and what changed between the quote reviewed before and the new one.
+import type { Quote } from '@/lib/api/schema';
+import type { PreviewWarning } from './preview';
+import { PRICE_IMPACT_HIGH, priceImpactWarning } from './price-impact';
+
+/** Without a preview, how long the frozen quote may be confirmed (the session marks it stale then too). */
+export const FALLBACK_QUOTE_LIFETIME_MS = 30_000;
+
+export const UNREADABLE_CALLDATA = 'UNREADABLE_CALLDATA';
+
+/**
+ * The preview's warnings plus the popup's own: price impact, and calldata nobody could read (each
+ * once; the background's own wins).
+ */
+export function reviewWarnings(
+  previewWarnings: readonly PreviewWarning[],
+  impactBps: number | null,
+  calldataReadable = true,
+): PreviewWarning[] {
+  const warnings = [...previewWarnings];
+  const has = (code: string) => warnings.some((warning) => warning.code === code);
+  const impact = priceImpactWarning(impactBps);
+  if (impact && !has(PRICE_IMPACT_HIGH)) warnings.push(impact);
+  if (!calldataReadable && !has(UNREADABLE_CALLDATA)) {
+    warnings.push({
+      code: UNREADABLE_CALLDATA,
+      level: 'danger',
+      message: 'Swaplane could not read what this transaction does.',
+      needsAcknowledgement: true,
+    });
+  }
+  return warnings;
+}
+
+/** The label of a warning's acknowledgement checkbox, as the user reads it. */
+export function acknowledgementLabel(warning: PreviewWarning): string {
+  return /^I understand/i.test(warning.message) ? warning.message : `I understand: ${warning.message}`;
+}
+
+export function requiredAcknowledgements(warnings: readonly PreviewWarning[]): string[] {
+  return warnings.filter((warning) => warning.needsAcknowledgement).map((warning) => warning.code);
+}
+
+export function allAcknowledged(warnings: readonly PreviewWarning[], ticked: ReadonlySet<string>): boolean {
+  return requiredAcknowledgements(warnings).every((code) => ticked.has(code));
+}
+
+export type ChangedFigure = 'outAmount' | 'minReceived' | 'inAmount';
+
+/** What differs between the quote reviewed before and the new one (highlighted in the sheet). */
+export function quoteChanges(before: Quote | null, after: Quote): Set<ChangedFigure> {
+  const changed = new Set<ChangedFigure>();
+  if (!before) return changed;
+  for (const key of ['inAmount', 'outAmount', 'minReceived'] as const) {
+    if (before[key] !== after[key]) changed.add(key);
+  }
+  return changed;
+}
+
+export function secondsLeft(expiresAt: number, now: number): number {
+  return Math.max(0, Math.ceil((expiresAt - now) / 1000));
+}

@@ -1,0 +1,165 @@
+import type { Page, TestInfo } from '@playwright/test';
+import { expect, openWalletPopup, pickToken, test } from './fixtures';
+
+const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+
+async function shot(page: Page, testInfo: TestInfo, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const path = testInfo.outputPath(`${name}-${scheme}.png`);
+    await page.screenshot({ path });
+    await testInfo.attach(`${name}-${scheme}`, { path, contentType: 'image/png' });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** The element is inside the viewport as the page stands (no scrolling happened to bring it there). */
+async function expectInViewport(page: Page, name: string) {
+  const box = await page.getByRole('button', { name, exact: true }).boundingBox();
+  const viewport = page.viewportSize();
+  expect(box, name).not.toBeNull();
+  expect(box && viewport && box.y >= 0 && box.y + box.height <= viewport.height, `${name} visible`).toBe(
+    true,
+  );
+  expect(await page.evaluate(() => window.scrollY), 'no scrolling').toBe(0);
+}
+
+for (const size of [
+  { width: 360, height: 480 },
+  { width: 360, height: 600 },
+]) {
+  test(`main path at ${size.width}x${size.height}: fee, USD and price impact on the quote line, the review as a sheet, confirm`, async ({
+    context,
+    extensionId,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const { popup } = await openWalletPopup(context, extensionId);
+    await popup.setViewportSize(size);
+    await pickToken(popup, 'from', 'ETH', ETH);
+    await pickToken(popup, 'to', 'USDC', USDC);
+    await popup.getByLabel('Amount').fill('1');
+    const quote = popup.getByRole('region', { name: 'Quote' });
+    await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+    await expect(quote.getByTestId('quote-fee')).toContainText(/ETH \(\$[\d,.<]+\)/, { timeout: 20_000 });
+    await expect(quote.getByTestId('quote-impact')).toContainText('%');
+    await expect(popup.getByTestId('usd-in')).toContainText(/^\$[\d,]+\.\d\d$/);
+    await expect(popup.getByTestId('usd-out')).toContainText(/^\$[\d,]+\.\d\d$/);
+    await expectInViewport(popup, 'Review swap');
+    await shot(popup, testInfo, `swap-${size.height}`);
+
+    await popup.getByRole('button', { name: 'Review swap' }).click();
+    const sheet = popup.getByRole('dialog', { name: 'Review swap' });
+    await expect(sheet).toBeVisible();
+    await expect(sheet.getByText('You receive at least')).toBeVisible();
+    await expect(sheet.getByTestId('review-fee')).toContainText('ETH');
+    await expect(sheet.getByTestId('review-countdown')).toContainText(/Quote valid for \d+s/);
+    await expect(sheet.getByRole('button', { name: 'Confirm swap' })).toBeEnabled();
+    await expectInViewport(popup, 'Confirm swap');
+    await shot(popup, testInfo, `review-${size.height}`);
+
+    await sheet.getByRole('button', { name: 'Confirm swap' }).click();
+    await popup.getByRole('button', { name: 'Trust this router and swap' }).click({ timeout: 20_000 });
+    await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 30_000 });
+    await expectInViewport(popup, 'Done');
+    await shot(popup, testInfo, `result-${size.height}`);
+    await popup.getByRole('button', { name: 'Done' }).click();
+    // The spent quote is not left live: the amount is cleared and Review swap is disabled.
+    await expect(popup.getByLabel('Amount')).toHaveValue('');
+    await expect(popup.getByRole('button', { name: 'Review swap' })).toBeDisabled();
+  });
+}
+
+test('price impact: a large trade warns, and Confirm needs the acknowledgement', async ({
+  context,
+  extensionId,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const { popup } = await openWalletPopup(context, extensionId);
+  await popup.setViewportSize({ width: 360, height: 480 });
+  await pickToken(popup, 'from', 'ETH', ETH);
+  await pickToken(popup, 'to', 'USDC', USDC);
+  await popup.getByLabel('Amount').fill('3000');
+  await expect(popup.getByTestId('quote-impact')).toContainText(/\d+\.\d\d%/, { timeout: 20_000 });
+  const impact = Number((await popup.getByTestId('quote-impact').textContent())?.replace('%', ''));
+  expect(impact).toBeGreaterThanOrEqual(10);
+  await expect(popup.getByTestId('impact-warning')).toContainText('High price impact');
+  await popup.getByRole('button', { name: 'Review swap' }).click();
+  const sheet = popup.getByRole('dialog', { name: 'Review swap' });
+  const ack = sheet.getByRole('checkbox', { name: /I understand I lose about \d+%/ });
+  await expect(ack).toBeVisible();
+  await expect(sheet.getByRole('button', { name: 'Confirm swap' })).toBeDisabled();
+  await shot(popup, testInfo, 'review-impact');
+  await ack.check();
+  await expect(sheet.getByRole('button', { name: 'Confirm swap' })).toBeEnabled();
+});
+
+test('above the balance: refused before the review, with the reason inline', async ({
+  context,
+  extensionId,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const { popup } = await openWalletPopup(context, extensionId);
+  await popup.setViewportSize({ width: 360, height: 480 });
+  await pickToken(popup, 'from', 'ETH', ETH);
+  await pickToken(popup, 'to', 'USDC', USDC);
+  await expect(popup.getByTestId('balance-ETH')).toContainText(/Balance: [\d,.]+ ETH/, { timeout: 20_000 });
+  await popup.getByLabel('Amount').fill('20000');
+  await expect(popup.getByRole('alert').filter({ hasText: 'Insufficient ETH balance' })).toBeVisible();
+  await expect(popup.getByRole('button', { name: 'Review swap' })).toBeDisabled();
+  await shot(popup, testInfo, 'above-balance');
+  // Max keeps the network fee: the amount it sets fits, so Review becomes possible.
+  await expect(popup.getByTestId('quote-fee')).toContainText('ETH', { timeout: 20_000 });
+  await popup.getByRole('button', { name: 'Max' }).click();
+  await expect(popup.getByRole('alert').filter({ hasText: 'Insufficient' })).toHaveCount(0);
+  await expect(popup.getByText(/Max keeps [\d.]+ ETH for the network fee/)).toBeVisible();
+});
+
+test('networks: only the ones the service and RPCs serve are offered; Settings opens the options page', async ({
+  context,
+  extensionId,
+}) => {
+  test.setTimeout(90_000);
+  const { popup } = await openWalletPopup(context, extensionId);
+  const network = popup.getByRole('combobox', { name: 'Network' });
+  // The embedded default serves Ethereum and Base only.
+  const bnb = network.locator('option', { hasText: 'BNB Chain' });
+  await expect(bnb).toBeDisabled({ timeout: 30_000 });
+  await expect(bnb).toContainText('Not offered by this swap service');
+  await expect(network.locator('option', { hasText: 'Base' })).toBeEnabled();
+  await expect(network.locator('option', { hasText: 'Ethereum' })).toBeEnabled();
+  const opened = context.waitForEvent('page');
+  await popup.getByRole('button', { name: 'Settings' }).click();
+  expect((await opened).url()).toContain('/options.html');
+});
+
+test('approvals: an unlimited approval is listed with its on-chain value and revoked', async ({
+  context,
+  extensionId,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const DAI = '0x6b175474e89094c44da98b954eedeac495271d0f';
+  const { popup } = await openWalletPopup(context, extensionId);
+  await popup.setViewportSize({ width: 360, height: 600 });
+  await pickToken(popup, 'from', 'USDC', USDC);
+  await pickToken(popup, 'to', 'DAI', DAI);
+  await popup.getByLabel('Amount').fill('10');
+  await expect(popup.getByTestId('quote-out')).toContainText('DAI', { timeout: 20_000 });
+  await popup.getByRole('button', { name: 'Review swap' }).click();
+  const sheet = popup.getByRole('dialog', { name: 'Review swap' });
+  await sheet.getByLabel('Unlimited').check();
+  await sheet.getByRole('button', { name: 'Confirm swap' }).click();
+  await popup.getByRole('button', { name: 'Trust this router and swap' }).click({ timeout: 20_000 });
+  await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 30_000 });
+  await popup.getByRole('button', { name: 'Done' }).click();
+
+  await popup.getByRole('button', { name: 'Activity' }).click();
+  const approvals = popup.getByRole('region', { name: 'Token approvals' });
+  const row = approvals.locator(`li[data-token="${USDC}"]`);
+  await expect(row).toContainText('may spend: unlimited', { timeout: 20_000 });
+  await shot(popup, testInfo, 'approvals');
+  await row.getByRole('button', { name: 'Revoke USDC' }).click();
+  await expect(row.getByRole('status')).toHaveText('Revoked.', { timeout: 30_000 });
+  await expect(row).toContainText('may spend: none left');
+  await expect(row.getByRole('button', { name: /Revoke/ })).toHaveCount(0);
+});

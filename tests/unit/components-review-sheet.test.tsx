@@ -1,0 +1,228 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { QuoteFigures } from '@/components/QuoteCard';
+import { ReviewSheet, type ReviewSheetProps } from '@/components/ReviewSheet';
+import type { Quote, Token } from '@/lib/api/schema';
+import type { SwapPreview } from '@/lib/swap/preview';
+
+const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const ROUTER = '0x1111111111111111111111111111111111111111';
+const eth: Token = { chainId: 1, address: ETH, name: 'Ether', symbol: 'ETH', decimals: 18, logoURI: '' };
+const usdc: Token = { chainId: 1, address: USDC, name: 'USD Coin', symbol: 'USDC', decimals: 6, logoURI: '' };
+const NOW = 1_000_000;
+
+const quote = (outAmount = '2500000000', minReceived = '2487500000'): Quote => ({
+  chainId: 1,
+  inToken: ETH,
+  inDecimals: 18,
+  inAmount: '1000000000000000000',
+  outToken: USDC,
+  outDecimals: 6,
+  outAmount,
+  slippage: 0.5,
+  minReceived,
+  bestRoute: [{ percent: 100, swaps: [{ dex: 'Uniswap V2' }] }],
+  contractAddress: ROUTER,
+  contractMethod: 'swap',
+  blockNumber: 8,
+});
+
+const fee = {
+  gasLimit: '150000',
+  maxFeePerGas: '3000000000',
+  maxPriorityFeePerGas: '1000000000',
+  capped: false,
+};
+const preview = (patch: Partial<SwapPreview> = {}): SwapPreview => ({
+  quote: quote(),
+  digest: '0xabcdef',
+  reviewedAt: NOW,
+  expiresAt: NOW + 25_000,
+  transaction: { to: ROUTER, data: '0x1234', value: '1000000000000000000' },
+  approval: null,
+  fees: {
+    swap: { ...fee, expected: '300000000000000', max: '450000000000000' },
+    approval: null,
+    totalExpected: '300000000000000',
+    totalMax: '450000000000000',
+  },
+  balanceChanges: [
+    { token: ETH, symbol: 'ETH', decimals: 18, delta: '-1000000000000000000' },
+    { token: USDC, symbol: 'USDC', decimals: 6, delta: '2500000000' },
+  ],
+  approvalsGranted: [],
+  simulation: { kind: 'assets', missing: [] },
+  calldata: { readable: true, family: 'swaplane-router' },
+  warnings: [],
+  ...patch,
+});
+
+const figures = (bps: number | null): QuoteFigures => ({
+  priceImpactBps: bps,
+  fee: { expected: 280_000_000_000_000n, max: 400_000_000_000_000n, approvalNeeded: false },
+  nativePrice: 300_000_000_000n,
+});
+
+function show(
+  patch: Partial<ReviewSheetProps> = {},
+  loaded: Promise<SwapPreview> = Promise.resolve(preview()),
+) {
+  const props: ReviewSheetProps = {
+    quote: quote(),
+    receivedAt: NOW,
+    from: eth,
+    to: usdc,
+    native: { symbol: 'ETH', decimals: 18 },
+    figures: figures(12),
+    prices: { in: 300_000_000_000n, out: 100_000_000n },
+    now: NOW,
+    loadPreview: vi.fn(() => loaded),
+    onRefresh: vi.fn(),
+    onConfirm: vi.fn(),
+    onClose: vi.fn(),
+    error: null,
+    ...patch,
+  };
+  const view = render(<ReviewSheet {...props} />);
+  return { props, view };
+}
+
+const settle = () => act(async () => {});
+const confirm = () => screen.getByRole('button', { name: 'Confirm swap' }) as HTMLButtonElement;
+
+afterEach(cleanup);
+
+describe('ReviewSheet', () => {
+  it('is a dialog named "Review swap" with the frozen quote, fee, balance changes and countdown', async () => {
+    const { props } = show();
+    await settle();
+    expect(screen.getByRole('dialog', { name: 'Review swap' })).toBeTruthy();
+    expect(screen.getByText('You pay').nextElementSibling?.textContent).toContain('1 ETH $3,000.00');
+    expect(screen.getByTestId('review-out').textContent).toContain('2,500 USDC $2,500.00');
+    expect(screen.getByText('You receive at least')).toBeTruthy();
+    expect(screen.getByTestId('review-min').textContent).toBe('2,487.5 USDC');
+    // The preview's fee (built and simulated), not the quote line's estimate.
+    expect(screen.getByTestId('review-fee').textContent).toBe('0.0003 ETH ($0.90)');
+    expect(screen.getByRole('region', { name: 'Balance changes' }).textContent).toContain('−1 ETH');
+    expect(screen.getByRole('region', { name: 'Balance changes' }).textContent).toContain('+2,500 USDC');
+    expect(screen.getByTestId('review-countdown').textContent).toBe('Quote valid for 25s');
+    expect(props.loadPreview).toHaveBeenCalledWith('exact');
+  });
+
+  it('Confirm sends the preview digest and the approval mode', async () => {
+    const { props } = show();
+    await settle();
+    fireEvent.click(confirm());
+    expect(props.onConfirm).toHaveBeenCalledWith({
+      approvalMode: 'exact',
+      quoteDigest: '0xabcdef',
+      acknowledged: [],
+    });
+  });
+
+  it('keeps the frozen quote when the session quote changes underneath', async () => {
+    const { props, view } = show(
+      {},
+      Promise.reject(Object.assign(new Error('not yet'), { code: 'PREVIEW_UNAVAILABLE' })),
+    );
+    await settle();
+    view.rerender(
+      <ReviewSheet {...props} quote={quote('2400000000', '2388000000')} receivedAt={NOW + 15_000} />,
+    );
+    expect(screen.getByTestId('review-out').textContent).toContain('2,500 USDC');
+  });
+
+  it('a price impact of 10% or more needs the acknowledgement, whose code Confirm sends', async () => {
+    const { props } = show({ figures: figures(1953) });
+    await settle();
+    expect(confirm().disabled).toBe(true);
+    fireEvent.click(screen.getByRole('checkbox', { name: /I understand I lose about 20%/ }));
+    expect(confirm().disabled).toBe(false);
+    fireEvent.click(confirm());
+    expect(props.onConfirm).toHaveBeenCalledWith(
+      expect.objectContaining({ acknowledged: ['PRICE_IMPACT_HIGH'], quoteDigest: '0xabcdef' }),
+    );
+  });
+
+  it('every warning that needs acknowledging gets a checkbox; unreadable calldata and simulation gaps are said', async () => {
+    show(
+      { figures: figures(10) },
+      Promise.resolve(
+        preview({
+          calldata: { readable: false, family: null },
+          simulation: { kind: 'call', missing: ['what the swap does to your balances'] },
+          warnings: [
+            {
+              code: 'FEE_CAPPED',
+              level: 'warning',
+              message: 'The fee was capped.',
+              needsAcknowledgement: false,
+            },
+          ],
+        }),
+      ),
+    );
+    await settle();
+    expect(screen.getByText('The fee was capped.')).toBeTruthy();
+    expect(screen.getByText(/Not checked with this network's RPC/)).toBeTruthy();
+    expect(screen.getByText('what the swap does to your balances')).toBeTruthy();
+    expect(confirm().disabled).toBe(true);
+    fireEvent.click(screen.getByRole('checkbox', { name: /could not read what this transaction does/ }));
+    expect(confirm().disabled).toBe(false);
+  });
+
+  it('after the countdown, "Get a new quote" takes the next quote and highlights what changed', async () => {
+    const { props, view } = show({ now: NOW + 26_000 });
+    await settle();
+    expect(screen.getByTestId('review-countdown').textContent).toBe('Quote expired');
+    expect(screen.queryByRole('button', { name: 'Confirm swap' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Get a new quote' }));
+    expect(props.onRefresh).toHaveBeenCalledOnce();
+    const next = quote('2400000000', '2388000000');
+    (props.loadPreview as ReturnType<typeof vi.fn>).mockImplementation(() =>
+      Promise.resolve(preview({ quote: next, expiresAt: NOW + 56_000, digest: '0x0102' })),
+    );
+    view.rerender(<ReviewSheet {...props} now={NOW + 27_000} quote={next} receivedAt={NOW + 26_500} />);
+    await settle();
+    expect(screen.getByText(/The quote changed/)).toBeTruthy();
+    expect(screen.getByTestId('review-out').className).toContain('changed');
+    expect(screen.getByTestId('review-out').textContent).toContain('2,400 USDC');
+    fireEvent.click(confirm());
+    expect(props.onConfirm).toHaveBeenCalledWith(expect.objectContaining({ quoteDigest: '0x0102' }));
+  });
+
+  it('a preview this background cannot build yet is said plainly; other failures block Confirm', async () => {
+    show(
+      {},
+      Promise.reject(
+        Object.assign(new Error('A swap preview is not available yet.'), { code: 'PREVIEW_UNAVAILABLE' }),
+      ),
+    );
+    await settle();
+    expect(screen.getByTestId('preview-unavailable').textContent).toContain('not available yet');
+    expect(confirm().disabled).toBe(false);
+    cleanup();
+    show({}, Promise.reject(new Error('The router is not pinned.')));
+    await settle();
+    expect(screen.getByRole('alert').textContent).toContain('could not prepare this swap for review');
+    expect(confirm().disabled).toBe(true);
+  });
+
+  it('asks for a new preview when the approval mode changes, and closes on Cancel', async () => {
+    const token = {
+      ...usdc,
+      address: '0x6b175474e89094c44da98b954eedeac495271d0f',
+      symbol: 'DAI',
+      decimals: 18,
+    };
+    const { props } = show({ from: token });
+    await settle();
+    fireEvent.click(screen.getByLabelText('Unlimited'));
+    await settle();
+    expect(props.loadPreview).toHaveBeenLastCalledWith('unlimited');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(props.onClose).toHaveBeenCalledOnce();
+  });
+});
