@@ -25,6 +25,8 @@ export default defineBackground(() => {
   syncExplorerHosts();
   browser.permissions.onRemoved.addListener(syncExplorerHosts);
   browser.permissions.onAdded.addListener(syncExplorerHosts);
+  // Closing the approval window rejects what it was asking about (4001).
+  browser.windows.onRemoved.addListener((windowId) => services.dapp.windowClosed(windowId));
   browser.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === AUTO_LOCK_ALARM) void services.ready.then(() => services.wallet.checkAutoLock());
   });

@@ -11,6 +11,7 @@
 import { pathToFileURL } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import { startDevnet } from '../devnet/start';
+import { startServiceCluster } from '../service/cluster';
 import { startService } from '../service/server';
 import { QUOTE_BODY } from './bench-service.ts';
 
@@ -41,6 +42,10 @@ export interface LoadBenchResult {
   noopGet: RouteLoad;
   /** Baseline requests/s over the route's (how many times slower than the no-op route). */
   ratios: { quoteThroughput: number; tokenListThroughput: number; quoteP99: number; tokenListP99: number };
+  /** Route capacity as a fraction of the no-op route's (the targets: quote >= 0.75, list >= 0.9). */
+  fractions: { quote: number; tokenList: number };
+  /** Quote capacity with the service as 1 and as 2 processes (node:cluster) on the same devnet. */
+  workers: { workers: number; quote: RouteLoad }[];
 }
 
 export interface BenchLoadOptions {
@@ -75,9 +80,9 @@ export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBen
   const devnet = await startDevnet({ ports: { ethereum: 0, base: 0 } });
   const service = await startService({ manifest: devnet.manifest, port: 0, log: () => {} });
   try {
-    const run = (target: Target, connections: number, seconds: number) =>
-      stage(service.url, target, connections, seconds);
-    const measure = async (target: Target): Promise<RouteLoad> => {
+    const measure = async (target: Target, url = service.url): Promise<RouteLoad> => {
+      const run = (target: Target, connections: number, seconds: number) =>
+        stage(url, target, connections, seconds);
       await run(target, 8, 1); // warm-up: JIT, sockets, the reserves cache for the current block
       const measured: LoadStage[] = [];
       let best = 0;
@@ -108,8 +113,27 @@ export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBen
     const quote = await measure(TARGETS.quote);
     const noopGet = await measure(TARGETS.noopGet);
     const tokenList = await measure(TARGETS.tokenList);
+    const workers: LoadBenchResult['workers'] = [];
+    for (const count of [1, 2]) {
+      const cluster = await startServiceCluster({
+        workers: count,
+        manifest: devnet.manifest,
+        port: 0,
+        log: () => {},
+      });
+      try {
+        workers.push({ workers: count, quote: await measure(TARGETS.quote, cluster.url) });
+      } finally {
+        await cluster.close();
+      }
+    }
     const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
     return {
+      workers,
+      fractions: {
+        quote: ratio(quote.capacity.requestsPerSecond, noopPost.capacity.requestsPerSecond),
+        tokenList: ratio(tokenList.capacity.requestsPerSecond, noopGet.capacity.requestsPerSecond),
+      },
       quote,
       tokenList,
       noopPost,
@@ -161,7 +185,18 @@ function summarize(result: LoadStage): string {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   benchLoad({ log: (line) => console.log(line) })
     .then((result) =>
-      console.log(JSON.stringify({ capacity: capacities(result), ratios: result.ratios }, null, 2)),
+      console.log(
+        JSON.stringify(
+          {
+            capacity: capacities(result),
+            ratios: result.ratios,
+            fractions: result.fractions,
+            workers: result.workers.map((w) => ({ workers: w.workers, capacity: w.quote.capacity })),
+          },
+          null,
+          2,
+        ),
+      ),
     )
     .catch((error: unknown) => {
       console.error(error);

@@ -1,8 +1,23 @@
 // `npm run service`: the devnet (anvil, both chains) and the reference Swap Routing Service over it.
 // Prints one `ready` line once both accept requests; Ctrl-C stops the service, then anvil.
 // Env: PORT (service port, default 8787), HOST (default 127.0.0.1), PUBLIC_BASE_URL (logo URL base).
+// `--workers N` runs N service processes on that port (node:cluster; default 1).
 import { startDevnet } from '../devnet/start';
-import { DEFAULT_SERVICE_HOST, DEFAULT_SERVICE_PORT, startService } from '../service/server';
+import { startServiceCluster } from '../service/cluster';
+import { DEFAULT_SERVICE_HOST, DEFAULT_SERVICE_PORT } from '../service/server';
+
+/** `--workers N` or `--workers=N`; 1 when absent. */
+function workersArg(argv: readonly string[]): number {
+  const index = argv.findIndex((arg) => arg === '--workers' || arg.startsWith('--workers='));
+  if (index < 0) return 1;
+  const arg = argv[index] as string;
+  const raw = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[index + 1];
+  const workers = Number(raw);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
+    throw new Error(`--workers must be a whole number from 1 to 64, got "${raw ?? ''}"`);
+  }
+  return workers;
+}
 
 function envPort(): number {
   const raw = process.env.PORT;
@@ -15,10 +30,12 @@ function envPort(): number {
 
 async function main(): Promise<void> {
   const port = envPort();
+  const workers = workersArg(process.argv.slice(2));
   const devnet = await startDevnet({ log: (line) => console.log(`[devnet] ${line}`) });
-  let service: Awaited<ReturnType<typeof startService>>;
+  let service: Awaited<ReturnType<typeof startServiceCluster>>;
   try {
-    service = await startService({
+    service = await startServiceCluster({
+      workers,
       manifest: devnet.manifest,
       port,
       host: process.env.HOST || DEFAULT_SERVICE_HOST,
@@ -29,7 +46,8 @@ async function main(): Promise<void> {
     throw error;
   }
   const rpcs = devnet.manifest.chains.map((chain) => `${chain.chainName} ${chain.rpcUrl}`).join(', ');
-  console.log(`Swaplane service ready at ${service.url} (RPC: ${rpcs})`);
+  const processes = workers > 1 ? `, ${workers} worker processes` : '';
+  console.log(`Swaplane service ready at ${service.url} (RPC: ${rpcs}${processes})`);
 
   let stopping = false;
   const stop = async (signal: string) => {

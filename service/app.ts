@@ -14,7 +14,7 @@ import { tokenLogoSvg } from './logos';
 import type { ServiceManifest } from './manifest';
 import { resolvePolicy, type ServicePolicy } from './policy';
 import { quote } from './quote';
-import { searchResultJson, TokenListCache } from './tokens';
+import { acceptsGzip, matchesEtag, searchResultJson, TokenListCache } from './tokens';
 import { requireChainById, whitelisted } from './validate';
 
 export interface ServiceDeps {
@@ -115,10 +115,16 @@ export function createServiceApp(deps: ServiceDeps): Hono {
 
   app.get('/v1/tokens/:chain/full', (c) => {
     const chain = chainByName(c.req.param('chain'));
-    return c.body(tokenLists.fullListJson(baseUrl(c), chain), 200, {
+    const list = tokenLists.fullList(baseUrl(c), chain);
+    const headers: Record<string, string> = {
       'Content-Type': 'application/json; charset=UTF-8',
       'Cache-Control': 'public, max-age=300',
-    });
+      ETag: list.etag,
+      Vary: 'Accept-Encoding',
+    };
+    if (matchesEtag(c.req.header('If-None-Match'), list.etag)) return c.body(null, 304, headers);
+    if (!acceptsGzip(c.req.header('Accept-Encoding'))) return c.body(list.json, 200, headers);
+    return c.body(list.gzip, 200, { ...headers, 'Content-Encoding': 'gzip' });
   });
 
   app.post('/v1/quote', limit, async (c) => {

@@ -4,7 +4,7 @@
 import { type Abi, encodeFunctionData, parseAbi, zeroAddress } from 'viem';
 import routerArtifact from '../devnet/artifacts/SwapRouter.json' with { type: 'json' };
 import { ERROR_CODES, isNativeToken, type Quote, ReferenceSwapSchema } from '../lib/api/schema';
-import type { ChainReader } from './chain-reader';
+import type { BlockRef, ChainReader } from './chain-reader';
 import type { ChainContext } from './chains';
 import { ApiError } from './errors';
 import type { ServicePolicy } from './policy';
@@ -12,6 +12,7 @@ import type { Hop } from './routing/graph';
 import { type RouteShareInput, simulateRoute } from './routing/simulate';
 import { minReceivedFor } from './routing/slippage';
 import { acceptedSlippage, amountProblem, routeToken, slippageRangeText, whitelisted } from './validate';
+import { isWrap, wrapRouteProblem } from './wrap';
 
 /** The agreed router signature; the compiled artifact's ABI is what actually encodes. */
 export const ROUTER_SWAP_ABI = parseAbi([
@@ -62,9 +63,14 @@ export async function build(
     throw invalid('minReceived must be floor(outAmount * (100 - slippage) / 100)');
   }
 
-  const tokenIn = routeToken(chain, inToken);
-  const tokenOut = routeToken(chain, outToken);
-  const shares = parseRoute(chain, policy, quote.bestRoute, tokenIn, tokenOut);
+  const wrap = isWrap(chain, inToken, outToken);
+  if (wrap) {
+    const problem = wrapRouteProblem(chain, inToken, outToken, inAmount, quote.bestRoute, outAmount);
+    if (problem) throw invalid(problem);
+  }
+  const shares = wrap
+    ? []
+    : parseRoute(chain, policy, quote.bestRoute, routeToken(chain, inToken), routeToken(chain, outToken));
 
   // Age first: an outdated quote is reported as such, whatever its amounts say.
   const head = await reader.head();
@@ -78,6 +84,47 @@ export async function build(
       `the quote is outdated: block ${quoted} is ${head.number - quoted} blocks behind the head (limit ${maxAge}); request a new quote`,
     );
   }
+  if (!wrap) await checkAmounts(reader, head, quoted, shares, inAmount, outAmount);
+
+  const route = wrap
+    ? [{ percent: 100, hops: [{ pool: chain.weth, tokenIn: inToken.address, tokenOut: outToken.address }] }]
+    : shares.map((share) => ({
+        percent: share.input.percent,
+        hops: share.swaps.map((swap) => ({
+          pool: swap.pool,
+          tokenIn: swap.tokenIn,
+          tokenOut: swap.tokenOut,
+        })),
+      }));
+  const transaction = encodeFunctionData({
+    abi: ROUTER_ABI,
+    functionName: 'swap',
+    args: [
+      inToken.address,
+      outToken.address,
+      inAmount,
+      BigInt(quote.minReceived),
+      route,
+      zeroAddress, // the router pays msg.sender
+      BigInt(refCode),
+    ],
+  });
+  return {
+    to: chain.router,
+    transaction,
+    value: isNativeToken(inToken.address) ? inAmount.toString() : '0',
+  };
+}
+
+/** The route replayed on the pools at the quote's block must give every amount the quote claims. */
+async function checkAmounts(
+  reader: ChainReader,
+  head: BlockRef,
+  quoted: bigint,
+  shares: ParsedShare[],
+  inAmount: bigint,
+  outAmount: bigint,
+): Promise<void> {
   const block = quoted === head.number ? head : await reader.block(quoted);
   if (!block) throw invalid(`block ${quoted} is not known to the chain`);
   const snapshot = await reader.reserves(block);
@@ -100,32 +147,6 @@ export async function build(
       `outAmount does not match the route at block ${quoted} (the route gives ${replay.outAmount})`,
     );
   }
-
-  const transaction = encodeFunctionData({
-    abi: ROUTER_ABI,
-    functionName: 'swap',
-    args: [
-      inToken.address,
-      outToken.address,
-      inAmount,
-      BigInt(quote.minReceived),
-      shares.map((share) => ({
-        percent: share.input.percent,
-        hops: share.swaps.map((swap) => ({
-          pool: swap.pool,
-          tokenIn: swap.tokenIn,
-          tokenOut: swap.tokenOut,
-        })),
-      })),
-      zeroAddress, // the router pays msg.sender
-      BigInt(refCode),
-    ],
-  });
-  return {
-    to: chain.router,
-    transaction,
-    value: isNativeToken(inToken.address) ? inAmount.toString() : '0',
-  };
 }
 
 interface ParsedShare {

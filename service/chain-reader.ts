@@ -1,30 +1,35 @@
 // Reads what a quote needs from a chain: the head block, and every pool's reserves at a block in
-// one Multicall3 aggregate3 eth_call. Snapshots are cached by block hash (a small LRU), so quotes
-// at an unchanged head cost one cheap head lookup, and anvil_revert/reorgs never serve stale state.
+// one Multicall3 aggregate3 eth_call. A head watcher follows the chain (service/head-watcher.ts)
+// and reads each new block's state once, as it arrives, so a quote costs no node round trip.
+// Snapshots are cached by block hash (a small LRU), so anvil_revert/reorgs never serve stale state.
 import { decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'viem';
 import type { ChainName } from './chains';
 import { RpcUnavailableError } from './errors';
+import { type BlockRef, createHeadWatcher, parseBlock, webSocketUrlFor } from './head-watcher';
 import type { ServiceManifest } from './manifest';
 import { makeSnapshot, type ReserveSnapshot } from './routing/reserves';
 import { createJsonRpcClient } from './rpc-client';
 
-export interface BlockRef {
-  readonly number: bigint;
-  readonly hash: Hex;
+export type { BlockRef } from './head-watcher';
+
+/** A head and the pools' state read at it. */
+export interface ChainState {
+  readonly block: BlockRef;
+  readonly snapshot: ReserveSnapshot;
 }
 
 export interface ChainReader {
-  /** The latest block, asked fresh on every call (a quote is priced at the head it saw). */
+  /** The latest block, asked of the node on every call (a build checks a quote's age against it). */
   head(): Promise<BlockRef>;
   /** A past block by number, or null when the chain does not have it. */
   block(number: bigint): Promise<BlockRef | null>;
   /** Reserves of every pool (manifest order) at that block. */
   reserves(block: BlockRef): Promise<ReserveSnapshot>;
   /**
-   * The snapshot read last, if any: a quote routes on it while its head lookup is in flight, and
-   * keeps that work only if the head turns out to be the same block (same snapshot object).
+   * The newest head the reader follows and its state, without asking the node when the head is
+   * known fresh; the state of each new head is read once. Quotes use this when present.
    */
-  latest?(): ReserveSnapshot | undefined;
+  current?(): Promise<ChainState>;
   /** Drops pooled connections (the service's close calls it). */
   close?(): void;
 }
@@ -53,7 +58,13 @@ export interface RpcChainReaderOptions {
   cacheSize?: number;
   /** Subcalls per eth_call; one call for any realistic pool count, chunked past it to stay under gas caps. */
   chunkSize?: number;
+  /** newHeads WebSocket; default: the RPC URL's ws:// twin. null: poll only. */
+  wsUrl?: string | null;
+  /** Head poll interval: default 100 ms on a loopback node, 1,000 ms elsewhere. */
+  pollMs?: number;
 }
+
+const LOOPBACK = /^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
 
 const multicallAbi = parseAbi([
   'struct Call3 { address target; bool allowFailure; bytes callData; }',
@@ -63,17 +74,11 @@ const multicallAbi = parseAbi([
 const pairAbi = parseAbi(['function getReserves() view returns (uint112, uint112, uint32)']);
 const GET_RESERVES = encodeFunctionData({ abi: pairAbi, functionName: 'getReserves' });
 
-interface RawBlock {
-  number: Hex;
-  hash: Hex;
-}
-
 export function createRpcChainReader(options: RpcChainReaderOptions): ChainReader {
   const client = createJsonRpcClient(options.rpcUrl, options.timeoutMs ?? 5_000);
   const cacheSize = options.cacheSize ?? 16;
   const chunkSize = options.chunkSize ?? 2_000;
   const cache = new Map<string, Promise<ReserveSnapshot>>();
-  let latest: ReserveSnapshot | undefined;
   const chunks: Hex[] = [];
   for (let i = 0; i < options.pools.length; i += chunkSize) {
     chunks.push(
@@ -98,12 +103,11 @@ export function createRpcChainReader(options: RpcChainReaderOptions): ChainReade
   }
 
   async function getBlock(tag: Hex | 'latest'): Promise<BlockRef | null> {
-    const raw = await rpc(() => client.call<RawBlock | null>('eth_getBlockByNumber', [tag, false]));
-    if (!raw) return null;
-    if (typeof raw.number !== 'string' || typeof raw.hash !== 'string') {
-      throw new RpcUnavailableError(options.chainName, new Error('malformed block'));
-    }
-    return { number: BigInt(raw.number), hash: raw.hash };
+    const raw = await rpc(() => client.call<unknown>('eth_getBlockByNumber', [tag, false]));
+    if (raw === null) return null;
+    const block = parseBlock(raw);
+    if (!block) throw new RpcUnavailableError(options.chainName, new Error('malformed block'));
+    return block;
   }
 
   async function fetchReserves(block: BlockRef): Promise<ReserveSnapshot> {
@@ -126,7 +130,45 @@ export function createRpcChainReader(options: RpcChainReaderOptions): ChainReade
     return makeSnapshot(block.number, reserves);
   }
 
+  const pollMs = options.pollMs ?? (LOOPBACK.test(new URL(options.rpcUrl).hostname) ? 100 : 1_000);
+  const watcher = createHeadWatcher({
+    chainName: options.chainName,
+    client,
+    wsUrl: options.wsUrl === null ? undefined : (options.wsUrl ?? webSocketUrlFor(options.rpcUrl)),
+    pollMs,
+    staleAfterMs: Math.max(1_000, 3 * pollMs),
+    // Read each new block's state as soon as it is seen; a failure here reaches the next quote.
+    onHead: (head) => void reserves(head).catch(() => {}),
+  });
+
+  function reserves(block: BlockRef): Promise<ReserveSnapshot> {
+    const key = block.hash;
+    const hit = cache.get(key);
+    if (hit) {
+      // Refresh recency: Map iteration order is insertion order.
+      cache.delete(key);
+      cache.set(key, hit);
+      return hit;
+    }
+    const pending = fetchReserves(block);
+    cache.set(key, pending);
+    // A failed read must not poison the cache; the rejection itself reaches the caller.
+    pending.catch(() => {
+      if (cache.get(key) === pending) cache.delete(key);
+    });
+    while (cache.size > cacheSize) {
+      const oldest = cache.keys().next().value;
+      if (oldest === undefined) break;
+      cache.delete(oldest);
+    }
+    return pending;
+  }
+
   return {
+    async current() {
+      const block = await watcher.current();
+      return { block, snapshot: await reserves(block) };
+    },
     async head() {
       const block = await getBlock('latest');
       if (!block) throw new RpcUnavailableError(options.chainName, new Error('no latest block'));
@@ -136,36 +178,9 @@ export function createRpcChainReader(options: RpcChainReaderOptions): ChainReade
       return getBlock(`0x${number.toString(16)}`);
     },
     close() {
+      watcher.close();
       client.close();
     },
-    latest: () => latest,
-    reserves(block) {
-      const key = block.hash;
-      const hit = cache.get(key);
-      if (hit) {
-        // Refresh recency: Map iteration order is insertion order.
-        cache.delete(key);
-        cache.set(key, hit);
-        return hit;
-      }
-      const pending = fetchReserves(block);
-      cache.set(key, pending);
-      pending.then(
-        (snapshot) => {
-          if (!latest || snapshot.block >= latest.block) latest = snapshot;
-        },
-        () => {},
-      );
-      // A failed read must not poison the cache; the rejection itself reaches the caller.
-      pending.catch(() => {
-        if (cache.get(key) === pending) cache.delete(key);
-      });
-      while (cache.size > cacheSize) {
-        const oldest = cache.keys().next().value;
-        if (oldest === undefined) break;
-        cache.delete(oldest);
-      }
-      return pending;
-    },
+    reserves,
   };
 }

@@ -1,13 +1,15 @@
-// POST /v1/quote: price a request at the chain head with the best split route, exact to the wei.
+// POST /v1/quote: price a request at the chain head with the best split route, exact to the wei;
+// native <-> WETH is a wrap route (out = in).
 import { ERROR_CODES, type QuoteRequest, type ReferenceSwap } from '../lib/api/schema';
-import type { ChainReader } from './chain-reader';
-import type { ChainContext } from './chains';
+import type { ChainReader, ChainState } from './chain-reader';
+import type { ChainContext, TokenRecord } from './chains';
 import { ApiError } from './errors';
 import type { ServicePolicy } from './policy';
 import { findBestRoute } from './routing/route';
 import type { Simulation } from './routing/simulate';
 import { minReceivedFor } from './routing/slippage';
 import { acceptedSlippage, amountProblem, routeToken, slippageRangeText, whitelisted } from './validate';
+import { isWrap, wrapRoute } from './wrap';
 
 export interface QuoteData {
   chainId: number;
@@ -52,27 +54,36 @@ export async function quote(
   if (inToken === outToken) {
     throw new ApiError(404, ERROR_CODES.unsupportedTokens, 'inToken and outToken are the same token');
   }
+  if (isWrap(chain, inToken, outToken)) {
+    const { block } = await stateAtHead(reader);
+    return {
+      ...quoteFields(chain, request, inToken, outToken, slippage, inAmount, inAmount, block.number),
+      bestRoute: wrapRoute(chain, inToken, outToken, inAmount),
+    };
+  }
   const tokenIn = routeToken(chain, inToken);
   const tokenOut = routeToken(chain, outToken);
-  if (tokenIn === tokenOut) {
-    throw new ApiError(
-      404,
-      ERROR_CODES.noRoute,
-      `wrapping or unwrapping ${chain.nativeSymbol} is not a swap; use WETH directly`,
-    );
-  }
 
-  const headLookup = reader.head();
-  // Route on the last snapshot while the head lookup is on the wire; most quotes land on the same
-  // block, and then that work is the answer. Otherwise route again on the head's reserves.
-  const guess = reader.latest?.();
-  const early = guess ? findBestRoute(chain.graph, guess, tokenIn, tokenOut, inAmount) : undefined;
-  const head = await headLookup;
-  const snapshot = await reader.reserves(head);
-  const route =
-    early && snapshot === guess ? early : findBestRoute(chain.graph, snapshot, tokenIn, tokenOut, inAmount);
+  const { block: head, snapshot } = await stateAtHead(reader);
+  const route = findBestRoute(chain.graph, snapshot, tokenIn, tokenOut, inAmount);
   if (!route.ok) throw new ApiError(404, ERROR_CODES.noRoute, `no route for this swap: ${route.reason}`);
 
+  return {
+    ...quoteFields(chain, request, inToken, outToken, slippage, inAmount, route.outAmount, head.number),
+    bestRoute: routeJson(chain, route),
+  };
+}
+
+function quoteFields(
+  chain: ChainContext,
+  request: QuoteRequest,
+  inToken: TokenRecord,
+  outToken: TokenRecord,
+  slippage: bigint,
+  inAmount: bigint,
+  outAmount: bigint,
+  block: bigint,
+): Omit<QuoteData, 'bestRoute'> {
   return {
     chainId: chain.chainId,
     inToken: inToken.address,
@@ -80,15 +91,24 @@ export async function quote(
     inAmount: inAmount.toString(),
     outToken: outToken.address,
     outDecimals: outToken.decimals,
-    outAmount: route.outAmount.toString(),
+    outAmount: outAmount.toString(),
     slippage: request.slippage,
-    minReceived: minReceivedFor(route.outAmount, slippage).toString(),
-    bestRoute: routeJson(chain, route),
+    minReceived: minReceivedFor(outAmount, slippage).toString(),
     contractAddress: chain.executor,
     contractMethod: 'swap',
-    blockNumber: Number(head.number),
+    blockNumber: Number(block),
     refCode: request.refCode ?? 0,
   };
+}
+
+/**
+ * The head and its state: from the reader's head watcher when it has one (no node round trip),
+ * else a head lookup and the reserves at that head.
+ */
+async function stateAtHead(reader: ChainReader): Promise<ChainState> {
+  if (reader.current) return reader.current();
+  const block = await reader.head();
+  return { block, snapshot: await reader.reserves(block) };
 }
 
 export function routeJson(chain: ChainContext, route: Simulation): QuoteData['bestRoute'] {

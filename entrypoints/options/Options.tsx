@@ -5,6 +5,7 @@ import { BackgroundError, callBackground } from '@/lib/messaging/client';
 import { checkOneClickAmount, checkOneClickAmounts } from '@/lib/settings/one-click';
 import { DEVNET_PRESET, type Settings, SettingsSchema } from '@/lib/settings/settings';
 import { checkSlippage } from '@/lib/swap/slippage';
+import { ConnectedSites } from './ConnectedSites';
 import { ExplorerHosts } from './ExplorerHosts';
 import { OneClickAmounts } from './OneClickAmounts';
 
@@ -268,6 +269,7 @@ export function Options() {
           setSettings((current) => current && { ...current, explorerHosts: saved.explorerHosts })
         }
       />
+      <ConnectedSites />
     </main>
   );
 }

@@ -9,6 +9,7 @@ import { CONTENT_SCRIPT_REQUESTS, type Request, RequestSchema } from '@/lib/mess
 import { KeyringError } from '@/lib/wallet/keyring';
 import { VaultError } from '@/lib/wallet/vault';
 import { CodedError } from './errors';
+import { dappHandlers } from './handlers/dapp';
 import { explorerHandlers } from './handlers/explorer';
 import { popupHandlers } from './handlers/popup';
 import { safetyHandlers } from './handlers/safety';
@@ -70,6 +71,7 @@ export function createHandlers(services: BackgroundServices): Handlers {
     ...swapHandlers(services),
     ...explorerHandlers(services),
     ...safetyHandlers(services),
+    ...dappHandlers(services.dapp),
   };
 }
 
@@ -113,7 +115,12 @@ export function registerBackgroundHandlers(services: BackgroundServices): void {
   const kindOf = (sender: Sender | undefined) => senderKind(sender, browser.runtime.id, extensionOrigin);
 
   browser.runtime.onMessage.addListener((message: unknown, sender: Browser.runtime.MessageSender) =>
-    handleMessage(handlers, services, message, kindOf(sender), { url: sender.url }),
+    handleMessage(handlers, services, message, kindOf(sender), {
+      url: sender.url,
+      origin: sender.origin,
+      tabId: sender.tab?.id,
+      frameId: sender.frameId,
+    }),
   );
 
   // Views follow the quote session through a port: state at once, then every change.

@@ -14,6 +14,7 @@ import { createTokenListCache, type TokenListCache, type TokenListView } from '@
 import { lookupToken, type TokenLookup } from '@/lib/tokens/import';
 import { buildTokenSearchIndex, type TokenSearchIndex } from '@/lib/tokens/search';
 import type { KdfParams } from '@/lib/wallet/vault';
+import { createDappService, type DappService, dappBrowserApis } from './dapp';
 import {
   createExplorerHosts,
   type ExplorerHosts,
@@ -39,6 +40,8 @@ export interface BackgroundServices {
   swaps: SwapService;
   /** Explorer hosts the user added: settings, permission, dynamically registered content script. */
   explorerHosts: ExplorerHosts;
+  /** The in-page provider's requests, approval queue and connected sites. */
+  dapp: DappService;
   onSessionChange(listener: (state: QuoteSessionState) => void): () => void;
 }
 
@@ -136,6 +139,12 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     saveSettings: updateSettings,
   });
 
+  const dapp = createDappService({
+    settings: () => settings,
+    wallet,
+    ...dappBrowserApis(),
+  });
+
   const ready = (async () => {
     settings = await settingsItem.get();
     await wallet.restore();
@@ -171,6 +180,7 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     wallet,
     swaps,
     explorerHosts,
+    dapp,
     onSessionChange(listener) {
       sessionListeners.add(listener);
       return () => sessionListeners.delete(listener);

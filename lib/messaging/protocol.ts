@@ -4,7 +4,9 @@
 // `result` with the schema named for its request type in `RESULT_SCHEMAS`.
 import * as z from 'zod/mini';
 import { AddressSchema, AmountStringSchema, ChainIdSchema, QuoteSchema, TokenSchema } from '@/lib/api/schema';
+import { ApprovalsStateSchema, DappResponseSchema } from '@/lib/dapp/approval';
 import { SettingsSchema } from '@/lib/settings/settings';
+import { ConnectedSitesSchema, DappSettingsSchema } from '@/lib/state/dapp';
 import { HistorySchema, SwapStateSchema } from '@/lib/state/pipeline-state';
 import { PrefillSchema } from '@/lib/state/prefill';
 import { QuoteSessionStateSchema, UserMessageSchema } from '@/lib/state/session-state';
@@ -91,6 +93,16 @@ export const RESULT_SCHEMAS = {
   getHistory: HistorySchema,
   // Explorer pages (wt-17): the card's token safety check.
   tokenSafety: TokenSafetySchema,
+  // ----- Dapps (EIP-1193 provider) -----
+  dappInit: z.object({ exposeWindowEthereum: z.boolean(), chainId: z.string() }),
+  dappRequest: DappResponseSchema,
+  dappApprovals: ApprovalsStateSchema,
+  dappDecide: ApprovalsStateSchema,
+  dappSites: ConnectedSitesSchema,
+  dappDisconnect: ConnectedSitesSchema,
+  dappGetSettings: DappSettingsSchema,
+  dappSetSettings: DappSettingsSchema,
+  // ----- end of dapps -----
 } satisfies Record<RequestType, z.ZodMiniType>;
 
 export type ResultOf<T extends RequestType> = z.infer<(typeof RESULT_SCHEMAS)[T]>;

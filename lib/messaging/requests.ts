@@ -4,6 +4,7 @@
 import * as z from 'zod/mini';
 import { AddressSchema, ChainIdSchema, HexDataSchema } from '@/lib/api/schema';
 import { SettingsSchema } from '@/lib/settings/settings';
+import { DappSettingsSchema } from '@/lib/state/dapp';
 import { QuoteInputSchema } from '@/lib/state/session-state';
 
 const ChainRequest = { chainId: ChainIdSchema };
@@ -98,6 +99,28 @@ export const RequestSchema = z.discriminatedUnion('type', [
   // Explorer pages (wt-17): the card's token safety check.
   /** Simulate a small buy and sell-back of a token not on the service's list (content script). */
   z.object({ type: z.literal('tokenSafety'), ...ChainRequest, token: AddressSchema }),
+  // ----- Dapps (EIP-1193 provider; lib/background/handlers/dapp.ts) -----
+  /** The provider's start: window.ethereum allowed?, the site's chain (content script). */
+  z.object({ type: z.literal('dappInit') }),
+  /** A page's EIP-1193 request; the origin is the sender's, as the browser reports it (content script). */
+  z.object({
+    type: z.literal('dappRequest'),
+    method: z.string().check(z.minLength(1), z.maxLength(100)),
+    params: z.optional(z.unknown()),
+  }),
+  /** What the approval window shows: the oldest waiting request and the queue (views only). */
+  z.object({ type: z.literal('dappApprovals') }),
+  z.object({
+    type: z.literal('dappDecide'),
+    id: z.string().check(z.maxLength(100)),
+    approve: z.boolean(),
+    password: z.optional(Secret),
+  }),
+  z.object({ type: z.literal('dappSites') }),
+  z.object({ type: z.literal('dappDisconnect'), origin: z.string().check(z.maxLength(300)) }),
+  z.object({ type: z.literal('dappGetSettings') }),
+  z.object({ type: z.literal('dappSetSettings'), settings: DappSettingsSchema }),
+  // ----- end of dapps -----
 ]);
 export type Request = z.infer<typeof RequestSchema>;
 export type RequestType = Request['type'];
@@ -110,4 +133,6 @@ export const CONTENT_SCRIPT_REQUESTS: ReadonlySet<RequestType> = new Set<Request
   'openPopupPrefilled',
   'explorerChain',
   'tokenSafety',
+  'dappInit',
+  'dappRequest',
 ]);

@@ -5,6 +5,12 @@ import { TokenSchema } from '@/lib/api/schema';
 import { migrateOneClickAmounts } from '@/lib/settings/one-click';
 import { DEFAULT_SETTINGS, SettingsSchema } from '@/lib/settings/settings';
 import {
+  type ConnectedSite,
+  ConnectedSitesSchema,
+  type DappSettings,
+  DappSettingsSchema,
+} from '@/lib/state/dapp';
+import {
   type HistoryEntry,
   HistorySchema,
   PendingSwapsSchema,
@@ -148,4 +154,23 @@ export const pendingSwapsItem = defineStorageItem<SwapState[]>({
   version: 1,
   schema: PendingSwapsSchema,
   fallback: () => [],
+});
+
+// ----- Dapps (EIP-1193 provider): connected sites and the provider's own settings -----
+
+/** Origins the user connected, with the accounts each may see and its chain (lib/dapp/sites.ts). */
+export const connectedSitesItem = defineStorageItem<ConnectedSite[]>({
+  area: 'local',
+  key: 'connectedSites',
+  version: 1,
+  schema: ConnectedSitesSchema,
+  fallback: () => [],
+});
+
+export const dappSettingsItem = defineStorageItem<DappSettings>({
+  area: 'local',
+  key: 'dappSettings',
+  version: 1,
+  schema: DappSettingsSchema,
+  fallback: () => ({ exposeWindowEthereum: false }),
 });

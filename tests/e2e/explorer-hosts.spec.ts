@@ -16,6 +16,7 @@ import { ETH, fixtureHtml, PAGES } from '../fixtures/explorer/pages.ts';
 import {
   expect,
   grantSiteAccess,
+  pageSettled,
   stopServiceWorker,
   test,
   useEmbeddedDefault,
@@ -46,7 +47,7 @@ async function extensionEval<T>(page: Page, script: string): Promise<T> {
 async function expectNoButtons(tab: Page): Promise<void> {
   await tab.goto(TOKEN_PAGE);
   await expect(tab.locator('h1')).toContainText('USDC'); // the fixture was served
-  await tab.waitForTimeout(1500);
+  await pageSettled(tab);
   expect(await tab.locator(BUTTON).count()).toBe(0);
 }
 
@@ -88,7 +89,7 @@ test('a host added in settings gets buttons and quotes on its chain; removing it
     `${HOST} · Ethereum`,
   );
 
-  // The registration: the manifest's own content-script file, persistent, for exactly this host.
+  // The registration: the manifest's own explorer content-script file, persistent, for exactly this host.
   const manifest = JSON.parse(readFileSync(path.join(EXTENSION_PATH, 'manifest.json'), 'utf8')) as {
     content_scripts: { js: string[] }[];
   };
@@ -99,7 +100,8 @@ test('a host added in settings gets buttons and quotes on its chain; removing it
     expect.objectContaining({
       id: `explorer-host:${HOST}`,
       matches: [`https://${HOST}/*`],
-      js: manifest.content_scripts[0]?.js,
+      js: manifest.content_scripts.find((entry) => entry.js.some((file) => file.endsWith('/explorer.js')))
+        ?.js,
       persistAcrossSessions: true,
     }),
   ]);

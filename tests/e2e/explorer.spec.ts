@@ -11,7 +11,14 @@ import {
   SPAM_TOKEN,
   tokenListAddresses,
 } from '../fixtures/explorer/pages.ts';
-import { expect, importAnvilWallet, test, useEmbeddedDefault, watchPageProblems } from './fixtures';
+import {
+  expect,
+  importAnvilWallet,
+  pageSettled,
+  test,
+  useEmbeddedDefault,
+  watchPageProblems,
+} from './fixtures';
 
 const NATIVE = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
 const HOST = 'swaplane-swap';
@@ -77,8 +84,15 @@ async function buttonTokens(page: Page): Promise<string[]> {
 async function scrollThrough(page: Page): Promise<void> {
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   for (let y = 0; y <= height; y += 500) {
-    await page.evaluate((top) => window.scrollTo(0, top), y);
-    await page.waitForTimeout(30);
+    // The next frame: the intersection observer has seen this position.
+    await page.evaluate(
+      (top) =>
+        new Promise<void>((resolve) => {
+          window.scrollTo(0, top);
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+        }),
+      y,
+    );
   }
   await page.evaluate(() => window.scrollTo(0, 0));
 }
@@ -125,8 +139,9 @@ test('buttons appear on the expected addresses, and nowhere else', async ({ cont
     await expect
       .poll(() => buttonTokens(tab), { message: fixture.file })
       .toEqual([...fixture.expected].sort());
-    // The whitelist answers may still be on their way: give them time to (wrongly) add more.
-    await tab.waitForTimeout(300);
+    // The whitelist answers may still be on their way: once the page is idle again and has painted,
+    // they have had their chance to (wrongly) add more.
+    await pageSettled(tab);
     expect(await buttonTokens(tab)).toEqual([...fixture.expected].sort());
     await expectButtonsBesideTheirElements(tab, fixture.chainId);
     const addressHosts = await tab.$$eval(HOST, (hosts) =>
@@ -296,8 +311,8 @@ test("the page's own links and styles keep working", async ({ context, extension
   await tab.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   // A page script can't press it.
+  // Its click runs synchronously; a trusted one opens the card in that same call.
   await swap.evaluate((button) => (button as HTMLButtonElement).click());
-  await tab.waitForTimeout(200);
   await expect(dialog).toHaveCount(0);
 
   // The link itself still navigates.
@@ -309,18 +324,17 @@ test("the page's own links and styles keep working", async ({ context, extension
 test('look-alike hosts get no buttons', async ({ context, extensionId }) => {
   await setUp(context, extensionId);
   const tab = await context.newPage();
-  // Control: the real host gets its buttons quickly.
+  // Control: the real host gets its buttons, once settled.
   await tab.goto(PAGES.token.url);
+  await pageSettled(tab);
   await expect(tab.locator(HOST).first()).toBeAttached();
-  const started = Date.now();
   for (const url of [
     'https://etherscan.io.evil.com/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
     'https://etherscam.io/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
   ]) {
     await tab.goto(url);
     await expect(tab.locator('h1')).toContainText('USDC'); // the same fixture was served
-    await tab.waitForTimeout(1500);
+    await pageSettled(tab);
     expect(await tab.locator(HOST).count()).toBe(0);
   }
-  expect(Date.now() - started).toBeGreaterThan(3000);
 });

@@ -17,11 +17,11 @@ import {
   expect,
   expectNewWorker,
   expectNoRawErrors,
+  markWorker,
   openWalletPopup,
   pickToken,
   rpcCall,
   sendFromView,
-  serviceWorkerOf,
   stopServiceWorker,
   swapAnswer,
   watchPageProblems,
@@ -232,7 +232,7 @@ test('service worker stopped after the send (RPC down): the new worker resumes t
   await expectWaitingForReceipt(popup);
   const { id, tx } = await swapState(popup);
   const hash = tx?.hash ?? '';
-  const firstWorker = await serviceWorkerOf(context);
+  await markWorker(context);
 
   // The browser stops the worker while the user is away (popup closed).
   const helper = await context.newPage();
@@ -244,7 +244,7 @@ test('service worker stopped after the send (RPC down): the new worker resumes t
   const reopened = await context.newPage();
   const reopenedProblems = await watchPageProblems(reopened);
   await reopened.goto(popupUrl);
-  await expectNewWorker(context, firstWorker);
+  await expectNewWorker(context);
   await expectWaitingForReceipt(reopened, hash);
   expect((await swapState(reopened)).id).toBe(id);
   // The new worker is the one polling now.

@@ -66,14 +66,44 @@ export async function swapAnswer(page: Page): Promise<unknown> {
   return { ok: answer.ok, result: answer.result?.swap };
 }
 
-/**
- * Waits until the browser runs a service worker other than `before`: the worker stopped and a
- * new one started (Playwright gives every worker target its own object).
- */
-export async function expectNewWorker(context: BrowserContext, before: Worker): Promise<void> {
+/** Marks the running service worker's global scope, so a later check can tell a new worker from it. */
+export async function markWorker(context: BrowserContext): Promise<void> {
+  const worker = await serviceWorkerOf(context);
+  await worker.evaluate(() => {
+    (globalThis as { swaplaneE2eMark?: boolean }).swaplaneE2eMark = true;
+  });
+}
+
+/** Waits until the extension's running service worker is a new one: its global scope has no mark. */
+export async function expectNewWorker(context: BrowserContext): Promise<void> {
   await expect
-    .poll(() => context.serviceWorkers().some((worker) => worker !== before), { timeout: 15_000 })
+    .poll(async () => {
+      for (const worker of context.serviceWorkers()) {
+        const fresh = await worker
+          .evaluate(() => (globalThis as { swaplaneE2eMark?: boolean }).swaplaneE2eMark === undefined)
+          .catch(() => false); // a stopped worker cannot answer
+        if (fresh) return true;
+      }
+      return false;
+    })
     .toBe(true);
+}
+
+/**
+ * Resolves once the page has loaded, gone idle and painted a frame: by then a document_idle content
+ * script has run on it and its first scan (one animation frame) is done. What a negative check waits
+ * for instead of a fixed time.
+ */
+export async function pageSettled(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) =>
+        requestIdleCallback(() => requestAnimationFrame(() => requestAnimationFrame(() => resolve())), {
+          timeout: 2_000,
+        }),
+      ),
+  );
 }
 
 /** Points the extension at the devnet and service started by global-setup.ts. */

@@ -3,6 +3,7 @@
 // reference service. Faults the reference service cannot be made to produce on demand come from
 // the fault proxy (tests/support/fault-proxy.ts) put between the extension and the service.
 import type { BrowserContext, Page } from '@playwright/test';
+import { CHAIN_FIXTURES } from '../../devnet/fixtures';
 import * as TOKENS from '../support/addresses';
 import { type FaultProxy, onPath, type ProxyRequestInfo, startFaultProxy } from '../support/fault-proxy';
 import {
@@ -20,7 +21,6 @@ import {
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 const USDC = TOKENS.lowercase.USDC;
-const WETH = TOKENS.lowercase.WETH;
 
 /** The reference service's error body (README, "Error body"). */
 function errorBody(code: string, message: string): string {
@@ -118,16 +118,20 @@ test('404: no route (the reference service itself) and unsupported tokens, each 
   test.setTimeout(90_000);
   const { popup, problems } = await openPopup(context, extensionId, serviceProxy.url);
 
-  // 1. ETH -> WETH is not a swap: the reference service answers 404 NO_ROUTE.
+  // 1. A whitelisted long-tail token in no pool: the reference service answers 404 NO_ROUTE.
+  const unpooled = CHAIN_FIXTURES.ethereum.longTail.find((token) => token.pools.length === 0);
+  if (!unpooled) throw new Error('the devnet has no unpooled long-tail token');
   await pickToken(popup, 'from', 'ETH', ETH);
-  await pickToken(popup, 'to', 'WETH', WETH);
+  await pickToken(popup, 'to', unpooled.symbol, unpooled.address);
   await popup.getByLabel('Amount').fill('1');
   await expectQuoteError(popup, 'No route for this pair', [
     'The swap service found no liquidity path between these tokens.',
     'Try another token pair or a smaller amount.',
   ]);
   // A 4xx is an answer, not an outage: asked once, not retried.
-  expect(quoteHits(serviceProxy).map((hit) => String(bodyOf(hit).outToken).toLowerCase())).toEqual([WETH]);
+  expect(quoteHits(serviceProxy).map((hit) => String(bodyOf(hit).outToken).toLowerCase())).toEqual([
+    unpooled.address.toLowerCase(),
+  ]);
 
   // 2. A service that does not trade the pair (404 UNSUPPORTED_TOKENS).
   serviceProxy.add({

@@ -4,8 +4,8 @@ import {
   expect,
   expectNewWorker,
   importAnvilWallet,
+  markWorker,
   quoteSessionAnswer,
-  serviceWorkerOf,
   stopServiceWorker,
   test,
   useEmbeddedDefault,
@@ -45,7 +45,7 @@ test('the quote session outlives the popup and a stopped service worker', async 
   await expect(popup.getByTestId('quote-countdown')).toContainText(/New quote in \d+s/);
   const before = (await quoteSessionAnswer(popup)) as SessionAnswer;
   expect(before.result.status).toBe('ready');
-  const workerBefore = await serviceWorkerOf(context);
+  await markWorker(context);
   expect(problems).toEqual([]);
 
   // Close the popup, then stop the worker while nobody watches.
@@ -64,7 +64,7 @@ test('the quote session outlives the popup and a stopped service worker', async 
   await expect(reopened.getByTestId('quote-out')).toContainText('USDC', { timeout: 10_000 });
   const after = (await quoteSessionAnswer(reopened)) as SessionAnswer;
   expect(after.result.revision).toBe(before.result.revision);
-  await expectNewWorker(context, workerBefore); // a new worker answered
+  await expectNewWorker(context); // a new worker answered
 
   // And it refreshes while the popup is open.
   await expect

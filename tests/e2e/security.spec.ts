@@ -9,6 +9,7 @@ import * as TOKENS from '../support/addresses';
 import {
   expect,
   importAnvilWallet,
+  pageSettled,
   sendFromView,
   test,
   useEmbeddedDefault,
@@ -263,21 +264,24 @@ test('page script cannot press Swaplane: synthetic clicks and keys on the page b
       window.postMessage({ type, chainId: 1, token, password: 'x', target: 'mnemonic' }, '*');
     }
   }, PAGES.token.expected[0]);
+  // Clicks and key presses run their listeners synchronously: a trusted press opens the card within it.
   expect(await pagePresses('.s')).toBeGreaterThan(0);
-  await tab.waitForTimeout(500); // a quote request, had one started, would have put a card up by now
   expect(await cards()).toBe(0);
 
   // A person's click does open the card (so the buttons are live and the check above can fail)…
   await host.getByRole('button', { name: 'Swap', exact: true }).click();
   const card = host.getByRole('dialog', { name: 'Swaplane quote' });
   await expect(card.getByRole('button', { name: 'Swap in Swaplane' })).toBeVisible({ timeout: 20_000 });
+  expect(await cards()).toBe(1); // only the person's
   // …but the page pressing "Swap in Swaplane" opens nothing and leaves no prefill behind.
   const before = await popupPages();
   expect(await pagePresses('.go')).toBeGreaterThan(0);
-  await tab.waitForTimeout(500);
+  // A press would have sent openPopupPrefilled at once, and the background stores the prefill before
+  // it opens anything: its answer to a later message shows no prefill, so nothing was asked.
+  await pageSettled(tab);
+  expect(await sendFromView(setup, { type: 'takePrefill' })).toEqual({ ok: true, result: null });
   expect(await popupPages()).toBe(before);
   expect(await popupViews()).toBe(0);
-  expect(await sendFromView(setup, { type: 'takePrefill' })).toEqual({ ok: true, result: null });
   await expect(card).toBeVisible();
 });
 
@@ -304,7 +308,7 @@ test('web pages cannot message the extension or frame its pages', async ({ conte
   await page.setContent(
     `<iframe id="f" src="chrome-extension://${extensionId}/popup.html" style="opacity:0.01"></iframe>`,
   );
-  await page.waitForTimeout(1_000);
+  // setContent resolves on the load event, which waits for the frame's own load (or its refusal).
   const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
   expect(frame).toBeDefined();
   const framedApp = frame

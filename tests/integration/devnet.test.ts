@@ -517,8 +517,20 @@ describe('router and executor refuse what they must', () => {
       errorName: 'InvalidNativeValue',
       args: [999n, 1000n],
     });
+    expect(
+      await simulate([{ percent: 100, hops: [direct] }], { inToken: weth, outToken: weth }),
+    ).toMatchObject({ errorName: 'IdenticalTokens' });
+    // Native -> WETH is a wrap: its route must be the one WETH hop, not a pool.
     expect(await simulate([{ percent: 100, hops: [direct] }], { outToken: weth })).toMatchObject({
-      errorName: 'IdenticalTokens',
+      errorName: 'PoolTokenMismatch',
+    });
+    const wrapHop = { pool: weth, tokenIn: NATIVE_TOKEN, tokenOut: weth };
+    expect(
+      await simulate([{ percent: 100, hops: [wrapHop] }], { outToken: weth, value: 999n }),
+    ).toMatchObject({ errorName: 'InvalidNativeValue', args: [999n, 1000n] });
+    expect(await simulate([{ percent: 50, hops: [wrapHop] }], { outToken: weth })).toMatchObject({
+      errorName: 'PercentsNotHundred',
+      args: [50n],
     });
     const wrongPool = { ...direct, pool: c.pool('uniswap-v2', 'WETH', 'DAI') };
     expect(await simulate([{ percent: 100, hops: [wrongPool] }])).toMatchObject({

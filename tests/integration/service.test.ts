@@ -218,10 +218,12 @@ describe('POST /v1/quote', () => {
     // Whitelisted but in no pool: the long tail.
     const unpooled = chain('ethereum').tokens.find((token) => !token.pooled);
     await expectError('/v1/quote', 404, 'NO_ROUTE', { json: request({ outToken: unpooled?.address }) });
-    // Wrapping is not a swap.
-    await expectError('/v1/quote', 404, 'NO_ROUTE', {
-      json: request({ inToken: NATIVE_TOKEN_ADDRESS, outToken: WETH }),
+    // The same token both sides is not a swap; native <-> WETH is (a wrap route, out = in).
+    await expectError('/v1/quote', 404, 'UNSUPPORTED_TOKENS', {
+      json: request({ inToken: NATIVE_TOKEN_ADDRESS, outToken: NATIVE_TOKEN_ADDRESS }),
     });
+    const wrap = await getQuote({ inToken: NATIVE_TOKEN_ADDRESS, outToken: WETH });
+    expect(wrap.outAmount).toBe(wrap.inAmount);
     // One wei of a 6-decimal token into an 18-decimal pool rounds to nothing on every path.
     await expectError('/v1/quote', 404, 'NO_ROUTE', {
       json: request({ inToken: USDC, outToken: '0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599', inAmount: '1' }),

@@ -1,33 +1,20 @@
 // @vitest-environment happy-dom
+
 import { cleanup, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SwapProgress } from '@/components/SwapProgress';
 import type { SwapState, SwapStep } from '@/lib/state/pipeline-state';
 import * as TOKENS from '../support/addresses';
+import { swapStateFixture } from '../support/swaps';
 
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 const USDC = TOKENS.lowercase.USDC;
 const HASH = `0x${'ab'.repeat(32)}`;
 
-const base: SwapState = {
-  id: 'swap-1',
+const base: SwapState = swapStateFixture({
   status: 'failed',
-  chainId: 1,
-  account: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
-  approvalMode: 'exact',
   request: { chainId: 1, inToken: ETH, outToken: USDC, inAmount: '1', slippage: 0.5 },
-  quote: null,
-  requotes: 0,
-  build: null,
-  approval: null,
-  simulation: null,
-  tx: null,
-  outcome: null,
-  failure: null,
-  consent: null,
-  createdAt: 1,
-  updatedAt: 1,
-};
+});
 
 function failedAt(step: SwapStep, patch: Partial<SwapState> = {}): SwapState {
   return {

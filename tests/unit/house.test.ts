@@ -25,6 +25,7 @@ const LIB_LAYERS = [
   'swap',
   'safety',
   'explorer',
+  'dapp',
   'messaging',
   'background',
 ] as const;

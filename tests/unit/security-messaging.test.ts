@@ -63,6 +63,13 @@ const VIEW_ONLY: Request[] = [
   { type: 'startSwap', approvalMode: 'unlimited', routerConsent: EVIL_ROUTER },
   { type: 'dismissSwap' },
   { type: 'getBalances', chainId: 1, tokens: [USDC] },
+  // Dapps: the approval window's and the options page's requests.
+  { type: 'dappApprovals' },
+  { type: 'dappDecide', id: 'x', approve: true, password: PASSWORD },
+  { type: 'dappSites' },
+  { type: 'dappDisconnect', origin: 'https://app.example' },
+  { type: 'dappGetSettings' },
+  { type: 'dappSetSettings', settings: { exposeWindowEthereum: true } },
   { type: 'getHistory' },
 ];
 
@@ -116,6 +123,8 @@ describe('a content script (code in a page the user visits)', () => {
     // explorerChain answers from the sender URL the browser reports, never from page-supplied data.
     expect([...CONTENT_SCRIPT_REQUESTS].sort()).toEqual(
       [
+        'dappInit',
+        'dappRequest',
         'explorerChain',
         'lookupToken',
         'oneClickQuote',

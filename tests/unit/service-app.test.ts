@@ -51,7 +51,6 @@ const manifest: ServiceManifest = {
 function fakeReader(state: { head: bigint; down?: boolean; broken?: boolean }): ChainReader {
   const ref = (number: bigint): BlockRef => ({ number, hash: `0x${number.toString(16).padStart(64, '0')}` });
   const snapshots = new Map<bigint, ReturnType<typeof makeSnapshot>>();
-  let last: ReturnType<typeof makeSnapshot> | undefined;
   const check = () => {
     if (state.down) throw new RpcUnavailableError('ethereum', new Error('ECONNREFUSED'));
     if (state.broken) throw new Error('a bug');
@@ -77,12 +76,8 @@ function fakeReader(state: { head: bigint; down?: boolean; broken?: boolean }): 
         [5_000_000n * E18, 5_000_000n * E6],
       ]);
       snapshots.set(block.number, snapshot);
-      last = snapshot;
       return snapshot;
     },
-    // Like the RPC reader: quotes route on this while the head lookup runs, and must not keep
-    // that work when the head has moved on.
-    latest: () => last,
   };
 }
 

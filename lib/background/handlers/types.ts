@@ -7,6 +7,10 @@ import type { Request, RequestType } from '@/lib/messaging/requests';
 export interface SenderInfo {
   /** The sending frame's URL, as the browser reports it (a page cannot choose it). */
   url?: string;
+  /** The sending frame's origin, as the browser reports it (Chrome). */
+  origin?: string;
+  tabId?: number;
+  frameId?: number;
 }
 
 export type Handlers = {

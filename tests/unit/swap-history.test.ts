@@ -12,6 +12,7 @@ import { createPendingSwapStore } from '@/lib/swap/execute';
 import { addToHistory, createSwapHistory } from '@/lib/swap/history';
 import { createRouterPins } from '@/lib/swap/router-pins';
 import { USDC } from '../support/addresses';
+import { swapStateFixture } from '../support/swaps';
 
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const ROUTER = '0xb19b36b1456E65E3A6D514D3F715f204BD59f431';
@@ -97,26 +98,7 @@ describe('router pins', () => {
 });
 
 describe('pending swaps store', () => {
-  const state = (id: string): SwapState =>
-    SwapStateSchema.parse({
-      id,
-      status: 'sent',
-      chainId: 1,
-      account: ACCOUNT,
-      approvalMode: 'exact',
-      request: { chainId: 1, inToken: NATIVE_TOKEN_ADDRESS, outToken: USDC, inAmount: '1', slippage: 0.5 },
-      quote: null,
-      requotes: 0,
-      build: null,
-      approval: null,
-      simulation: null,
-      tx: null,
-      outcome: null,
-      failure: null,
-      consent: null,
-      createdAt: 1,
-      updatedAt: 1,
-    });
+  const state = (id: string): SwapState => SwapStateSchema.parse(swapStateFixture({ id }));
 
   it('saves by id, replaces, removes, and survives a new store instance (a restart)', async () => {
     const store = createPendingSwapStore();

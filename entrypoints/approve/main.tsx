@@ -1,0 +1,6 @@
+import '@/lib/zod-config';
+import { render } from 'preact';
+import { Approve } from './Approve';
+import './style.css';
+
+render(<Approve />, document.getElementById('app') as HTMLElement);

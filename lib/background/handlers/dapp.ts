@@ -1,0 +1,42 @@
+// The protocol's dapp requests. dappInit and dappRequest come from the bridge content script: the
+// origin is taken from what the browser says about the sender, never from the message.
+import { originOf } from '@/lib/dapp/sites';
+import type { DappService } from '../dapp';
+import { CodedError } from '../errors';
+import type { Handlers } from './types';
+
+function senderOrigin(sender: { url?: string; origin?: string }): string {
+  // Chrome reports the frame's origin; Firefox its URL. An opaque origin ("null") is refused.
+  const origin = originOf(sender.origin && sender.origin !== 'null' ? sender.origin : sender.url);
+  if (!origin) throw new CodedError('FORBIDDEN', 'Only http(s) pages can use the provider.');
+  return origin;
+}
+
+export function dappHandlers(
+  dapp: DappService,
+): Pick<
+  Handlers,
+  | 'dappInit'
+  | 'dappRequest'
+  | 'dappApprovals'
+  | 'dappDecide'
+  | 'dappSites'
+  | 'dappDisconnect'
+  | 'dappGetSettings'
+  | 'dappSetSettings'
+> {
+  return {
+    dappInit: async (_request, sender) => dapp.init(senderOrigin(sender)),
+    dappRequest: async ({ method, params }, sender) => {
+      const frame =
+        sender.tabId !== undefined ? { tabId: sender.tabId, frameId: sender.frameId ?? 0 } : undefined;
+      return dapp.request(senderOrigin(sender), frame, method, params);
+    },
+    dappApprovals: () => dapp.approvals(),
+    dappDecide: ({ id, approve, password }) => dapp.decide(id, approve, password),
+    dappSites: () => dapp.sites(),
+    dappDisconnect: ({ origin }) => dapp.disconnect(origin),
+    dappGetSettings: () => dapp.dappSettings(),
+    dappSetSettings: ({ settings }) => dapp.setDappSettings(settings),
+  };
+}

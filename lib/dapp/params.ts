@@ -1,0 +1,55 @@
+// The params of each method a page may call, parsed with zod before anything acts on them. The
+// page is hostile: every field is bounded, addresses and hex are checked, unknown keys dropped.
+import * as z from 'zod/mini';
+import { AddressSchema } from '@/lib/api/schema';
+import { invalidParams } from './errors';
+
+const Hex = z.string().check(z.maxLength(200_000), z.regex(/^0x[0-9a-fA-F]*$/, 'expected 0x-prefixed hex'));
+const Quantity = z.string().check(z.regex(/^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$/, 'expected a hex quantity'));
+const ChainIdParam = z.string().check(z.maxLength(20));
+
+export const TransactionParamsSchema = z.object({
+  from: AddressSchema,
+  to: z.optional(z.nullable(AddressSchema)),
+  value: z.optional(Quantity),
+  data: z.optional(Hex),
+  input: z.optional(Hex),
+  gas: z.optional(Quantity),
+  gasLimit: z.optional(Quantity),
+  maxFeePerGas: z.optional(Quantity),
+  maxPriorityFeePerGas: z.optional(Quantity),
+  gasPrice: z.optional(Quantity),
+  nonce: z.optional(Quantity),
+  chainId: z.optional(ChainIdParam),
+  type: z.optional(z.string().check(z.maxLength(6))),
+});
+export type TransactionParams = z.infer<typeof TransactionParamsSchema>;
+
+const MessageString = z.string().check(z.maxLength(100_000));
+
+export const PARAM_SCHEMAS = {
+  personal_sign: z.tuple([MessageString, MessageString], z.unknown()),
+  eth_signTypedData_v4: z.tuple([AddressSchema, z.union([MessageString, z.record(z.string(), z.unknown())])]),
+  eth_sendTransaction: z.tuple([TransactionParamsSchema]),
+  wallet_switchEthereumChain: z.tuple([z.object({ chainId: ChainIdParam })]),
+  wallet_addEthereumChain: z.tuple([z.looseObject({ chainId: ChainIdParam })]),
+  wallet_requestPermissions: z.tuple([z.record(z.string().check(z.maxLength(100)), z.unknown())]),
+  wallet_revokePermissions: z.tuple([z.record(z.string().check(z.maxLength(100)), z.unknown())]),
+} as const;
+
+export type ParamMethod = keyof typeof PARAM_SCHEMAS;
+
+export function parseParams<M extends ParamMethod>(
+  method: M,
+  params: unknown,
+): z.infer<(typeof PARAM_SCHEMAS)[M]> {
+  const parsed = PARAM_SCHEMAS[method].safeParse(params ?? []);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw invalidParams(issue ? `${issue.path.join('.') || 'params'}: ${issue.message}` : method);
+  }
+  return parsed.data as z.infer<(typeof PARAM_SCHEMAS)[M]>;
+}
+
+/** Read-only calls go to the node as they are, but bounded: an array of at most a few values. */
+export const ReadParamsSchema = z.optional(z.array(z.unknown()).check(z.maxLength(8)));

@@ -1,0 +1,279 @@
+// Pages are hostile (SECURITY.md, "Web pages and the in-page provider"): through the built
+// extension, a page cannot read accounts before connecting, cannot sign or send without the
+// window, cannot pass for another origin, cannot flood the queue; closing the window rejects
+// with 4001, a locked wallet answers [] and asks for the password in the window.
+import {
+  answerOf,
+  BLANK_PAGE,
+  connectPage,
+  nextApprovalWindow,
+  providerRequest,
+  type StaticSite,
+  serveStatic,
+  startRequests,
+} from './dapp/support';
+import { expect, importAnvilWallet, sendFromView, test, useEmbeddedDefault } from './fixtures';
+
+const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const HELLO = '0x48656c6c6f'; // "Hello"
+
+let site: StaticSite;
+test.beforeAll(async () => {
+  site = await serveStatic('/nonexistent', { '/index.html': BLANK_PAGE });
+});
+test.afterAll(async () => site.close());
+
+// Two origins served by the same server: 127.0.0.1:port and localhost:port.
+const originA = () => site.url;
+const originB = () => site.url.replace('127.0.0.1', 'localhost');
+
+async function setUp(context: import('@playwright/test').BrowserContext, extensionId: string) {
+  const setup = await context.newPage();
+  await setup.goto(`chrome-extension://${extensionId}/options.html`);
+  await useEmbeddedDefault(setup);
+  await importAnvilWallet(setup);
+  return setup;
+}
+
+const approvalWindows = (context: import('@playwright/test').BrowserContext, extensionId: string) =>
+  context.pages().filter((page) => page.url().startsWith(`chrome-extension://${extensionId}/approve.html`));
+
+test('an unconnected page reads no account and cannot sign or send: 4100, and no window opens', async ({
+  context,
+  extensionId,
+}) => {
+  await setUp(context, extensionId);
+  const page = await context.newPage();
+  await page.goto(`${originA()}/index.html`);
+  expect(await providerRequest(page, 'eth_accounts')).toEqual({ result: [] });
+  expect(await providerRequest(page, 'eth_chainId')).toEqual({ result: '0x1' });
+  expect(await providerRequest(page, 'personal_sign', [HELLO, ACCOUNT])).toMatchObject({
+    error: { code: 4100 },
+  });
+  expect(
+    await providerRequest(page, 'eth_signTypedData_v4', [
+      ACCOUNT,
+      JSON.stringify({ types: {}, message: {} }),
+    ]),
+  ).toMatchObject({ error: { code: 4100 } });
+  expect(
+    await providerRequest(page, 'eth_sendTransaction', [{ from: ACCOUNT, to: ACCOUNT, value: '0x1' }]),
+  ).toMatchObject({ error: { code: 4100 } });
+  // Methods outside the allowlist: 4200, whatever the page says.
+  expect(await providerRequest(page, 'eth_sign', [ACCOUNT, HELLO])).toMatchObject({ error: { code: 4200 } });
+  expect(await providerRequest(page, 'eth_sendRawTransaction', ['0x00'])).toMatchObject({
+    error: { code: 4200 },
+  });
+  expect(approvalWindows(context, extensionId)).toEqual([]);
+  // Read-only calls are served from the chain's configured RPC.
+  expect(await providerRequest(page, 'eth_blockNumber')).toMatchObject({
+    result: expect.stringMatching(/^0x/),
+  });
+});
+
+test('signing waits for the window; closing the window rejects with 4001', async ({
+  context,
+  extensionId,
+}) => {
+  await setUp(context, extensionId);
+  const page = await context.newPage();
+  await page.goto(`${originA()}/index.html`);
+  expect(await connectPage(page, context, extensionId)).toEqual({ result: [ACCOUNT] });
+
+  const approval = nextApprovalWindow(context, extensionId);
+  await startRequests(page, [{ name: 'sign', method: 'personal_sign', params: [HELLO, ACCOUNT] }]);
+  const prompt = await approval;
+  await expect(prompt.getByRole('heading', { name: 'Sign this message?' })).toBeVisible();
+  await expect(prompt.getByRole('region', { name: 'Message' })).toContainText('Hello');
+  await expect(prompt.getByRole('region', { name: 'Requesting site' })).toContainText(originA());
+  // Nothing is signed while the window waits.
+  expect(await answerOf(page, 'sign')).toBeNull();
+  await prompt.close();
+  await expect.poll(() => answerOf(page, 'sign')).toMatchObject({ error: { code: 4001 } });
+
+  // "Reject" rejects too.
+  const again = nextApprovalWindow(context, extensionId);
+  await startRequests(page, [{ name: 'sign2', method: 'personal_sign', params: [HELLO, ACCOUNT] }]);
+  const second = await again;
+  await second.getByRole('button', { name: 'Reject' }).click();
+  await expect.poll(() => answerOf(page, 'sign2')).toMatchObject({ error: { code: 4001 } });
+});
+
+test('a page cannot pass for another origin: the background uses the origin the browser reports', async ({
+  context,
+  extensionId,
+}) => {
+  await setUp(context, extensionId);
+  const connected = await context.newPage();
+  await connected.goto(`${originA()}/index.html`);
+  await connectPage(connected, context, extensionId);
+
+  const hostile = await context.newPage();
+  await hostile.goto(`${originB()}/index.html`);
+  // Claims to be the connected origin on the page<->bridge channel, in every field it can think of.
+  const forged = await hostile.evaluate(async (claimed) => {
+    const replies: unknown[] = [];
+    window.addEventListener('message', (event) => {
+      const data = event.data as { target?: string; id?: number };
+      if (data?.target === 'swaplane:provider' && data.id === 990) replies.push(data);
+    });
+    window.postMessage(
+      {
+        target: 'swaplane:bridge',
+        id: 990,
+        method: 'eth_accounts',
+        origin: claimed,
+        sender: { origin: claimed, url: `${claimed}/` },
+      },
+      location.origin,
+    );
+    await new Promise((resolve) => {
+      const check = () => (replies.length > 0 ? resolve(null) : setTimeout(check, 20));
+      check();
+    });
+    return replies[0];
+  }, originA());
+  expect(forged).toEqual({ target: 'swaplane:provider', id: 990, result: [] });
+  expect(await providerRequest(hostile, 'personal_sign', [HELLO, ACCOUNT])).toMatchObject({
+    error: { code: 4100 },
+  });
+
+  // Its connect request names its own origin in the window.
+  const approval = nextApprovalWindow(context, extensionId);
+  await startRequests(hostile, [{ name: 'connect', method: 'eth_requestAccounts' }]);
+  const prompt = await approval;
+  await expect(prompt.getByRole('region', { name: 'Requesting site' })).toContainText(originB());
+  await expect(prompt.getByRole('region', { name: 'Requesting site' })).not.toContainText(originA());
+  await prompt.getByRole('button', { name: 'Reject' }).click();
+  await expect.poll(() => answerOf(hostile, 'connect')).toMatchObject({ error: { code: 4001 } });
+});
+
+test('a page cannot flood the queue: three wait, the rest get -32005, one window shows the queue', async ({
+  context,
+  extensionId,
+}) => {
+  await setUp(context, extensionId);
+  const page = await context.newPage();
+  await page.goto(`${originA()}/index.html`);
+  await connectPage(page, context, extensionId);
+
+  const approval = nextApprovalWindow(context, extensionId);
+  await startRequests(
+    page,
+    Array.from({ length: 50 }, (_, i) => ({
+      name: `s${i}`,
+      method: 'personal_sign',
+      params: [HELLO, ACCOUNT],
+    })),
+  );
+  const prompt = await approval;
+  const answers = async () => Promise.all(Array.from({ length: 50 }, (_, i) => answerOf(page, `s${i}`)));
+  await expect.poll(async () => (await answers()).filter((answer) => answer !== null).length).toBe(47);
+  for (const answer of (await answers()).filter((entry) => entry !== null)) {
+    expect(answer).toMatchObject({ error: { code: -32005 } });
+  }
+  await expect(prompt.getByRole('region', { name: 'Waiting requests' })).toContainText(
+    '2 more requests waiting',
+  );
+  expect(approvalWindows(context, extensionId)).toHaveLength(1);
+  for (let left = 3; left > 0; left--) {
+    await prompt.getByRole('button', { name: 'Reject' }).click();
+    if (left > 1) await expect(prompt.getByRole('heading', { name: 'Sign this message?' })).toBeVisible();
+  }
+  await expect.poll(async () => (await answers()).filter((answer) => answer === null).length).toBe(0);
+  expect((await answers()).filter((answer) => JSON.stringify(answer).includes('4001'))).toHaveLength(3);
+});
+
+test('locked: eth_accounts is [], eth_requestAccounts asks for the password in the window; Settings disconnects', async ({
+  context,
+  extensionId,
+}) => {
+  const setup = await setUp(context, extensionId);
+  const page = await context.newPage();
+  await page.goto(`${originA()}/index.html`);
+  await connectPage(page, context, extensionId);
+  expect(await providerRequest(page, 'eth_accounts')).toEqual({ result: [ACCOUNT] });
+
+  await sendFromView(setup, { type: 'walletLock' });
+  expect(await providerRequest(page, 'eth_accounts')).toEqual({ result: [] });
+  const approval = nextApprovalWindow(context, extensionId);
+  await startRequests(page, [{ name: 'again', method: 'eth_requestAccounts' }]);
+  const prompt = await approval;
+  await expect(prompt.getByRole('button', { name: 'Connect' })).toBeDisabled();
+  await prompt.getByLabel('Password').fill('wrong password entirely');
+  await prompt.getByRole('button', { name: 'Connect' }).click();
+  await expect(prompt.getByRole('alert').last()).toBeVisible();
+  expect(await answerOf(page, 'again')).toBeNull();
+  await prompt.getByLabel('Password').fill('e2e correct horse battery');
+  await prompt.getByRole('button', { name: 'Connect' }).click();
+  await expect.poll(() => answerOf(page, 'again')).toEqual({ result: [ACCOUNT] });
+
+  // Connected sites in Settings: listed, and disconnecting tells the page (accountsChanged []).
+  await page.evaluate(async () => {
+    type Provider = { on(event: string, listener: (value: unknown) => void): void };
+    const provider = await new Promise<Provider>((resolve) => {
+      window.addEventListener('eip6963:announceProvider', (event) =>
+        resolve((event as CustomEvent).detail.provider as Provider),
+      );
+      window.dispatchEvent(new Event('eip6963:requestProvider'));
+    });
+    provider.on('accountsChanged', (accounts) => {
+      (window as unknown as { __changed: unknown }).__changed = accounts;
+    });
+  });
+  await setup.goto(`chrome-extension://${extensionId}/options.html`);
+  const list = setup.getByRole('list', { name: 'Connected sites' });
+  await expect(list).toContainText(originA());
+  await setup.getByRole('button', { name: `Disconnect ${originA()}` }).click();
+  await expect(setup.getByText('No site is connected.')).toBeVisible();
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __changed?: unknown }).__changed))
+    .toEqual([]);
+  expect(await providerRequest(page, 'eth_accounts')).toEqual({ result: [] });
+});
+
+test('window.ethereum only when the user allows it in Settings, and never over another wallet', async ({
+  context,
+  extensionId,
+}) => {
+  const setup = await setUp(context, extensionId);
+  const before = await context.newPage();
+  await before.goto(`${originA()}/index.html`);
+  // Announced by EIP-6963 either way; window.ethereum is off by default.
+  expect(await providerRequest(before, 'eth_chainId')).toEqual({ result: '0x1' });
+  expect(await before.evaluate(() => 'ethereum' in window)).toBe(false);
+
+  await setup.goto(`chrome-extension://${extensionId}/options.html`);
+  const toggle = setup.getByRole('checkbox', { name: /Also provide window\.ethereum/ });
+  await expect(toggle).not.toBeChecked();
+  await toggle.check();
+  await expect(toggle).toBeChecked();
+
+  const allowed = await context.newPage();
+  await allowed.goto(`${originA()}/index.html`);
+  await expect
+    .poll(() =>
+      allowed.evaluate(() => (window as { ethereum?: { isSwaplane?: boolean } }).ethereum?.isSwaplane),
+    )
+    .toBe(true);
+  expect(
+    await allowed.evaluate(() =>
+      (window as { ethereum?: { request(a: unknown): Promise<unknown> } }).ethereum?.request({
+        method: 'eth_accounts',
+      }),
+    ),
+  ).toEqual([]);
+
+  // Another wallet got there first: it keeps window.ethereum.
+  const taken = await context.newPage();
+  await taken.addInitScript(() => {
+    (window as { ethereum?: unknown }).ethereum = { isOtherWallet: true };
+  });
+  await taken.goto(`${originA()}/index.html`);
+  expect(await providerRequest(taken, 'eth_chainId')).toEqual({ result: '0x1' });
+  expect(
+    await taken.evaluate(
+      () => (window as { ethereum?: { isOtherWallet?: boolean } }).ethereum?.isOtherWallet,
+    ),
+  ).toBe(true);
+});

@@ -1,0 +1,261 @@
+import { encodeAbiParameters, encodeEventTopics, erc20Abi, type Hex, pad } from 'viem';
+import { describe, expect, it } from 'vitest';
+import { NATIVE_TOKEN_ADDRESS } from '@/lib/api/schema';
+import { parseChannelRequest, replyFor, TO_BRIDGE } from '@/lib/dapp/channel';
+import { DappRpcError, toRpcError } from '@/lib/dapp/errors';
+import { messageBytesHex, showMessage } from '@/lib/dapp/message';
+import { classifyMethod } from '@/lib/dapp/methods';
+import { originWarnings } from '@/lib/dapp/origin';
+import { parseParams } from '@/lib/dapp/params';
+import { enqueue, QUEUE_LIMITS } from '@/lib/dapp/queue';
+import {
+  connectSite,
+  disconnectSite,
+  originOf,
+  parseHexChainId,
+  permittedAccounts,
+  withChain,
+} from '@/lib/dapp/sites';
+import { balanceChanges, chooseFees, grantedApprovals, normalizeTransaction } from '@/lib/dapp/transaction';
+
+const ME = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const OTHER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const TOKEN = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+
+describe('the page <-> bridge channel', () => {
+  it('forwards only well-formed requests addressed to the bridge', () => {
+    expect(parseChannelRequest({ target: TO_BRIDGE, id: 1, method: 'eth_accounts' })).toEqual({
+      target: TO_BRIDGE,
+      id: 1,
+      method: 'eth_accounts',
+    });
+    // Extra fields a page adds (an origin it claims) are dropped, not forwarded.
+    expect(
+      parseChannelRequest({
+        target: TO_BRIDGE,
+        id: 2,
+        method: 'eth_chainId',
+        params: [],
+        origin: 'https://x',
+      }),
+    ).toEqual({ target: TO_BRIDGE, id: 2, method: 'eth_chainId', params: [] });
+    for (const bad of [
+      null,
+      'eth_accounts',
+      { target: 'swaplane:provider', id: 1, method: 'eth_accounts' },
+      { target: TO_BRIDGE, id: -1, method: 'eth_accounts' },
+      { target: TO_BRIDGE, id: 1.5, method: 'eth_accounts' },
+      { target: TO_BRIDGE, id: 1, method: '' },
+      { target: TO_BRIDGE, id: 1, method: 'x'.repeat(101) },
+      { target: TO_BRIDGE, id: 1, method: 'eth_call', params: 'not a list' },
+    ]) {
+      expect(parseChannelRequest(bad)).toBeNull();
+    }
+  });
+
+  it('turns the background answer into a result, an EIP-1193 error, or 4900 when unreachable', () => {
+    expect(replyFor(3, { ok: true, result: { result: ['0xabc'] } })).toMatchObject({
+      id: 3,
+      result: ['0xabc'],
+    });
+    expect(replyFor(3, { ok: true, result: { error: { code: 4001, message: 'no' } } })).toMatchObject({
+      id: 3,
+      error: { code: 4001, message: 'no' },
+    });
+    expect(
+      replyFor(3, { ok: false, error: { code: 'FORBIDDEN', message: 'Only http(s) pages' } }),
+    ).toMatchObject({
+      error: { code: -32603, message: 'Only http(s) pages' },
+    });
+    expect(replyFor(3, undefined)).toMatchObject({ error: { code: 4900 } });
+  });
+});
+
+describe('methods, errors, params', () => {
+  it('classifies by allowlist; blind signing and raw sends are unsupported', () => {
+    expect(classifyMethod('eth_call')).toBe('read');
+    expect(classifyMethod('eth_chainId')).toBe('wallet');
+    expect(classifyMethod('personal_sign')).toEqual({ approval: 'sign' });
+    expect(classifyMethod('eth_sendTransaction')).toEqual({ approval: 'transaction' });
+    for (const method of ['eth_sign', 'eth_sendRawTransaction', 'eth_subscribe', 'toString', '__proto__']) {
+      expect(classifyMethod(method)).toBe('unsupported');
+    }
+  });
+
+  it('pages see coded errors only, never internals', () => {
+    expect(toRpcError(new DappRpcError(4001, 'The user rejected the request.'))).toEqual({
+      code: 4001,
+      message: 'The user rejected the request.',
+    });
+    expect(toRpcError(new Error('vault key at 0x1234 failed'))).toEqual({
+      code: -32603,
+      message: 'Swaplane could not complete the request.',
+    });
+  });
+
+  it('params are parsed per method, with the failing field named (-32602)', () => {
+    expect(parseParams('wallet_switchEthereumChain', [{ chainId: '0x1' }])).toEqual([{ chainId: '0x1' }]);
+    expect(() => parseParams('eth_sendTransaction', [{ from: 'me', to: OTHER }])).toThrow(/0\.from/);
+    try {
+      parseParams('eth_signTypedData_v4', [ME]);
+    } catch (error) {
+      expect(error).toBeInstanceOf(DappRpcError);
+      expect((error as DappRpcError).code).toBe(-32602);
+    }
+    expect(() => parseParams('eth_signTypedData_v4', [ME])).toThrow('Invalid params');
+  });
+});
+
+describe('connected sites', () => {
+  it('an origin sees its accounts only while connected and unlocked', () => {
+    const sites = connectSite([], 'https://app.example', [ME], 1, 10);
+    expect(permittedAccounts(sites, 'https://app.example', true)).toEqual([ME]);
+    expect(permittedAccounts(sites, 'https://app.example', false)).toEqual([]);
+    expect(permittedAccounts(sites, 'https://evil.example', true)).toEqual([]);
+    expect(permittedAccounts(sites, 'https://app.example.evil.example', true)).toEqual([]);
+    const moved = withChain(sites, 'https://app.example', 8453);
+    expect(moved[0]?.chainId).toBe(8453);
+    // Reconnecting keeps the site's chain and first connection time.
+    expect(connectSite(moved, 'https://app.example', [OTHER], 1, 99)[0]).toMatchObject({
+      chainId: 8453,
+      connectedAt: 10,
+      accounts: [OTHER],
+    });
+    expect(disconnectSite(moved, 'https://app.example')).toEqual([]);
+  });
+
+  it('origins and chain ids as the browser and EIP-695 write them', () => {
+    expect(originOf('https://app.example/path?q=1')).toBe('https://app.example');
+    expect(originOf('http://127.0.0.1:8080/')).toBe('http://127.0.0.1:8080');
+    expect(originOf('chrome-extension://abc/popup.html')).toBeNull();
+    expect(originOf('file:///etc/passwd')).toBeNull();
+    expect(originOf(undefined)).toBeNull();
+    expect(parseHexChainId('0x2105')).toBe(8453);
+    for (const bad of ['0x01', '8453', '0x', 1, '0xzz']) expect(parseHexChainId(bad)).toBeNull();
+  });
+});
+
+describe('the approval queue', () => {
+  it('bounds each origin and the whole queue', () => {
+    let queue: { id: string; origin: string }[] = [];
+    for (let i = 0; i < QUEUE_LIMITS.perOrigin; i++) {
+      const added = enqueue(queue, { id: `a${i}`, origin: 'https://a' });
+      if (!added.ok) throw new Error('refused too early');
+      queue = added.queue;
+    }
+    expect(enqueue(queue, { id: 'a-more', origin: 'https://a' })).toEqual({
+      ok: false,
+      reason: 'origin-full',
+    });
+    expect(enqueue(queue, { id: 'b', origin: 'https://b' }).ok).toBe(true);
+    const full = Array.from({ length: QUEUE_LIMITS.total }, (_, i) => ({
+      id: `${i}`,
+      origin: `https://${i}`,
+    }));
+    expect(enqueue(full, { id: 'x', origin: 'https://x' })).toEqual({ ok: false, reason: 'queue-full' });
+  });
+});
+
+describe('who asks: origin warnings', () => {
+  it('flags plain http, look-alikes and punycode; the real host and loopback pass without a look-alike warning', () => {
+    expect(originWarnings('https://app.uniswap.org')).toEqual([]);
+    expect(originWarnings('http://app.uniswap.org').map((w) => w.code)).toEqual(['NOT_HTTPS']);
+    expect(originWarnings('https://app.unisvvap.org').map((w) => w.code)).toEqual(['LOOKALIKE']);
+    expect(originWarnings('https://uniswap.org.claim-rewards.io').map((w) => w.code)).toEqual(['LOOKALIKE']);
+    expect(originWarnings('https://xn--uniswp-3ya.org').map((w) => w.code)).toContain('PUNYCODE');
+    expect(originWarnings('http://127.0.0.1:5173')).toEqual([
+      { code: 'NOT_HTTPS', message: 'This page runs on this computer and is not served over https.' },
+    ]);
+  });
+});
+
+describe('personal_sign messages', () => {
+  it('readable UTF-8 is shown as text; binary and hidden characters as hex', () => {
+    expect(showMessage(messageBytesHex('Sign in to Example\nNonce: 42'))).toEqual({
+      kind: 'text',
+      text: 'Sign in to Example\nNonce: 42',
+    });
+    expect(showMessage('0xdeadbeef')).toEqual({ kind: 'hex', hex: '0xdeadbeef' });
+    // A right-to-left override reorders what the user reads: not shown as text.
+    expect(showMessage(messageBytesHex('pay \u202Egnp.exe')).kind).toBe('hex');
+    expect(messageBytesHex('0x48656c6c6f')).toBe('0x48656c6c6f');
+    expect(messageBytesHex('Hi')).toBe('0x4869');
+  });
+});
+
+describe('eth_sendTransaction', () => {
+  it('is normalized from the connected account on the site chain; anything else is refused', () => {
+    const call = normalizeTransaction(
+      { from: ME.toLowerCase(), to: OTHER, value: '0x10', gas: '0x5208' },
+      ME,
+      1,
+    );
+    expect(call).toEqual({
+      from: ME.toLowerCase(),
+      to: OTHER,
+      value: 16n,
+      data: '0x',
+      gas: 21000n,
+      fees: null,
+    });
+    expect(() => normalizeTransaction({ from: OTHER, to: ME }, ME, 1)).toThrow(
+      'not from the connected account',
+    );
+    expect(() => normalizeTransaction({ from: ME, to: OTHER, chainId: '0x2105' }, ME, 1)).toThrow('chainId');
+    expect(() => normalizeTransaction({ from: ME, to: OTHER, data: '0x12', input: '0x34' }, ME, 1)).toThrow(
+      'data and input differ',
+    );
+    expect(() => normalizeTransaction({ from: ME, to: OTHER, type: '0x4' }, ME, 1)).toThrow(
+      'transaction type',
+    );
+    expect(() =>
+      normalizeTransaction({ from: ME, to: OTHER, maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x2' }, ME, 1),
+    ).toThrow('maxPriorityFeePerGas');
+  });
+
+  it('a site fee far above the network estimate is replaced (the cap)', () => {
+    const wallet = { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n };
+    expect(chooseFees(null, wallet)).toEqual({ ...wallet, source: 'wallet', capped: false });
+    expect(chooseFees({ maxFeePerGas: 30n, maxPriorityFeePerGas: 2n }, wallet)).toMatchObject({
+      source: 'site',
+      capped: false,
+    });
+    expect(chooseFees({ maxFeePerGas: 31n, maxPriorityFeePerGas: 2n }, wallet)).toEqual({
+      ...wallet,
+      source: 'wallet',
+      capped: true,
+    });
+  });
+
+  it('reads the sender balance changes and granted approvals from the simulated logs', () => {
+    const transfer = (address: string, from: string, to: string, value: bigint) => ({
+      address,
+      topics: encodeEventTopics({
+        abi: erc20Abi,
+        eventName: 'Transfer',
+        args: { from: from as Hex, to: to as Hex },
+      }) as Hex[],
+      data: encodeAbiParameters([{ type: 'uint256' }], [value]),
+    });
+    const logs = [
+      transfer(NATIVE_TOKEN_ADDRESS, ME, OTHER, 5n),
+      transfer(TOKEN, OTHER, ME, 7n),
+      transfer(TOKEN, ME, OTHER, 2n),
+      transfer(TOKEN, OTHER, OTHER, 100n),
+      {
+        address: TOKEN,
+        topics: encodeEventTopics({
+          abi: erc20Abi,
+          eventName: 'Approval',
+          args: { owner: ME, spender: OTHER },
+        }) as Hex[],
+        data: pad('0xff'),
+      },
+    ];
+    expect(balanceChanges(logs, ME)).toEqual([
+      { token: NATIVE_TOKEN_ADDRESS, delta: -5n },
+      { token: TOKEN, delta: 5n },
+    ]);
+    expect(grantedApprovals(logs, ME)).toEqual([{ token: TOKEN, spender: OTHER, amount: 255n }]);
+  });
+});
