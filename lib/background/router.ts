@@ -70,8 +70,8 @@ export function createHandlers(services: BackgroundServices): Handlers {
     ...walletHandlers(services),
     ...swapHandlers(services),
     ...explorerHandlers(services),
-    ...safetyHandlers(services),
     ...dappHandlers(services.dapp),
+    ...safetyHandlers(services),
   };
 }
 

@@ -91,8 +91,6 @@ export const RESULT_SCHEMAS = {
   dismissSwap: z.null(),
   getBalances: z.record(z.string(), AmountStringSchema),
   getHistory: HistorySchema,
-  // Explorer pages (wt-17): the card's token safety check.
-  tokenSafety: TokenSafetySchema,
   // ----- Dapps (EIP-1193 provider) -----
   dappInit: z.object({ exposeWindowEthereum: z.boolean(), chainId: z.string() }),
   dappRequest: DappResponseSchema,
@@ -103,6 +101,8 @@ export const RESULT_SCHEMAS = {
   dappGetSettings: DappSettingsSchema,
   dappSetSettings: DappSettingsSchema,
   // ----- end of dapps -----
+  // Explorer pages (wt-17): the card's token safety check.
+  tokenSafety: TokenSafetySchema,
 } satisfies Record<RequestType, z.ZodMiniType>;
 
 export type ResultOf<T extends RequestType> = z.infer<(typeof RESULT_SCHEMAS)[T]>;

@@ -96,9 +96,6 @@ export const RequestSchema = z.discriminatedUnion('type', [
     tokens: z.array(AddressSchema).check(z.maxLength(50)),
   }),
   z.object({ type: z.literal('getHistory') }),
-  // Explorer pages (wt-17): the card's token safety check.
-  /** Simulate a small buy and sell-back of a token not on the service's list (content script). */
-  z.object({ type: z.literal('tokenSafety'), ...ChainRequest, token: AddressSchema }),
   // ----- Dapps (EIP-1193 provider; lib/background/handlers/dapp.ts) -----
   /** The provider's start: window.ethereum allowed?, the site's chain (content script). */
   z.object({ type: z.literal('dappInit') }),
@@ -121,6 +118,9 @@ export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('dappGetSettings') }),
   z.object({ type: z.literal('dappSetSettings'), settings: DappSettingsSchema }),
   // ----- end of dapps -----
+  // Explorer pages (wt-17): the card's token safety check.
+  /** Simulate a small buy and sell-back of a token not on the service's list (content script). */
+  z.object({ type: z.literal('tokenSafety'), ...ChainRequest, token: AddressSchema }),
 ]);
 export type Request = z.infer<typeof RequestSchema>;
 export type RequestType = Request['type'];
@@ -132,7 +132,7 @@ export const CONTENT_SCRIPT_REQUESTS: ReadonlySet<RequestType> = new Set<Request
   'oneClickQuote',
   'openPopupPrefilled',
   'explorerChain',
-  'tokenSafety',
   'dappInit',
   'dappRequest',
+  'tokenSafety',
 ]);

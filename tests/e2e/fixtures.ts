@@ -231,6 +231,58 @@ export async function openWalletPopup(
  * Chromium shows permissions.request's dialog where nothing can answer it (microsoft/playwright#32755);
  * after this grant the extension's real permissions.request resolves true without a dialog.
  */
+/** Runs one chrome.developerPrivate call on chrome://extensions (the page behind its Site access menu). */
+async function developerPrivate(
+  context: BrowserContext,
+  call: 'addHostPermission' | 'removeHostPermission' | 'restrict',
+  extensionId: string,
+  origin = '',
+): Promise<void> {
+  const page = await context.newPage();
+  await page.goto('chrome://extensions');
+  const error = await page.evaluate(
+    ([kind, id, pattern]) =>
+      new Promise<string>((resolve) => {
+        type Done = () => void;
+        type Dev = {
+          addHostPermission(id: string, host: string, done: Done): void;
+          removeHostPermission(id: string, host: string, done: Done): void;
+          updateExtensionConfiguration(update: { extensionId: string; hostAccess: string }, done: Done): void;
+        };
+        type Chrome = { developerPrivate: Dev; runtime: { lastError?: { message: string } } };
+        const chrome = (globalThis as unknown as { chrome: Chrome }).chrome;
+        const done = () => resolve(chrome.runtime.lastError?.message ?? '');
+        if (kind === 'restrict') {
+          chrome.developerPrivate.updateExtensionConfiguration(
+            { extensionId: id as string, hostAccess: 'ON_SPECIFIC_SITES' },
+            done,
+          );
+        } else chrome.developerPrivate[kind as 'addHostPermission'](id as string, pattern as string, done);
+      }),
+    [call, extensionId, origin],
+  );
+  expect(error).toBe('');
+  await page.close();
+}
+
+/**
+ * The user sets Swaplane's site access to "On specific sites" (chrome://extensions > Details > Site
+ * access). By default the dapp provider's content scripts give Swaplane every site; restricted, each
+ * site is granted or revoked one by one, which is where the explorer hosts' permission step matters.
+ */
+export async function restrictSiteAccess(context: BrowserContext, extensionId: string): Promise<void> {
+  await developerPrivate(context, 'restrict', extensionId);
+}
+
+/** The user removes one site from Swaplane's "On specific sites" list. */
+export async function revokeSiteAccess(
+  context: BrowserContext,
+  extensionId: string,
+  origin: string,
+): Promise<void> {
+  await developerPrivate(context, 'removeHostPermission', extensionId, origin);
+}
+
 export async function grantSiteAccess(
   context: BrowserContext,
   extensionId: string,
