@@ -24,9 +24,8 @@ export interface ConfirmRequest {
   acknowledged: string[];
 }
 
-/** Why no preview: PREVIEW_UNAVAILABLE (not built by this background) or any other failure. */
+/** Why no preview: without one there is no digest to sign against, so Confirm stays disabled. */
 export interface PreviewFailure {
-  code: string;
   message: string;
 }
 
@@ -53,7 +52,6 @@ type PreviewState =
   | { status: 'failed'; failure: PreviewFailure };
 
 const failureOf = (error: unknown): PreviewFailure => ({
-  code: (error as { code?: unknown })?.code === 'PREVIEW_UNAVAILABLE' ? 'PREVIEW_UNAVAILABLE' : 'FAILED',
   message: error instanceof Error ? error.message : String(error),
 });
 
@@ -101,9 +99,7 @@ export function ReviewSheet(props: ReviewSheetProps) {
   );
   const expiresAt = preview?.expiresAt ?? (frozen.receivedAt ?? now) + FALLBACK_QUOTE_LIFETIME_MS;
   const expired = now >= expiresAt;
-  const blocked =
-    state.status === 'loading' || (state.status === 'failed' && state.failure.code !== 'PREVIEW_UNAVAILABLE');
-  const ready = !blocked && !expired && allAcknowledged(warnings, ticked);
+  const ready = preview !== null && !expired && allAcknowledged(warnings, ticked);
 
   return (
     <div class="sheet-scrim">
@@ -335,14 +331,6 @@ function PreviewDetails({ preview }: { preview: SwapPreview }) {
 }
 
 function PreviewFailed({ failure }: { failure: PreviewFailure }) {
-  if (failure.code === 'PREVIEW_UNAVAILABLE') {
-    return (
-      <p class="warning" role="status" data-testid="preview-unavailable">
-        No full preview (simulated balance changes, exact fee) from this version: {failure.message} The
-        transaction is still checked and simulated before it is signed.
-      </p>
-    );
-  }
   return (
     <p class="error" role="alert" data-testid="preview-error">
       Swaplane could not prepare this swap for review: {failure.message}

@@ -123,10 +123,7 @@ describe('ReviewSheet', () => {
   });
 
   it('keeps the frozen quote when the session quote changes underneath', async () => {
-    const { props, view } = show(
-      {},
-      Promise.reject(Object.assign(new Error('not yet'), { code: 'PREVIEW_UNAVAILABLE' })),
-    );
+    const { props, view } = show({}, Promise.reject(new Error('The swap service is unavailable.')));
     await settle();
     view.rerender(
       <ReviewSheet {...props} quote={quote('2400000000', '2388000000')} receivedAt={NOW + 15_000} />,
@@ -193,17 +190,7 @@ describe('ReviewSheet', () => {
     expect(props.onConfirm).toHaveBeenCalledWith(expect.objectContaining({ quoteDigest: '0x0102' }));
   });
 
-  it('a preview this background cannot build yet is said plainly; other failures block Confirm', async () => {
-    show(
-      {},
-      Promise.reject(
-        Object.assign(new Error('A swap preview is not available yet.'), { code: 'PREVIEW_UNAVAILABLE' }),
-      ),
-    );
-    await settle();
-    expect(screen.getByTestId('preview-unavailable').textContent).toContain('not available yet');
-    expect(confirm().disabled).toBe(false);
-    cleanup();
+  it('without a preview there is nothing to confirm: the failure is said and Confirm stays disabled', async () => {
     show({}, Promise.reject(new Error('The router is not pinned.')));
     await settle();
     expect(screen.getByRole('alert').textContent).toContain('could not prepare this swap for review');
