@@ -15,6 +15,7 @@ import {
   type FeeChoice,
   grantedApprovals,
 } from '@/lib/dapp/transaction';
+import { feeCaps, readFeeHistory } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
 import { broadcast, estimateFees, SendError, signCall, withGasMargin } from '@/lib/rpc/transactions';
 import { decodeRevert, revertOf } from '@/lib/swap/simulate';
@@ -101,11 +102,16 @@ export async function prepareTransaction(
       RPC_ERROR.invalidInput,
       'The transaction cannot be estimated and names no gas limit.',
     );
-  const fees = chooseFees(call.fees, await estimateFees(client));
+  const [suggested, history] = await Promise.all([estimateFees(client), readFeeHistory(client)]);
+  if (history.baseFees.length === 0) {
+    throw new DappRpcError(RPC_ERROR.internal, 'The network gave no fee history to check the fee against.');
+  }
+  const fees = chooseFees(call.fees, suggested, feeCaps(history));
   if (fees.capped) {
     warnings.push({
       code: 'FEE_CAPPED',
-      message: 'The site asked for a fee far above the network’s; Swaplane uses its own estimate instead.',
+      message:
+        'The fee asked for is above what this network has recently needed; Swaplane lowers it to its cap.',
     });
   }
   if (sim.status === 'unavailable') {

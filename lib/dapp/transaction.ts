@@ -3,6 +3,8 @@
 // the approvals it would grant.
 import { type Address, decodeEventLog, erc20Abi, type Hex, parseAbiItem } from 'viem';
 import { NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
+import { capFees, type FeeCaps } from '@/lib/rpc/fees';
+import type { Fees } from '@/lib/rpc/transactions';
 import { DappRpcError, invalidParams, RPC_ERROR } from './errors';
 import type { TransactionParams } from './params';
 import { parseHexChainId } from './sites';
@@ -54,26 +56,26 @@ export function normalizeTransaction(params: TransactionParams, account: string,
   };
 }
 
-/** A page's fee above this many times the wallet's own estimate is replaced by the estimate. */
-export const FEE_CAP_MULTIPLIER = 3n;
-
 export interface FeeChoice {
   maxFeePerGas: bigint;
   maxPriorityFeePerGas: bigint;
   source: 'site' | 'wallet';
-  /** Set when the page's fee was over the cap and replaced. */
+  /** Set when a fee field was above Swaplane's cap and was lowered to it. */
   capped: boolean;
 }
 
-export function chooseFees(
-  site: DappCall['fees'],
-  wallet: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
-): FeeChoice {
-  if (!site) return { ...wallet, source: 'wallet', capped: false };
-  if (site.maxFeePerGas > wallet.maxFeePerGas * FEE_CAP_MULTIPLIER) {
-    return { ...wallet, source: 'wallet', capped: true };
-  }
-  return { ...site, source: 'site', capped: false };
+/**
+ * The fees to sign with: the site's, or the wallet's own estimate when the site names none, each
+ * held to the same caps as a swap's (lib/rpc/fees.ts: against the chain's recent fee history).
+ */
+export function chooseFees(site: DappCall['fees'], wallet: Fees, caps: FeeCaps): FeeChoice {
+  const capped = capFees(site ?? wallet, caps);
+  return {
+    maxFeePerGas: capped.maxFeePerGas,
+    maxPriorityFeePerGas: capped.maxPriorityFeePerGas,
+    source: site ? 'site' : 'wallet',
+    capped: capped.capped,
+  };
 }
 
 export interface BalanceChange {

@@ -213,16 +213,28 @@ describe('eth_sendTransaction', () => {
     ).toThrow('maxPriorityFeePerGas');
   });
 
-  it('a site fee far above the network estimate is replaced (the cap)', () => {
-    const wallet = { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n };
-    expect(chooseFees(null, wallet)).toEqual({ ...wallet, source: 'wallet', capped: false });
-    expect(chooseFees({ maxFeePerGas: 30n, maxPriorityFeePerGas: 2n }, wallet)).toMatchObject({
+  it('site and wallet fees are held to the same caps as a swap', () => {
+    const caps = { maxFeePerGas: 10n, maxPriorityFeePerGas: 2n, baseFee: 4n };
+    const wallet = { maxFeePerGas: 9n, maxPriorityFeePerGas: 1n };
+    expect(chooseFees(null, wallet, caps)).toEqual({ ...wallet, source: 'wallet', capped: false });
+    expect(chooseFees({ maxFeePerGas: 8n, maxPriorityFeePerGas: 2n }, wallet, caps)).toEqual({
+      maxFeePerGas: 8n,
+      maxPriorityFeePerGas: 2n,
       source: 'site',
       capped: false,
     });
-    expect(chooseFees({ maxFeePerGas: 31n, maxPriorityFeePerGas: 2n }, wallet)).toEqual({
-      ...wallet,
-      source: 'wallet',
+    // A page asking for a huge priority fee gets the cap, not its number.
+    expect(chooseFees({ maxFeePerGas: 10n ** 12n, maxPriorityFeePerGas: 10n ** 11n }, wallet, caps)).toEqual({
+      maxFeePerGas: 10n,
+      maxPriorityFeePerGas: 2n,
+      source: 'site',
+      capped: true,
+    });
+    // An RPC inflating the wallet's own suggestion is capped the same way.
+    expect(
+      chooseFees(null, { maxFeePerGas: 10n ** 12n, maxPriorityFeePerGas: 10n ** 11n }, caps),
+    ).toMatchObject({
+      maxFeePerGas: 10n,
       capped: true,
     });
   });
