@@ -6,28 +6,17 @@ import { canonicalJson, quoteDigest } from '@/lib/swap/digest';
 import type { SwapPreview } from '@/lib/swap/preview';
 import { checkStart } from '@/lib/swap/review-binding';
 import { createQuoteSession } from '@/lib/swap/session';
+import { DAI, USDC } from '../support/addresses';
+import { quoteFixture } from '../support/quotes';
 
-const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
-const DAI = '0x6B175474E89094C44Da98b954EedeAC495271d0F';
 const ME = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const ROUTER = '0xb19b36b1456E65E3A6D514D3F715f204BD59f431';
 const THIEF = '0x000000000000000000000000000000000000dEaD';
 
-const quote = {
-  chainId: 1,
-  inToken: NATIVE_TOKEN_ADDRESS,
-  inDecimals: 18,
-  inAmount: '1000000000000000000',
-  outToken: USDC,
-  outDecimals: 6,
-  outAmount: '3000000000',
-  slippage: 0.5,
-  minReceived: '2985000000',
+const quote = quoteFixture({
   bestRoute: [{ percent: 100, swaps: [{ pool: ROUTER, tokenIn: NATIVE_TOKEN_ADDRESS, tokenOut: USDC }] }],
   contractAddress: ROUTER,
-  contractMethod: 'swap',
-  blockNumber: 10,
-} as Quote;
+});
 
 describe('the quote digest', () => {
   it('is the same whatever the field order, and changes with any field', () => {
