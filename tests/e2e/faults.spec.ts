@@ -141,7 +141,8 @@ async function expectConfirmedInActivity(popup: Page, hash: string): Promise<voi
   await expect(activity.locator('[data-kind="swap"]')).toHaveCount(1);
   const entry = activity.locator('[data-kind="swap"][data-status="confirmed"]');
   await expect(entry).toHaveCount(1);
-  await expect(entry).toContainText(hash);
+  // The row shows the hash shortened, the whole of it in its title.
+  await expect(entry.locator('code')).toHaveAttribute('title', hash);
   await expect(entry).toContainText('Confirmed');
 }
 
