@@ -7,10 +7,11 @@
 //   - no other asset of the account decreases;
 //   - no approval is granted to anyone but the checked router.
 import { type Address, decodeEventLog, erc20Abi, type Hex } from 'viem';
-import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
+import { isNativeToken, NATIVE_TOKEN_ADDRESS, type Quote, sameAddress } from '@/lib/api/schema';
 import type { RpcClient } from '@/lib/rpc/network';
 import type { Fees } from '@/lib/rpc/transactions';
 import type { RevertReason } from '@/lib/state/pipeline-state';
+import { swapGasEstimate } from './network-fee';
 import { decodeRevert, isUnsupported } from './simulate';
 
 export interface SimCall {
@@ -54,6 +55,15 @@ const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523
 const APPROVAL = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925';
 /** Gas each simulated transaction may use; validation checks the account can pay it at maxFeePerGas. */
 export const SIM_GAS = 1_000_000n;
+
+/**
+ * Gas for the simulated swap: twice the route's estimate, at least SIM_GAS. A large trade split over
+ * many pools needs more than a fixed limit, and running out of gas reads as a bare revert.
+ */
+export function simulationGas(route: Quote['bestRoute']): bigint {
+  const doubled = swapGasEstimate(route) * 2n;
+  return doubled > SIM_GAS ? doubled : SIM_GAS;
+}
 
 interface Log {
   address: string;
@@ -146,6 +156,8 @@ export async function simulateAssets(
     fees: Fees;
     approvals: readonly SimCall[];
     swap: SimCall;
+    /** Gas limit of the simulated swap (simulationGas). */
+    swapGas: bigint;
     inToken: string;
     outToken: string;
     inAmount: bigint;
@@ -160,7 +172,7 @@ export async function simulateAssets(
     data: call.data,
     value: call.value,
     nonce: input.nonce + i,
-    gas: SIM_GAS,
+    gas: i === txs.length - 1 ? input.swapGas : SIM_GAS,
     maxFeePerGas: input.fees.maxFeePerGas,
     maxPriorityFeePerGas: input.fees.maxPriorityFeePerGas,
   }));

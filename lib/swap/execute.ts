@@ -44,7 +44,7 @@ import {
   type SwapStep,
 } from '@/lib/state/pipeline-state';
 import { type ApprovalMode, approvalTransactions, planApproval, readAllowance } from './approval';
-import { simulateAssets } from './asset-sim';
+import { simulateAssets, simulationGas } from './asset-sim';
 import { buildCheckMessage, checkBuild, isConsentReason } from './build-checks';
 import { approvalHistoryEntry, createSwapHistory, type SwapHistory, swapHistoryEntry } from './history';
 import { createPendingSwapStore, type PendingSwapStore } from './pending-store';
@@ -611,6 +611,7 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
         fees,
         approvals: approvalCalls.map((call) => ({ to: call.to, data: call.data, value: 0n })),
         swap: swapCall,
+        swapGas: simulationGas(quote.bestRoute),
         inToken: quote.inToken,
         outToken: quote.outToken,
         inAmount,

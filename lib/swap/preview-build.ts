@@ -12,7 +12,7 @@ import type { RpcClient } from '@/lib/rpc/network';
 import { withGasMargin } from '@/lib/rpc/transactions';
 import { type TokenFactsReader, verifyQuoteDecimals } from '@/lib/tokens/facts';
 import { type ApprovalMode, approvalTransactions, planApproval, readAllowance } from './approval';
-import { type AssetSimResult, simulateAssets } from './asset-sim';
+import { type AssetSimResult, simulateAssets, simulationGas } from './asset-sim';
 import { buildCheckMessage, checkBuild, isConsentReason } from './build-checks';
 import { quoteDigest } from './digest';
 import type { BalanceChange, FeeEstimate, SwapPreview } from './preview';
@@ -97,6 +97,7 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewInput): Prom
     fees,
     approvals: approvals.map((a) => ({ to: a.to, data: a.data, value: 0n })),
     swap,
+    swapGas: simulationGas(quote.bestRoute),
     inToken: quote.inToken,
     outToken: quote.outToken,
     inAmount,

@@ -1,8 +1,9 @@
 import { encodeAbiParameters, pad } from 'viem';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NATIVE_TOKEN_ADDRESS, type Quote } from '@/lib/api/schema';
-import { assetViolations, readAssetLogs } from '@/lib/swap/asset-sim';
+import { assetViolations, readAssetLogs, SIM_GAS, simulationGas } from '@/lib/swap/asset-sim';
 import { canonicalJson, quoteDigest } from '@/lib/swap/digest';
+import { swapGasEstimate } from '@/lib/swap/network-fee';
 import type { SwapPreview } from '@/lib/swap/preview';
 import { checkStart } from '@/lib/swap/review-binding';
 import { createQuoteSession } from '@/lib/swap/session';
@@ -185,5 +186,15 @@ describe('asset-change rules', () => {
         approval(DAI, ME, THIEF, 5n),
       ]),
     ).toEqual(['INPUT_OVERSPENT', 'OTHER_ASSET_DECREASE', 'FOREIGN_APPROVAL']);
+  });
+});
+
+describe('the simulated swap gas', () => {
+  it('grows with the route (a split over many pools would run out of a fixed limit), never below SIM_GAS', () => {
+    const share = (pools: number) => ({ percent: 10, swaps: Array.from({ length: pools }, () => ({})) });
+    expect(simulationGas([share(1)])).toBe(SIM_GAS);
+    const wide = Array.from({ length: 10 }, () => share(3));
+    expect(simulationGas(wide)).toBe(swapGasEstimate(wide) * 2n);
+    expect(simulationGas(wide)).toBeGreaterThan(SIM_GAS);
   });
 });
