@@ -5,21 +5,15 @@
 // reported for what it is) with its history intact.
 import type { Page } from '@playwright/test';
 import * as TOKENS from '../support/addresses';
+import { type Fault, type FaultProxy, onPath, type ProxyRequestInfo } from '../support/fault-proxy';
 import {
-  type Fault,
-  type FaultProxy,
-  onPath,
-  type ProxyRequestInfo,
-  startFaultProxy,
-} from '../support/fault-proxy';
-import {
-  test as base,
   expect,
   expectNewWorker,
   expectNoRawErrors,
   markWorker,
   openWalletPopup,
   pickToken,
+  proxiedTest,
   rpcCall,
   sendFromView,
   stopServiceWorker,
@@ -42,24 +36,7 @@ type SwapAnswer = {
 };
 type HistoryAnswer = { result: { kind: string; id: string; status: string; hash: string | null }[] };
 
-const test = base.extend<{ rpcProxy: FaultProxy; serviceProxy: FaultProxy }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
-  rpcProxy: async ({}, use) => {
-    const rpcUrls = JSON.parse(process.env.SWAPLANE_E2E_RPC_URLS ?? '{}') as Record<string, string>;
-    if (!rpcUrls['1']) throw new Error('global-setup.ts did not start the embedded default');
-    const proxy = await startFaultProxy(rpcUrls['1']);
-    await use(proxy);
-    await proxy.close();
-  },
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
-  serviceProxy: async ({}, use) => {
-    const target = process.env.SWAPLANE_E2E_SERVICE_URL;
-    if (!target) throw new Error('global-setup.ts did not start the embedded default');
-    const proxy = await startFaultProxy(target);
-    await use(proxy);
-    await proxy.close();
-  },
-});
+const test = proxiedTest;
 
 /** The popup on the devnet, with Ethereum's RPC and the service behind the fault proxies. */
 async function open(

@@ -1,4 +1,5 @@
 import { type BrowserContext, test as base, type Page, type Worker } from '@playwright/test';
+import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
 import { extensionIdOf, launchWithExtension, serviceWorkerOf } from './launch';
 
 export { extensionIdOf, launchWithExtension, serviceWorkerOf };
@@ -305,3 +306,23 @@ export async function grantSiteAccess(
   expect(error).toBe('');
   await page.close();
 }
+
+/** The test with Ethereum's RPC and the swap service each behind a fault proxy of its own. */
+export const proxiedTest = test.extend<{ rpcProxy: FaultProxy; serviceProxy: FaultProxy }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
+  rpcProxy: async ({}, use) => {
+    const rpcUrls = JSON.parse(process.env.SWAPLANE_E2E_RPC_URLS ?? '{}') as Record<string, string>;
+    if (!rpcUrls['1']) throw new Error('global-setup.ts did not start the embedded default');
+    const proxy = await startFaultProxy(rpcUrls['1']);
+    await use(proxy);
+    await proxy.close();
+  },
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
+  serviceProxy: async ({}, use) => {
+    const target = process.env.SWAPLANE_E2E_SERVICE_URL;
+    if (!target) throw new Error('global-setup.ts did not start the embedded default');
+    const proxy = await startFaultProxy(target);
+    await use(proxy);
+    await proxy.close();
+  },
+});

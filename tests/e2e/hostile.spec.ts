@@ -5,32 +5,15 @@ import type { Page } from '@playwright/test';
 import { encodeFunctionData, parseAbi } from 'viem';
 import { quoteDigest } from '@/lib/swap/digest';
 import { minReceivedFor, scaledSlippage } from '@/lib/swap/verify';
-import { type FaultProxy, onPath, onRpc, startFaultProxy } from '../support/fault-proxy';
-import { test as base, expect, openWalletPopup, pickToken, rpcCall, sendFromView } from './fixtures';
+import { type FaultProxy, onPath, onRpc } from '../support/fault-proxy';
+import { expect, openWalletPopup, pickToken, proxiedTest, rpcCall, sendFromView } from './fixtures';
 
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const ATTACKER = '0x000000000000000000000000000000000000dEaD';
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
 
-const test = base.extend<{ rpcProxy: FaultProxy; serviceProxy: FaultProxy }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
-  rpcProxy: async ({}, use) => {
-    const rpcUrls = JSON.parse(process.env.SWAPLANE_E2E_RPC_URLS ?? '{}') as Record<string, string>;
-    if (!rpcUrls['1']) throw new Error('global-setup.ts did not start the embedded default');
-    const proxy = await startFaultProxy(rpcUrls['1']);
-    await use(proxy);
-    await proxy.close();
-  },
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
-  serviceProxy: async ({}, use) => {
-    const target = process.env.SWAPLANE_E2E_SERVICE_URL;
-    if (!target) throw new Error('global-setup.ts did not start the embedded default');
-    const proxy = await startFaultProxy(target);
-    await use(proxy);
-    await proxy.close();
-  },
-});
+const test = proxiedTest;
 
 async function open(
   context: Parameters<typeof openWalletPopup>[0],
