@@ -163,26 +163,73 @@ export function SwapProgress({
         </div>
       )}
       {swap.status === 'needs-consent' && swap.consent && (
-        <div class="warning" role="alert" data-testid="swap-consent">
-          <p>
-            {swap.consent.kind === 'ROUTER_CHANGED'
-              ? 'The swap service now sends swaps to a different router than before:'
-              : 'This is the first swap on this network. The swap service sends it to this router:'}
-          </p>
-          <code class="address">{swap.consent.router}</code>
-          {swap.consent.pinned && (
-            <p>
-              Trusted until now: <code class="address">{swap.consent.pinned}</code>
-            </p>
-          )}
-          <button type="button" class="primary" onClick={() => onConsent(swap.consent?.router ?? '')}>
-            Trust this router and swap
-          </button>
-          <button type="button" onClick={onDone}>
-            Cancel
-          </button>
-        </div>
+        <RouterConsent consent={swap.consent} onConsent={onConsent} onCancel={onDone} />
       )}
     </section>
+  );
+}
+
+/**
+ * Trusting a router: on first use a plain question; when the service's router differs from the one
+ * trusted before for this service and network, a deliberate step (a tick, then the button), because
+ * a changed contract is how a compromised service would take funds.
+ */
+function RouterConsent({
+  consent,
+  onConsent,
+  onCancel,
+}: {
+  consent: NonNullable<SwapState['consent']>;
+  onConsent: (router: string) => void;
+  onCancel: () => void;
+}) {
+  const [understood, setUnderstood] = useState(false);
+  const changed = consent.kind === 'ROUTER_CHANGED';
+  return (
+    <div class={changed ? 'error' : 'warning'} role="alert" data-testid="swap-consent">
+      {changed ? (
+        <>
+          <strong>This swap service's contract is not the one you trusted</strong>
+          <p>
+            On this network the service now sends swaps to a different router contract than the one you
+            trusted for it before. A contract decides what happens to the tokens you send it: a changed one is
+            what a hacked or malicious service would use to take them. Swaplane still checks this swap's
+            outcome by simulation, but it cannot vouch for the new contract.
+          </p>
+        </>
+      ) : (
+        <p>This is the first swap with this service on this network. The service sends it to this router:</p>
+      )}
+      <p>
+        {changed ? 'New router: ' : ''}
+        <code class="address">{consent.router}</code>
+      </p>
+      {consent.pinned && (
+        <p>
+          Trusted until now: <code class="address">{consent.pinned}</code>
+        </p>
+      )}
+      {changed && (
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={understood}
+            onChange={(event) => setUnderstood((event.target as HTMLInputElement).checked)}
+          />
+          The service's operator told me the contract changed, and I trust the new one
+        </label>
+      )}
+      <button
+        type="button"
+        class={changed ? 'danger' : 'primary'}
+        disabled={changed && !understood}
+        onClick={() => onConsent(consent.router)}
+      >
+        {changed ? 'Trust the new router and swap' : 'Trust this router and swap'}
+      </button>
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
   );
 }

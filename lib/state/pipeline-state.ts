@@ -244,9 +244,14 @@ export const HISTORY_LIMIT = 200;
 /** Newest first. */
 export const HistorySchema = z.array(HistoryEntrySchema).check(z.maxLength(HISTORY_LIMIT));
 
-/** chainId (string key) -> the router the user trusted for that chain. */
+/** "<service origin> <chainId>": the pin of one swap service on one chain. */
+export function routerPinKey(serviceOrigin: string, chainId: number): string {
+  return `${serviceOrigin} ${String(chainId)}`;
+}
+
+/** "<service origin> <chainId>" -> the router the user trusted for that service on that chain. */
 export const RouterPinsSchema = z.record(
-  z.string().check(z.regex(/^\d+$/)),
+  z.string().check(z.regex(/^https?:\/\/[^\s/]+ \d+$/)),
   z.object({ address: AddressSchema, pinnedAt: z.number() }),
 );
 export type RouterPinsMap = z.infer<typeof RouterPinsSchema>;

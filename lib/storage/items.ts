@@ -139,13 +139,18 @@ export const unlockBackoffItem = defineStorageItem<UnlockBackoff>({
   fallback: () => ({ ...NO_BACKOFF }),
 });
 
-/** Routers the user trusted, per chain (pinned on first use; a change needs consent). */
+/** Routers the user trusted, per (service origin, chain) (pinned on first use; a change needs consent). */
 export const routerPinsItem = defineStorageItem<RouterPinsMap>({
   area: 'local',
   key: 'routerPins',
-  version: 1,
+  version: 2,
   schema: RouterPinsSchema,
   fallback: () => ({}),
+  migrations: {
+    // v1 pins were per chain only and did not record which service they were trusted with: none
+    // can be carried to a (service, chain) key safely, so the next swap on each chain asks again.
+    2: () => ({}),
+  },
 });
 
 /** Swap and approval history, newest first, bounded (lib/swap/history.ts trims it). */

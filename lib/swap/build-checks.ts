@@ -157,8 +157,9 @@ export function buildCheckMessage(reason: BuildCheckFailure): UserMessage {
     case 'ROUTER_CHANGED':
       return {
         title: 'Swap contract changed',
-        detail: `The swap service now uses ${reason.router} instead of the trusted ${reason.pinned}.`,
-        action: 'Only confirm if you expected this change (for example, you switched swap service).',
+        detail: `On this network the swap service now uses the contract ${reason.router}, not ${reason.pinned}, the one you trusted for it. A changed contract is how a hacked service would take funds.`,
+        action:
+          'Cancel unless the service told you its contract changed; trusting the new one is a separate, deliberate step.',
       };
   }
 }

@@ -63,7 +63,7 @@ export function previewWarnings(input: {
       level: input.consent === 'ROUTER_CHANGED' ? 'danger' : 'warning',
       message:
         input.consent === 'ROUTER_CHANGED'
-          ? `The swap service now uses another swap contract (${input.router}). You will be asked before it is trusted.`
+          ? `This service's swap contract on this network differs from the one you trusted (${input.router}). Cancel unless you know why; you will be asked separately before it is trusted.`
           : `This is the first swap with this service on this network: you will be asked to trust its contract ${input.router}.`,
       needsAcknowledgement: false,
     });

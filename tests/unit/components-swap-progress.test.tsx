@@ -138,3 +138,44 @@ describe('SwapProgress after a failed swap that left its approval', () => {
     expect(leftApproval(failedAt('send', { approval: approval('confirmed') }))).toBe(true);
   });
 });
+
+describe('SwapProgress › trusting a router', () => {
+  const NEW_ROUTER = '0x1111111111111111111111111111111111111111';
+  const OLD_ROUTER = '0x2222222222222222222222222222222222222222';
+
+  function renderConsent(consent: SwapState['consent'], onConsent: (router: string) => void) {
+    render(
+      <SwapProgress
+        swap={{ ...base, status: 'needs-consent', failure: null, consent }}
+        outSymbol="USDC"
+        outDecimals={6}
+        localChain
+        onConsent={onConsent}
+        onDone={() => undefined}
+      />,
+    );
+  }
+
+  it('asks plainly on a first swap with a service', () => {
+    const onConsent = vi.fn();
+    renderConsent({ kind: 'ROUTER_UNPINNED', router: NEW_ROUTER, pinned: null }, onConsent);
+    fireEvent.click(screen.getByRole('button', { name: 'Trust this router and swap' }));
+    expect(onConsent).toHaveBeenCalledWith(NEW_ROUTER);
+  });
+
+  it('makes trusting a changed router a deliberate step that says what a changed contract means', () => {
+    const onConsent = vi.fn();
+    renderConsent({ kind: 'ROUTER_CHANGED', router: NEW_ROUTER, pinned: OLD_ROUTER }, onConsent);
+    const alert = screen.getByTestId('swap-consent');
+    expect(alert.textContent).toContain("This swap service's contract is not the one you trusted");
+    expect(alert.textContent).toContain('take them');
+    expect(alert.textContent).toContain(OLD_ROUTER);
+    const trust = screen.getByRole('button', { name: 'Trust the new router and swap' });
+    expect((trust as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(trust);
+    expect(onConsent).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('checkbox', { name: /I trust the new one/ }));
+    fireEvent.click(trust);
+    expect(onConsent).toHaveBeenCalledWith(NEW_ROUTER);
+  });
+});

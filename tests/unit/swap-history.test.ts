@@ -84,16 +84,53 @@ describe('history', () => {
 });
 
 describe('router pins', () => {
-  it('pins per chain with a checksummed address, and unpins', async () => {
-    const pins = createRouterPins(routerPinsItem, () => 42);
+  it('pins per (service origin, chain) with a checksummed address, and unpins', async () => {
+    const pins = createRouterPins(
+      routerPinsItem,
+      () => 42,
+      () => 'https://swap.example',
+    );
     expect(await pins.get(1)).toBeUndefined();
     await pins.pin(1, ROUTER.toLowerCase());
     expect(await pins.get(1)).toBe(ROUTER);
     expect(await pins.get(8453)).toBeUndefined();
-    expect(await routerPinsItem.get()).toEqual({ '1': { address: ROUTER, pinnedAt: 42 } });
+    expect(await routerPinsItem.get()).toEqual({
+      'https://swap.example 1': { address: ROUTER, pinnedAt: 42 },
+    });
     await pins.unpin(1);
     expect(await pins.get(1)).toBeUndefined();
     await expect(pins.pin(1, 'not an address')).rejects.toThrow();
+  });
+
+  it('never takes the router trusted with one service as trusted for another on the same chain', async () => {
+    let origin = 'https://swap.example';
+    const writes: number[] = [];
+    const pins = createRouterPins(
+      routerPinsItem,
+      () => 42,
+      () => origin,
+      () => {
+        writes.push(1);
+      },
+    );
+    await pins.pin(1, ROUTER);
+    origin = 'https://other-service.example';
+    expect(await pins.get(1)).toBeUndefined();
+    origin = 'https://swap.example';
+    expect(await pins.get(1)).toBe(ROUTER);
+    expect(writes).toHaveLength(1); // the background re-seals the trust settings after each write
+  });
+
+  it("uses the stored settings' service origin by default", async () => {
+    await createRouterPins().pin(1, ROUTER);
+    expect(Object.keys(await routerPinsItem.get())).toEqual(['http://127.0.0.1:8787 1']);
+  });
+
+  it('drops v1 per-chain pins on migration: they never recorded their service', async () => {
+    await fakeBrowser.storage.local.set({
+      routerPins: { v: 1, data: { '1': { address: ROUTER, pinnedAt: 1 } } },
+    });
+    expect(await routerPinsItem.get()).toEqual({});
   });
 });
 
