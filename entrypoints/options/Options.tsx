@@ -4,10 +4,13 @@ import { CHAINS } from '@/lib/chains';
 import { BackgroundError, callBackground } from '@/lib/messaging/client';
 import { checkOneClickAmount, checkOneClickAmounts } from '@/lib/settings/one-click';
 import { DEVNET_PRESET, type Settings, SettingsSchema } from '@/lib/settings/settings';
+import { changesServiceOrRpc } from '@/lib/settings/trust-fields';
 import { checkSlippage } from '@/lib/swap/slippage';
 import { ConnectedSites } from './ConnectedSites';
 import { ExplorerHosts } from './ExplorerHosts';
 import { OneClickAmounts } from './OneClickAmounts';
+import { TrustChangeDialog } from './TrustChange';
+import { TrustReview } from './TrustReview';
 
 const FIELD_LABELS: Record<string, string> = {
   serviceBaseUrl: 'Service base URL',
@@ -34,20 +37,54 @@ function originsToAsk(urls: string[]): string[] {
   return [...new Set(origins)].map((origin) => `${origin}/*`);
 }
 
+/**
+ * Sends settings to the background. The permission request for new remote origins is the first
+ * await of the click that calls this: the user gesture does not outlive an awaited call, so asking
+ * `contains` first (or one origin after another) could lose it. Granted origins resolve at once.
+ */
+async function storeSettings(
+  next: Settings,
+  trustChange?: { password: string; locked: boolean },
+): Promise<Settings | { refused: string }> {
+  const origins = originsToAsk([next.serviceBaseUrl, ...Object.values(next.rpcOverrides)]);
+  if (origins.length > 0 && !(await browser.permissions.request({ origins }))) {
+    const names = origins.map((pattern) => pattern.slice(0, -2)).join(', ');
+    return { refused: `Swaplane needs permission to reach ${names}.` };
+  }
+  if (trustChange?.locked) await callBackground({ type: 'walletUnlock', password: trustChange.password });
+  return callBackground({
+    type: 'updateSettings',
+    settings: next,
+    ...(trustChange ? { confirmTrustChange: true } : {}),
+  });
+}
+
 export function Options() {
   const [settings, setSettings] = useState<Settings | null>(null);
+  /** What the background holds: a change of the service or an RPC against it needs confirming. */
+  const [stored, setStored] = useState<Settings | null>(null);
+  const [walletStatus, setWalletStatus] = useState<'none' | 'locked' | 'unlocked'>('none');
+  const [pending, setPending] = useState<{ next: Settings; busy: boolean; error: string | null } | null>(
+    null,
+  );
   const [amountText, setAmountText] = useState('');
   const [perChain, setPerChain] = useState<Record<string, string>>({});
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
 
+  const loaded = (next: Settings) => {
+    setSettings(next);
+    setStored(next);
+    setAmountText(next.oneClickAmount);
+    setPerChain(next.oneClickAmounts);
+  };
+
   useEffect(() => {
-    callBackground({ type: 'getSettings' }).then(
-      (loaded) => {
-        setSettings(loaded);
-        setAmountText(loaded.oneClickAmount);
-        setPerChain(loaded.oneClickAmounts);
-      },
-      (error: unknown) => setStatus({ kind: 'error', message: String(error) }),
+    callBackground({ type: 'getSettings' }).then(loaded, (error: unknown) =>
+      setStatus({ kind: 'error', message: String(error) }),
+    );
+    callBackground({ type: 'walletState' }).then(
+      (wallet) => setWalletStatus(wallet.status),
+      () => undefined,
     );
   }, []);
 
@@ -90,30 +127,59 @@ export function Options() {
       setStatus({ kind: 'error', message: `${field}: ${issue?.message ?? 'invalid value'}` });
       return;
     }
+    if (walletStatus !== 'none' && stored && changesServiceOrRpc(stored, candidate.data)) {
+      setPending({ next: candidate.data, busy: false, error: null });
+      return;
+    }
     try {
-      // One request, as the click's first await: the user gesture does not outlive an awaited
-      // call, so asking `contains` first (or one origin after another) could lose it. Already
-      // granted origins resolve at once without a prompt.
-      const urls = [candidate.data.serviceBaseUrl, ...Object.values(candidate.data.rpcOverrides)];
-      const origins = originsToAsk(urls);
-      if (origins.length > 0 && !(await browser.permissions.request({ origins }))) {
-        const names = origins.map((pattern) => pattern.slice(0, -2)).join(', ');
-        setStatus({ kind: 'error', message: `Swaplane needs permission to reach ${names}.` });
-        return;
+      const saved = await storeSettings(candidate.data);
+      if ('refused' in saved) setStatus({ kind: 'error', message: saved.refused });
+      else {
+        loaded(saved);
+        setStatus({ kind: 'saved' });
       }
-      const saved = await callBackground({ type: 'updateSettings', settings: candidate.data });
-      setSettings(saved);
-      setAmountText(saved.oneClickAmount);
-      setPerChain(saved.oneClickAmounts);
-      setStatus({ kind: 'saved' });
     } catch (error) {
       setStatus({ kind: 'error', message: error instanceof BackgroundError ? error.message : String(error) });
+    }
+  };
+
+  const confirmTrustChange = async (password: string) => {
+    if (!pending) return;
+    setPending({ ...pending, busy: true, error: null });
+    try {
+      const saved = await storeSettings(pending.next, { password, locked: walletStatus === 'locked' });
+      if ('refused' in saved) {
+        setPending({ ...pending, busy: false, error: saved.refused });
+        return;
+      }
+      if (walletStatus === 'locked') setWalletStatus('unlocked');
+      loaded(saved);
+      setPending(null);
+      setStatus({ kind: 'saved' });
+    } catch (error) {
+      const message = error instanceof BackgroundError ? error.message : String(error);
+      setPending({ ...pending, busy: false, error: message });
     }
   };
 
   return (
     <main>
       <h1>Swaplane settings</h1>
+      <TrustReview onConfirmed={() => setStatus({ kind: 'idle' })} />
+      {pending && (
+        <TrustChangeDialog
+          serviceChanged={stored?.serviceBaseUrl !== pending.next.serviceBaseUrl}
+          serviceUrl={pending.next.serviceBaseUrl}
+          locked={walletStatus === 'locked'}
+          busy={pending.busy}
+          error={pending.error}
+          onConfirm={(password) => void confirmTrustChange(password)}
+          onCancel={() => {
+            setPending(null);
+            setStatus({ kind: 'error', message: 'Not saved: the change was cancelled.' });
+          }}
+        />
+      )}
       <form onSubmit={save} noValidate>
         <fieldset>
           <legend>Swap service</legend>

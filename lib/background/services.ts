@@ -31,6 +31,7 @@ import {
   type ScriptingApi,
 } from './explorer-hosts';
 import { createSwapService, type SwapService } from './swaps';
+import { createTrustSettings, type TrustSettings } from './trust-settings';
 import { createWalletService, type WalletService } from './wallet';
 
 export const TOKEN_LIST_TTL_MS = 6 * 60 * 60 * 1000;
@@ -38,7 +39,8 @@ export const TOKEN_LIST_TTL_MS = 6 * 60 * 60 * 1000;
 export interface BackgroundServices {
   ready: Promise<void>;
   settings(): Settings;
-  updateSettings(next: Settings): Promise<Settings>;
+  /** `confirmed`: the user confirmed a change of what the service or an RPC can do (seals it). */
+  updateSettings(next: Settings, options?: { confirmed?: boolean }): Promise<Settings>;
   api(): SwapApiClient;
   tokens: TokenListCache;
   /** Search index of a chain's cached list, rebuilt when the list changes. */
@@ -48,6 +50,8 @@ export interface BackgroundServices {
   facts: TokenFactsReader;
   session: QuoteSession;
   wallet: WalletService;
+  /** The seal on the trust-deciding settings, checked before anything is signed. */
+  trust: TrustSettings;
   swaps: SwapService;
   /** Explorer hosts the user added: settings, permission, dynamically registered content script. */
   explorerHosts: ExplorerHosts;
@@ -179,22 +183,44 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     ...(options.now ? { now: options.now } : {}),
   });
 
+  const trust = createTrustSettings({
+    settings: () => settings,
+    key: () => wallet.trustKey(),
+    hasWallet: async () => (await wallet.state()).status !== 'none',
+    ...(options.now ? { now: options.now } : {}),
+  });
+  // Every signature (swaps, approvals, revokes, dapp requests) starts from the active signer: the
+  // trust-deciding settings are checked there, so nothing is signed after they changed unseen.
+  const signingWallet: WalletService = {
+    ...wallet,
+    activeSigner: async () => {
+      await trust.verify();
+      return wallet.activeSigner();
+    },
+  };
+
   const swaps = createSwapService({
     api,
     settings: () => settings,
     session,
-    wallet,
+    wallet: signingWallet,
+    // A router pin is written inside a swap that passed the check: seal it with the rest.
+    onTrustWrite: async () => {
+      await trust.seal();
+    },
     facts,
     ...(options.notify ? { notify: options.notify } : {}),
   });
 
-  async function updateSettings(next: Settings): Promise<Settings> {
+  async function updateSettings(next: Settings, change: { confirmed?: boolean } = {}): Promise<Settings> {
     const serviceChanged =
       next.serviceBaseUrl !== settings.serviceBaseUrl ||
       JSON.stringify(next.chainNameOverrides) !== JSON.stringify(settings.chainNameOverrides);
     const hostsChanged = JSON.stringify(next.explorerHosts) !== JSON.stringify(settings.explorerHosts);
-    await settingsItem.set(next);
-    settings = next;
+    await trust.afterOwnChange(async () => {
+      await settingsItem.set(next);
+      settings = next;
+    }, change.confirmed === true);
     // A quote from the previous service must not stay on screen as if it came from this one.
     if (serviceChanged) session.refreshNow();
     if (hostsChanged) void explorerHosts.sync();
@@ -210,7 +236,7 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
 
   const dapp = createDappService({
     settings: () => settings,
-    wallet,
+    wallet: signingWallet,
     ...dappBrowserApis(),
   });
 
@@ -238,7 +264,9 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
       }),
     facts,
     session,
-    wallet,
+    // Views and handlers get the wallet whose signer checks the trust settings first.
+    wallet: signingWallet,
+    trust,
     swaps,
     explorerHosts,
     dapp,

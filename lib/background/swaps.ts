@@ -33,6 +33,8 @@ export interface SwapServiceDeps {
   wallet: WalletService;
   facts: TokenFactsReader;
   notify?: (title: string, message: string) => void;
+  /** After a router pin is written (the trust settings are re-sealed). */
+  onTrustWrite?: () => Promise<void>;
 }
 
 export interface StartSwapOptions {
@@ -46,7 +48,7 @@ export interface StartSwapOptions {
 export function createSwapService(deps: SwapServiceDeps) {
   const store = createPendingSwapStore();
   const history = createSwapHistory();
-  const pins = createRouterPins();
+  const pins = createRouterPins(undefined, undefined, undefined, deps.onTrustWrite);
   const readers = new Map<string, BalanceReader>();
   const listeners = new Set<(state: SwapState) => void>();
   let current: SwapState | null = null;

@@ -30,6 +30,7 @@ import {
 } from '@/lib/wallet/mnemonic';
 import { checkPassword } from '@/lib/wallet/password';
 import type { WalletState } from '@/lib/wallet/state';
+import { deriveTrustKey } from '@/lib/wallet/trust-mac';
 import { afterFailure, backoffMessage, NO_BACKOFF, waitLeft } from '@/lib/wallet/unlock-backoff';
 import {
   changeVaultPassword,
@@ -60,6 +61,8 @@ export interface WalletOptions {
 interface Unlocked {
   secrets: VaultSecrets;
   key: CryptoKey;
+  /** The trust-settings MAC key, derived on first use. */
+  trustKey?: Promise<CryptoKey>;
 }
 
 export function createWalletService(options: WalletOptions) {
@@ -177,6 +180,14 @@ export function createWalletService(options: WalletOptions) {
       } catch {
         await lock();
       }
+    },
+
+    /** The key that seals the trust-deciding settings; null while locked (lib/wallet/trust-mac.ts). */
+    async trustKey(): Promise<CryptoKey | null> {
+      await checkAutoLock(false);
+      if (!unlocked) return null;
+      unlocked.trustKey ??= deriveTrustKey(unlocked.secrets);
+      return unlocked.trustKey;
     },
 
     async state(): Promise<WalletState> {

@@ -12,6 +12,7 @@ import { PrefillSchema } from '@/lib/state/prefill';
 import { QuoteSessionStateSchema, UserMessageSchema } from '@/lib/state/session-state';
 import { SwapPreviewSchema } from '@/lib/swap/preview';
 import { WalletStateSchema } from '@/lib/wallet/state';
+import { TrustStatusSchema } from '@/lib/wallet/trust-mac';
 import type { RequestType } from './requests';
 
 export const TokenListViewSchema = z.object({
@@ -83,6 +84,8 @@ export const TokenSafetySchema = z.object({
 export const RESULT_SCHEMAS = {
   getSettings: SettingsSchema,
   updateSettings: SettingsSchema,
+  trustSettingsStatus: TrustStatusSchema,
+  confirmTrustSettings: TrustStatusSchema,
   getTokenList: TokenListViewSchema,
   lookupToken: TokenLookupSchema,
   whitelistedTokens: z.array(AddressSchema),

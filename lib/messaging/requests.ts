@@ -13,7 +13,16 @@ const AccountName = z.string().check(z.minLength(1), z.maxLength(40));
 
 export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('getSettings') }),
-  z.object({ type: z.literal('updateSettings'), settings: SettingsSchema }),
+  z.object({
+    type: z.literal('updateSettings'),
+    settings: SettingsSchema,
+    /** The user confirmed a change of the service, an RPC or an API chain name (options page). */
+    confirmTrustChange: z.optional(z.boolean()),
+  }),
+  // ----- the seal on the trust-deciding settings (lib/background/trust-settings.ts) -----
+  z.object({ type: z.literal('trustSettingsStatus') }),
+  /** The user checked the current trust-deciding settings and confirms them (wallet unlocked). */
+  z.object({ type: z.literal('confirmTrustSettings') }),
   z.object({ type: z.literal('getTokenList'), ...ChainRequest }),
   z.object({ type: z.literal('lookupToken'), ...ChainRequest, address: z.string().check(z.maxLength(100)) }),
   /** Which of these addresses are whitelisted tokens on the chain (content script, batched). */

@@ -22,6 +22,7 @@ import { type Prefill, PrefillSchema } from '@/lib/state/prefill';
 import { type QuoteSessionState, QuoteSessionStateSchema } from '@/lib/state/session-state';
 import { AutoLockStateSchema } from '@/lib/wallet/autolock';
 import { type KeyringMeta, KeyringMetaSchema } from '@/lib/wallet/keyring';
+import { type TrustRecord, TrustRecordSchema } from '@/lib/wallet/trust-mac';
 import { NO_BACKOFF, type UnlockBackoff, UnlockBackoffSchema } from '@/lib/wallet/unlock-backoff';
 import { type Vault, VaultSchema } from '@/lib/wallet/vault';
 import { defineStorageItem, type StorageItem } from './item';
@@ -151,6 +152,18 @@ export const routerPinsItem = defineStorageItem<RouterPinsMap>({
     // can be carried to a (service, chain) key safely, so the next swap on each chain asks again.
     2: () => ({}),
   },
+});
+
+/**
+ * The trust-deciding settings as the user last confirmed them, with their HMAC (lib/wallet/trust-mac.ts):
+ * checked before anything is signed.
+ */
+export const trustRecordItem = defineStorageItem<TrustRecord | null>({
+  area: 'local',
+  key: 'trustRecord',
+  version: 1,
+  schema: z.nullable(TrustRecordSchema),
+  fallback: () => null,
 });
 
 /** Swap and approval history, newest first, bounded (lib/swap/history.ts trims it). */

@@ -122,6 +122,7 @@ export async function useEmbeddedDefault(
   const answer = (await sendFromView(page, {
     type: 'updateSettings',
     settings: { ...current.result, serviceBaseUrl: serviceUrl, rpcOverrides: rpcUrls },
+    confirmTrustChange: true,
   })) as { ok: boolean };
   if (!answer.ok) throw new Error(`could not update settings: ${JSON.stringify(answer)}`);
   return { serviceUrl, rpcUrls };
@@ -170,6 +171,7 @@ export async function patchSettings(page: Page, patch: Record<string, unknown>):
   const answer = (await sendFromView(page, {
     type: 'updateSettings',
     settings: { ...current.result, ...patch },
+    confirmTrustChange: true,
   })) as { ok: boolean };
   if (!answer.ok) throw new Error(`could not update settings: ${JSON.stringify(answer)}`);
 }

@@ -143,6 +143,7 @@ test('hostile token metadata from the service is inert in the popup (picker, quo
     await sendFromView(setup, {
       type: 'updateSettings',
       settings: { ...current.result, serviceBaseUrl: proxy.url },
+      confirmTrustChange: true,
     }),
   ).toMatchObject({ ok: true });
   await importAnvilWallet(setup);

@@ -46,6 +46,8 @@ const VIEW_ONLY: Request[] = [
   { type: 'revokeApproval', chainId: 1, token: USDC, spender: USDC },
   { type: 'updateSettings', settings: { ...DEFAULT_SETTINGS, serviceBaseUrl: 'https://evil.example' } },
   { type: 'setExplorerHost', host: 'evil.example', chainId: 1 },
+  { type: 'trustSettingsStatus' },
+  { type: 'confirmTrustSettings' },
   { type: 'getTokenList', chainId: 1 },
   {
     type: 'setQuoteInput',

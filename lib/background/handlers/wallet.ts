@@ -20,8 +20,9 @@ export function walletHandlers(services: BackgroundServices): Pick<Handlers, Wal
   return {
     walletState: () => services.wallet.state(),
     walletStartCreate: ({ words }) => services.wallet.startCreate(words),
-    walletConfirmCreate: (request) => services.wallet.confirmCreate(request),
-    walletImport: (request) => services.wallet.importWallet(request),
+    // A new wallet seals the settings it starts with (the user just set it up).
+    walletConfirmCreate: (request) => sealedAfter(services, services.wallet.confirmCreate(request)),
+    walletImport: (request) => sealedAfter(services, services.wallet.importWallet(request)),
     walletUnlock: ({ password }) => services.wallet.unlock(password),
     walletLock: () => services.wallet.lock(),
     walletAddAccount: ({ name }) => services.wallet.addAccount(name),
@@ -32,4 +33,10 @@ export function walletHandlers(services: BackgroundServices): Pick<Handlers, Wal
       secret: await services.wallet.reveal(password, target),
     }),
   };
+}
+
+async function sealedAfter<T>(services: BackgroundServices, created: Promise<T>): Promise<T> {
+  const state = await created;
+  await services.trust.seal();
+  return state;
 }

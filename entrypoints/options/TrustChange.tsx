@@ -1,0 +1,78 @@
+// The confirmation a change of the swap service, an RPC or an API chain name needs once a wallet
+// exists: it says what a service and an RPC can and cannot do, and asks for the password when the
+// wallet is locked (the background refuses the change otherwise).
+import { useState } from 'preact/hooks';
+
+export function TrustChangeDialog({
+  serviceChanged,
+  serviceUrl,
+  locked,
+  busy,
+  error,
+  onConfirm,
+  onCancel,
+}: {
+  serviceChanged: boolean;
+  serviceUrl: string;
+  locked: boolean;
+  busy: boolean;
+  error: string | null;
+  onConfirm: (password: string) => void;
+  onCancel: () => void;
+}) {
+  const [password, setPassword] = useState('');
+  return (
+    <div class="trust-change" role="dialog" aria-modal="true" aria-labelledby="trust-change-title">
+      <h2 id="trust-change-title">
+        {serviceChanged ? 'Change the swap service?' : 'Change how Swaplane reaches the network?'}
+      </h2>
+      {serviceChanged && (
+        <p>
+          New swap service: <code>{serviceUrl}</code>
+        </p>
+      )}
+      <p>
+        <strong>A swap service can</strong> choose the route and price of your swaps, build the transactions
+        you are asked to sign, and see the tokens, amounts and address you quote with.
+      </p>
+      <p>
+        <strong>It cannot</strong> sign for you or move funds on its own: Swaplane reads every swap call,
+        checks it against the quote you reviewed, simulates what it does to your balances, and signs only what
+        you confirm.
+      </p>
+      <p>
+        <strong>An RPC</strong> reads your balances and sends your signed transactions: a dishonest one can
+        show wrong balances or hold transactions back. Only use services and RPCs you trust.
+      </p>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          onConfirm(password);
+        }}
+      >
+        {locked && (
+          <label>
+            Wallet password
+            <input
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onInput={(event) => setPassword(event.currentTarget.value)}
+            />
+          </label>
+        )}
+        {error && (
+          <p role="alert" class="error">
+            {error}
+          </p>
+        )}
+        <button type="submit" class="danger" disabled={busy || (locked && password === '')}>
+          {locked ? 'Unlock and change' : 'Confirm change'}
+        </button>{' '}
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </form>
+    </div>
+  );
+}
