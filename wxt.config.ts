@@ -1,10 +1,15 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'wxt';
+import { buildConfig } from './scripts/release-config';
 import { harden } from './scripts/vite-harden';
 
-// The devnet preset (npm run demo) points the extension at the embedded default;
-// it is read at build time so a normal build carries no localhost defaults beyond the registry's.
+// A demo build (npm run build, npm run demo) points at the embedded default on this machine; a
+// release build (SWAPLANE_RELEASE=1, npm run zip) carries only the https service and RPCs given at
+// build time and no localhost host permission (scripts/release-config.ts).
+const build = buildConfig(process.env);
+
 export default defineConfig({
+  ...(process.env.SWAPLANE_OUT_DIR ? { outDir: process.env.SWAPLANE_OUT_DIR } : {}),
   modules: ['@wxt-dev/webextension-polyfill'],
   srcDir: '.',
   entrypointsDir: 'entrypoints',
@@ -15,7 +20,7 @@ export default defineConfig({
     name: 'Swaplane',
     description: 'Swap tokens from your toolbar and from block-explorer pages.',
     permissions: ['storage', 'alarms', 'notifications', 'unlimitedStorage', 'scripting'],
-    host_permissions: ['http://127.0.0.1/*', 'http://localhost/*'],
+    host_permissions: build.hostPermissions,
     optional_host_permissions: ['https://*/*', 'http://*/*'],
     action: { default_title: 'Swaplane' },
     ...(browser === 'firefox'
@@ -36,6 +41,7 @@ export default defineConfig({
   }),
   vite: () => ({
     plugins: [preact(), harden()],
+    define: { __SWAPLANE_BUILD__: JSON.stringify(build.defaults) },
   }),
   hooks: {
     // The explorer content script and the popup's preload script use the browser's own promise API

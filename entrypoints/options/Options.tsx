@@ -3,6 +3,7 @@ import { browser } from 'wxt/browser';
 import { CHAINS } from '@/lib/chains';
 import { BackgroundError, callBackground } from '@/lib/messaging/client';
 import { checkOneClickAmount, checkOneClickAmounts } from '@/lib/settings/one-click';
+import { BUILD_DEFAULTS } from '@/lib/settings/build-defaults';
 import { DEVNET_PRESET, type Settings, SettingsSchema } from '@/lib/settings/settings';
 import { changesServiceOrRpc } from '@/lib/settings/trust-fields';
 import { checkSlippage } from '@/lib/swap/slippage';
@@ -28,7 +29,8 @@ type Status = { kind: 'idle' } | { kind: 'saved' } | { kind: 'error'; message: s
 /** Origins the manifest already grants; anything else is asked for at run time. */
 function isGrantedByManifest(origin: string): boolean {
   const { hostname } = new URL(origin);
-  return hostname === '127.0.0.1' || hostname === 'localhost';
+  // Only a demo build's manifest grants this machine (a release build asks like any other host).
+  return !BUILD_DEFAULTS.release && (hostname === '127.0.0.1' || hostname === 'localhost');
 }
 
 /** The match patterns of the origins among `urls` that the manifest does not already grant. */
@@ -206,17 +208,20 @@ export function Options() {
               }}
             />
           </label>
-          <button
-            type="button"
-            onClick={() =>
-              patch({
-                serviceBaseUrl: DEVNET_PRESET.serviceBaseUrl,
-                rpcOverrides: { ...DEVNET_PRESET.rpcOverrides },
-              })
-            }
-          >
-            Use the local devnet preset
-          </button>
+          {DEVNET_PRESET && (
+            <button
+              type="button"
+              onClick={() =>
+                DEVNET_PRESET &&
+                patch({
+                  serviceBaseUrl: DEVNET_PRESET.serviceBaseUrl,
+                  rpcOverrides: { ...DEVNET_PRESET.rpcOverrides },
+                })
+              }
+            >
+              Use the local devnet preset
+            </button>
+          )}
         </fieldset>
 
         <fieldset>

@@ -8,6 +8,7 @@ import type { Quote, Token } from '@/lib/api/schema';
 import { apiChainNameFor, getChain, UnknownChainError } from '@/lib/chains';
 import { publicClientFor } from '@/lib/rpc/network';
 import { DEFAULT_SETTINGS, type Settings } from '@/lib/settings/settings';
+import { changesServiceOrRpc } from '@/lib/settings/trust-fields';
 import type { QuoteSessionState } from '@/lib/state/session-state';
 import { quoteSessionItem, settingsItem, tokenListItem } from '@/lib/storage/items';
 import { createQuoteSession, type QuoteSession } from '@/lib/swap/session';
@@ -31,7 +32,7 @@ import {
   type ScriptingApi,
 } from './explorer-hosts';
 import { createSwapService, type SwapService } from './swaps';
-import { createTrustSettings, type TrustSettings } from './trust-settings';
+import { type TrustSettings, trustCheckedWallet } from './trust-settings';
 import { createWalletService, type WalletService } from './wallet';
 
 export const TOKEN_LIST_TTL_MS = 6 * 60 * 60 * 1000;
@@ -183,39 +184,20 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     ...(options.now ? { now: options.now } : {}),
   });
 
-  const trust = createTrustSettings({
-    settings: () => settings,
-    key: () => wallet.trustKey(),
-    hasWallet: async () => (await wallet.state()).status !== 'none',
-    ...(options.now ? { now: options.now } : {}),
-  });
-  // Every signature (swaps, approvals, revokes, dapp requests) starts from the active signer: the
-  // trust-deciding settings are checked there, so nothing is signed after they changed unseen.
-  const signingWallet: WalletService = {
-    ...wallet,
-    activeSigner: async () => {
-      await trust.verify();
-      return wallet.activeSigner();
-    },
-  };
+  const { trust, signingWallet } = trustCheckedWallet(wallet, () => settings, options.now);
 
   const swaps = createSwapService({
     api,
     settings: () => settings,
     session,
     wallet: signingWallet,
-    // A router pin is written inside a swap that passed the check: seal it with the rest.
-    onTrustWrite: async () => {
-      await trust.seal();
-    },
+    onTrustWrite: trust.seal, // a pin written inside a swap that passed the check
     facts,
     ...(options.notify ? { notify: options.notify } : {}),
   });
 
   async function updateSettings(next: Settings, change: { confirmed?: boolean } = {}): Promise<Settings> {
-    const serviceChanged =
-      next.serviceBaseUrl !== settings.serviceBaseUrl ||
-      JSON.stringify(next.chainNameOverrides) !== JSON.stringify(settings.chainNameOverrides);
+    const serviceChanged = changesServiceOrRpc({ ...settings, rpcOverrides: next.rpcOverrides }, next);
     const hostsChanged = JSON.stringify(next.explorerHosts) !== JSON.stringify(settings.explorerHosts);
     await trust.afterOwnChange(async () => {
       await settingsItem.set(next);
@@ -264,8 +246,7 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
       }),
     facts,
     session,
-    // Views and handlers get the wallet whose signer checks the trust settings first.
-    wallet: signingWallet,
+    wallet: signingWallet, // its signer checks the trust settings first
     trust,
     swaps,
     explorerHosts,

@@ -34,7 +34,7 @@ export interface SwapServiceDeps {
   facts: TokenFactsReader;
   notify?: (title: string, message: string) => void;
   /** After a router pin is written (the trust settings are re-sealed). */
-  onTrustWrite?: () => Promise<void>;
+  onTrustWrite?: () => Promise<unknown>;
 }
 
 export interface StartSwapOptions {

@@ -78,3 +78,37 @@ export function createTrustSettings(deps: TrustSettingsDeps) {
 }
 
 export type TrustSettings = ReturnType<typeof createTrustSettings>;
+
+/**
+ * The wallet whose active signer checks the trust settings first. Every signature (swaps, approvals,
+ * revokes, dapp requests) starts from the active signer, so nothing is signed after they changed unseen.
+ */
+export function withTrustCheckedSigner<W extends { activeSigner(): Promise<unknown> }>(
+  wallet: W,
+  trust: Pick<TrustSettings, 'verify'>,
+): W {
+  return {
+    ...wallet,
+    activeSigner: async () => {
+      await trust.verify();
+      return wallet.activeSigner();
+    },
+  };
+}
+
+/** The trust seal over a wallet, and that wallet with its signer checked (the background's wiring). */
+export function trustCheckedWallet<
+  W extends {
+    activeSigner(): Promise<unknown>;
+    trustKey(): Promise<CryptoKey | null>;
+    state(): Promise<{ status: string }>;
+  },
+>(wallet: W, settings: () => Settings, now?: () => number): { trust: TrustSettings; signingWallet: W } {
+  const trust = createTrustSettings({
+    settings,
+    key: () => wallet.trustKey(),
+    hasWallet: async () => (await wallet.state()).status !== 'none',
+    ...(now ? { now } : {}),
+  });
+  return { trust, signingWallet: withTrustCheckedSigner(wallet, trust) };
+}

@@ -1,5 +1,9 @@
 import * as z from 'zod/mini';
 import { isLocalRpcUrl } from '@/lib/chains/rpc';
+import { BUILD_DEFAULTS } from './build-defaults';
+
+export { DEVNET_PRESET } from './build-defaults';
+
 import {
   checkOneClickAmount,
   DEFAULT_ONE_CLICK_AMOUNT,
@@ -62,15 +66,9 @@ export const SettingsSchema = z.object({
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
-/** The embedded default: the reference service and the anvil devnet on this machine. */
-export const DEVNET_PRESET = {
-  serviceBaseUrl: 'http://127.0.0.1:8787',
-  rpcOverrides: { '1': 'http://127.0.0.1:8545', '8453': 'http://127.0.0.1:8546' },
-} as const;
-
 export const DEFAULT_SETTINGS: Settings = {
-  serviceBaseUrl: DEVNET_PRESET.serviceBaseUrl,
-  rpcOverrides: { ...DEVNET_PRESET.rpcOverrides },
+  serviceBaseUrl: BUILD_DEFAULTS.serviceBaseUrl,
+  rpcOverrides: { ...BUILD_DEFAULTS.rpcOverrides },
   chainNameOverrides: {},
   slippage: 0.5,
   explorerHosts: {},

@@ -117,7 +117,14 @@ describe('what a stolen profile holds', () => {
     expect(local.vault?.data).toMatchObject({ kdf: expect.anything() });
     // Every key in storage.local is one of the reviewed items; a new one must be added to SECURITY.md.
     // unlockBackoff: wrong-password count and wait, no secret (lib/wallet/unlock-backoff.ts).
-    expect(Object.keys(local).sort()).toEqual(['keyringMeta', 'settings', 'unlockBackoff', 'vault']);
+    // trustRecord: the trust-deciding settings and their HMAC (no secret; the key stays in memory).
+    expect(Object.keys(local).sort()).toEqual([
+      'keyringMeta',
+      'settings',
+      'trustRecord',
+      'unlockBackoff',
+      'vault',
+    ]);
     // Locked: the session key is gone from storage.session.
     expect(await dump('session')).not.toContain('sessionKey');
     // Control: the same search does find a phrase or a key that is stored in the clear.
