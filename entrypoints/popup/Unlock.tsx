@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { PasswordInput } from '@/components/PasswordInput';
 import { callBackground } from '@/lib/messaging/client';
 import type { WalletState } from '@/lib/wallet/state';
@@ -14,6 +14,9 @@ export function Unlock({
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [retryAt, setRetryAt] = useState<number | null>(wallet.retryAt ?? null);
+  const secondsLeft = useSecondsUntil(retryAt);
+  const waiting = secondsLeft > 0;
   const submit = async (event: Event) => {
     event.preventDefault();
     setBusy(true);
@@ -23,6 +26,9 @@ export function Unlock({
     } catch (failure) {
       setError(messageOf(failure));
       setPassword('');
+      // The backoff lives in the background (it survives a closed popup and a worker restart).
+      const state = await callBackground({ type: 'walletState' }).catch(() => null);
+      setRetryAt(state?.retryAt ?? null);
     } finally {
       setBusy(false);
     }
@@ -47,14 +53,36 @@ export function Unlock({
         invalid={error !== null}
         describedBy={error ? 'unlock-error' : undefined}
       />
-      {error && (
+      {error && !waiting && (
         <p id="unlock-error" class="error" role="alert">
           {error}
         </p>
       )}
-      <button type="submit" class="primary" disabled={busy || password === ''}>
+      {waiting && (
+        <p id="unlock-error" class="error" role="timer" aria-live="polite" data-testid="unlock-wait">
+          Too many wrong passwords. Try again in {secondsLeft} s.
+        </p>
+      )}
+      <button type="submit" class="primary" disabled={busy || waiting || password === ''}>
         {busy ? 'Unlocking…' : 'Unlock'}
       </button>
     </form>
   );
+}
+
+/** Whole seconds until `at` (0 once passed), ticking once a second. */
+function useSecondsUntil(at: number | null): number {
+  const left = () => (at === null ? 0 : Math.max(0, Math.ceil((at - Date.now()) / 1000)));
+  const [seconds, setSeconds] = useState(left);
+  useEffect(() => {
+    setSeconds(left());
+    if (at === null) return;
+    const timer = setInterval(() => {
+      const next = left();
+      setSeconds(next);
+      if (next === 0) clearInterval(timer);
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [at]);
+  return seconds;
 }

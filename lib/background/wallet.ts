@@ -201,8 +201,10 @@ export function createWalletService(options: WalletOptions) {
         hasVault = true;
       }
       const session = unlocked ? await walletSessionItem.get() : null;
+      const backoff = unlocked ? NO_BACKOFF : await unlockBackoffItem.get();
       return {
         status: !hasVault ? 'none' : unlocked ? 'unlocked' : 'locked',
+        retryAt: waitLeft(backoff, now()) > 0 ? backoff.notBefore : null,
         accounts: (meta?.accounts ?? []).map(({ id, kind, address, name }) => ({ id, kind, address, name })),
         activeId: meta?.activeId ?? null,
         lockAt: session?.autoLock.deadline ?? null,

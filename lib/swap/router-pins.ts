@@ -25,7 +25,7 @@ export function createRouterPins(
   now: () => number = Date.now,
   serviceOrigin: () => string | Promise<string> = storedServiceOrigin,
   /** Runs after every write (the background re-seals the trust settings with it). */
-  afterWrite: () => Promise<unknown> | void = () => undefined,
+  afterWrite: () => unknown = () => undefined,
 ): RouterPins {
   const enqueue = createSerialQueue();
   const keyFor = async (chainId: number) => routerPinKey(await serviceOrigin(), chainId);

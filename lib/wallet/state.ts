@@ -14,6 +14,8 @@ export const WalletStateSchema = z.object({
   activeId: z.nullable(z.string()),
   /** Epoch ms of the auto-lock, while unlocked. */
   lockAt: z.nullable(z.number()),
+  /** While locked after too many wrong passwords: when the next attempt is checked (epoch ms). */
+  retryAt: z.optional(z.nullable(z.number())),
   /** Set when the stored vault cannot be read: it is kept, never overwritten. */
   vaultError: z.nullable(z.string()),
 });
