@@ -91,3 +91,30 @@ export function refusedByStructure(link: Element): boolean {
     (item !== null || link.closest('.dropdown-menu,[role=listbox]') !== null) && badgeSaysNft(item ?? link)
   );
 }
+
+/** Tabs that only an NFT collection's token page has (Etherscan's and Blockscout's "Inventory"). */
+const INVENTORY_TAB = [
+  'a[href*="#inventory"]',
+  'a[href*="tab=inventory"]',
+  '[data-bs-target*="inventory"]',
+  '[aria-controls*="inventory"]',
+  '#inventory',
+  '[id="tab-inventory"]',
+].join(',');
+
+/**
+ * Whether a token page's title belongs to an NFT collection (ERC-721/1155): the badge beside the
+ * title names the standard, or the page has an Inventory tab. The title's own block is read up to
+ * three levels and only while it stays short, so a site-wide menu naming "NFTs" never counts.
+ */
+export function nftCollectionTitle(title: Element, root: ParentNode): boolean {
+  if (root.querySelector(INVENTORY_TAB)) return true;
+  let block: Element | null = title;
+  for (let level = 0; level < 3 && block; level++) {
+    const text = block.textContent ?? '';
+    if (text.length > 600 || block.matches('main,section,article,body')) break;
+    if (NFT_WORDS.test(text)) return true;
+    block = block.parentElement;
+  }
+  return false;
+}

@@ -1,7 +1,7 @@
 // Finds token addresses on explorer pages. DOM-light and pure: reads attributes only (no layout, no
 // writes), so it runs in happy-dom; the scanner decides when to parse (see scanner.ts).
 // Imported by the content script: no zod, no viem, nothing heavy.
-import { nftPage, refusedByStructure, refusedUrl } from './classify';
+import { nftCollectionTitle, nftPage, refusedByStructure, refusedUrl } from './classify';
 
 export type DetectedKind = 'token' | 'address' | 'page';
 
@@ -116,7 +116,8 @@ function push(element: Element, page: PageInfo, out: Detected[]): void {
 export function pageTarget(root: ParentNode, page: PageInfo): Detected | undefined {
   if (!page.token || page.nft) return undefined;
   const title = root.querySelector(PAGE_TITLE_SELECTOR);
-  return title ? { element: title, address: page.token, kind: 'page' } : undefined;
+  if (!title || nftCollectionTitle(title, root)) return undefined;
+  return { element: title, address: page.token, kind: 'page' };
 }
 
 /** Which of these addresses are whitelisted tokens (the background answers; at most 500 a call). */

@@ -59,6 +59,28 @@ describe('detection on fixture pages', () => {
     for (const record of holders) expect(record.address).toBe(ETH.usdc);
   });
 
+  it('an NFT collection page (ERC-721 badge beside the title, or an Inventory tab): no control on its title', async () => {
+    const page = PAGES.token;
+    const erc721 = parse(page);
+    const badge = [...erc721.querySelectorAll('span.badge')].find((span) => span.textContent === 'ERC-20');
+    expect(badge).toBeDefined();
+    if (badge) badge.textContent = 'ERC-721';
+    expect(
+      (await detect(erc721, page.url, 1, fakeWhitelist().whitelisted)).filter((r) => r.kind === 'page'),
+    ).toEqual([]);
+
+    const inventory = parse(page);
+    const tab = inventory.createElement('a');
+    tab.setAttribute('href', '#inventory');
+    tab.textContent = 'Inventory';
+    inventory.querySelector('main')?.append(tab);
+    expect(pageTarget(inventory, pageInfo(page.url, 1))).toBeUndefined();
+    // The ERC-20 page itself keeps its title control, though the site menu says "NFTs".
+    const erc20 = parse(page);
+    erc20.querySelector('header')?.insertAdjacentHTML('beforeend', '<a href="/nft-top-mints">Top NFTs</a>');
+    expect(pageTarget(erc20, pageInfo(page.url, 1))?.element.tagName).toBe('H1');
+  });
+
   it('reads the href, never the truncated visible text', async () => {
     const page = PAGES.token;
     const doc = parse(page);
