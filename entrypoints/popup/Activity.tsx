@@ -1,14 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
+import { ActivityEntry } from '@/components/ActivityEntry';
 import { type ApprovalRow, ApprovalsList, approvalKey } from '@/components/ApprovalsList';
-import { formatAmount } from '@/lib/amounts';
 import type { Token } from '@/lib/api/schema';
-import { getChain } from '@/lib/chains';
+import { getChain, isLocalRpcUrl } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
 import type { HistoryEntry } from '@/lib/state/pipeline-state';
-import { relativeTime, shortHash } from '@/lib/time/relative';
 import { messageOf } from './messages';
-
-const STATUS_LABEL = { pending: 'Pending', confirmed: 'Confirmed', failed: 'Failed' } as const;
 
 /** The approvals Swaplane granted, with Revoke (above the activity list). */
 function Approvals({ tokenOf }: { tokenOf: (chainId: number, address: string) => Token | undefined }) {
@@ -54,8 +51,21 @@ export function Activity() {
   const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
   const [symbols, setSymbols] = useState<Map<string, Token>>(new Map());
   const [error, setError] = useState<string | null>(null);
+  const [localChains, setLocalChains] = useState<Set<number>>(new Set());
+  const now = Date.now();
 
   useEffect(() => {
+    callBackground({ type: 'getSettings' }).then(
+      (settings) =>
+        setLocalChains(
+          new Set(
+            Object.entries(settings.rpcOverrides)
+              .filter(([, url]) => isLocalRpcUrl(url))
+              .map(([chainId]) => Number(chainId)),
+          ),
+        ),
+      () => undefined,
+    );
     callBackground({ type: 'getHistory' }).then(
       async (history) => {
         setEntries(history);
@@ -85,44 +95,22 @@ export function Activity() {
       <Approvals tokenOf={tokenOf} />
       <h2>Activity</h2>
       {entries.length === 0 && <p class="muted">No swaps yet.</p>}
+      {entries.some((entry) => entry.earlierChain) && (
+        <p class="muted" data-testid="earlier-chain-note">
+          Some activity is from an earlier run of a network that was reset since: those transactions are not
+          on it now.
+        </p>
+      )}
       <ul class="activity" aria-label="Activity" data-testid="activity">
-        {entries.map((entry) => {
-          const chain = getChain(entry.chainId)?.name ?? `Chain ${entry.chainId}`;
-          let title: string;
-          if (entry.kind === 'swap') {
-            const inSymbol = tokenOf(entry.chainId, entry.inToken)?.symbol ?? 'token';
-            const outSymbol = tokenOf(entry.chainId, entry.outToken)?.symbol ?? 'token';
-            const out = entry.received ?? entry.quotedOut;
-            title = `Swap ${formatAmount(BigInt(entry.inAmount), entry.inDecimals)} ${inSymbol} → ${formatAmount(BigInt(out), entry.outDecimals)} ${outSymbol}`;
-          } else {
-            const symbol = tokenOf(entry.chainId, entry.token)?.symbol ?? 'token';
-            title = entry.reset
-              ? `Reset ${symbol} approval`
-              : `Approve ${entry.unlimited ? 'unlimited' : ''} ${symbol}`.replace('  ', ' ');
-          }
-          return (
-            <li
-              key={entry.id}
-              class={`activity-item status-${entry.status}`}
-              data-kind={entry.kind}
-              data-status={entry.status}
-            >
-              <strong>{title}</strong>
-              <span class="muted">
-                {STATUS_LABEL[entry.status]} · {chain} ·{' '}
-                <time
-                  dateTime={new Date(entry.createdAt).toISOString()}
-                  title={new Date(entry.createdAt).toLocaleString()}
-                >
-                  {relativeTime(entry.createdAt, Date.now())}
-                </time>
-              </span>
-              {entry.failure && <span class="error">{entry.failure.title}</span>}
-              {/* One line; the whole hash in the title (views link only to explorers, from SwapProgress). */}
-              {entry.hash && <code title={entry.hash}>{shortHash(entry.hash)}</code>}
-            </li>
-          );
-        })}
+        {entries.map((entry) => (
+          <ActivityEntry
+            key={entry.id}
+            entry={entry}
+            tokenOf={tokenOf}
+            localChain={localChains.has(entry.chainId)}
+            now={now}
+          />
+        ))}
       </ul>
     </div>
   );

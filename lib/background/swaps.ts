@@ -1,13 +1,14 @@
 // The background's swap executor: turns the quote session's current quote into a confirmed swap
 // through the pipeline (lib/swap/execute.ts), pushes each state to views, resumes pending swaps
 // after a worker restart, and notifies when a swap confirms or fails.
-import type { Address } from 'viem';
+import type { Address, Hex } from 'viem';
 import type { SwapApiClient } from '@/lib/api/client';
 import type { QuoteRequest } from '@/lib/api/schema';
 import { type BalanceReader, balanceOf, createBalanceReader } from '@/lib/rpc/balances';
 import { publicClientFor } from '@/lib/rpc/network';
 import type { Settings } from '@/lib/settings/settings';
 import type { SwapState } from '@/lib/state/pipeline-state';
+import { markEarlierChains } from '@/lib/swap/chain-reset';
 import {
   createPendingSwapStore,
   createSwapMachine,
@@ -59,6 +60,15 @@ export function createSwapService(deps: SwapServiceDeps) {
   function closeReview(): void {
     review?.release();
     review = null;
+  }
+
+  async function receiptProbe(chainId: number, hash: string): Promise<'found' | 'missing' | 'unknown'> {
+    try {
+      await publicClientFor(chainId, deps.settings()).getTransactionReceipt({ hash: hash as Hex });
+      return 'found';
+    } catch (error) {
+      return (error as { name?: string }).name === 'TransactionReceiptNotFoundError' ? 'missing' : 'unknown';
+    }
   }
 
   function readerFor(chainId: number): BalanceReader {
@@ -222,7 +232,9 @@ export function createSwapService(deps: SwapServiceDeps) {
       return result;
     },
 
-    history: () => history.list(),
+    /** Activity: entries a reset network no longer has are marked (lib/swap/chain-reset.ts). */
+    history: async () =>
+      markEarlierChains(await history.list(), (chainId, hash) => receiptProbe(chainId, hash)),
     dismiss() {
       if (!running) current = null;
     },

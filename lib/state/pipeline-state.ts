@@ -208,6 +208,8 @@ const HistoryBase = z.object({
   failure: z.nullable(z.object({ code: SwapFailureCodeSchema, title: z.string().check(z.maxLength(200)) })),
   createdAt: z.number(),
   updatedAt: z.number(),
+  /** Set when read, never stored: the network was reset since (its transaction is not on it now). */
+  earlierChain: z.optional(z.boolean()),
 });
 
 export const SwapHistoryEntrySchema = z.extend(HistoryBase, {
