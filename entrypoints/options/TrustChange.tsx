@@ -2,6 +2,7 @@
 // exists: it says what a service and an RPC can and cannot do, and asks for the password when the
 // wallet is locked (the background refuses the change otherwise).
 import { useState } from 'preact/hooks';
+import { PasswordStep } from './PasswordStep';
 
 export function TrustChangeDialog({
   serviceChanged,
@@ -50,22 +51,12 @@ export function TrustChangeDialog({
           onConfirm(password);
         }}
       >
-        {locked && (
-          <label>
-            Wallet password
-            <input
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onInput={(event) => setPassword(event.currentTarget.value)}
-            />
-          </label>
-        )}
-        {error && (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        )}
+        <PasswordStep
+          label={locked ? 'Wallet password' : null}
+          password={password}
+          onPassword={setPassword}
+          error={error}
+        />
         <button type="submit" class="danger" disabled={busy || (locked && password === '')}>
           {locked ? 'Unlock and change' : 'Confirm change'}
         </button>{' '}

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { BackgroundError, callBackground } from '@/lib/messaging/client';
 import type { TrustStatus } from '@/lib/wallet/trust-mac';
+import { PasswordStep } from './PasswordStep';
 
 const NEEDS_REVIEW: TrustStatus['state'][] = ['changed', 'forged', 'unconfirmed'];
 
@@ -46,20 +47,12 @@ export function TrustReview({ onConfirmed }: { onConfirmed: () => void }) {
         set them, correct them before you confirm: a changed service or RPC is how funds are stolen.
       </p>
       <form onSubmit={confirm}>
-        <label>
-          Wallet password (if locked)
-          <input
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onInput={(event) => setPassword(event.currentTarget.value)}
-          />
-        </label>
-        {error && (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        )}
+        <PasswordStep
+          label="Wallet password (if locked)"
+          password={password}
+          onPassword={setPassword}
+          error={error}
+        />
         <button type="submit" class="danger">
           These settings are mine: confirm them
         </button>

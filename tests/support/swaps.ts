@@ -1,7 +1,10 @@
 // One swap state for the unit tests: a swap of 1 wei of ETH for USDC on Ethereum, before any step has
 // recorded anything. Each test overrides only what it is about.
 import { NATIVE_TOKEN_ADDRESS } from '@/lib/api/schema';
-import type { SwapState } from '@/lib/state/pipeline-state';
+import type { HistoryEntry, SwapState } from '@/lib/state/pipeline-state';
+
+type SwapHistoryEntry = Extract<HistoryEntry, { kind: 'swap' }>;
+
 import { USDC } from './addresses';
 
 /** anvil's first funded account. */
@@ -26,6 +29,33 @@ export function swapStateFixture(overrides: Partial<SwapState> = {}): SwapState 
     consent: null,
     createdAt: 1,
     updatedAt: 1,
+    ...overrides,
+  };
+}
+
+/** A confirmed swap in the history: 1 ETH for 2,991.5 USDC on Ethereum (quoted 2,990). */
+export function historySwapFixture(overrides: Partial<SwapHistoryEntry> = {}): SwapHistoryEntry {
+  const hash = `0x${'ab'.repeat(32)}`;
+  return {
+    kind: 'swap',
+    id: 'swap-1',
+    chainId: 1,
+    account: ACCOUNT,
+    status: 'confirmed',
+    hash,
+    explorerUrl: `https://etherscan.io/tx/${hash}`,
+    gasPaid: '210000000000000',
+    failure: null,
+    createdAt: 1_700_000_000_000,
+    updatedAt: 1_700_000_000_000,
+    inToken: NATIVE_TOKEN_ADDRESS,
+    outToken: USDC.toLowerCase(),
+    inDecimals: 18,
+    outDecimals: 6,
+    inAmount: '1000000000000000000',
+    quotedOut: '2990000000',
+    minReceived: '2975050000',
+    received: '2991500000',
     ...overrides,
   };
 }

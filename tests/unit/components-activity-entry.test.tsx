@@ -6,37 +6,17 @@ import { ActivityEntry } from '@/components/ActivityEntry';
 import type { Token } from '@/lib/api/schema';
 import type { HistoryEntry } from '@/lib/state/pipeline-state';
 import * as TOKENS from '../support/addresses';
-import { ACCOUNT } from '../support/swaps';
+import { historySwapFixture } from '../support/swaps';
 
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 const USDC = TOKENS.lowercase.USDC;
-const HASH = `0x${'ab'.repeat(32)}`;
+const HASH = historySwapFixture().hash;
 const NOW = 1_700_000_000_000;
 const SYMBOLS: Record<string, string> = { [ETH]: 'ETH', [USDC]: 'USDC' };
 const tokenOf = (_chainId: number, address: string) =>
-  SYMBOLS[address] ? ({ symbol: SYMBOLS[address] } as Token) : undefined;
+  SYMBOLS[address.toLowerCase()] ? ({ symbol: SYMBOLS[address.toLowerCase()] } as Token) : undefined;
 
-const swap: HistoryEntry = {
-  kind: 'swap',
-  id: 'swap-1',
-  chainId: 1,
-  account: ACCOUNT,
-  status: 'confirmed',
-  hash: HASH,
-  explorerUrl: `https://etherscan.io/tx/${HASH}`,
-  gasPaid: '210000000000000',
-  failure: null,
-  createdAt: NOW - 5 * 60_000,
-  updatedAt: NOW,
-  inToken: ETH,
-  outToken: USDC,
-  inDecimals: 18,
-  outDecimals: 6,
-  inAmount: '1000000000000000000',
-  quotedOut: '2990000000',
-  minReceived: '2975050000',
-  received: '2991500000',
-};
+const swap = historySwapFixture({ createdAt: NOW - 5 * 60_000, updatedAt: NOW });
 
 afterEach(cleanup);
 

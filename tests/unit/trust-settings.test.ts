@@ -1,11 +1,9 @@
 // The seal on the trust-deciding settings (lib/wallet/trust-mac.ts, lib/background/trust-settings.ts):
 // storage.local is writable by content scripts, so a service URL, RPC or router pin written there by
 // anything but Swaplane must stop the next signature until the user confirms it.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { registerBackgroundHandlers } from '@/lib/background/router';
-import { type BackgroundServices, createBackgroundServices } from '@/lib/background/services';
-import type { Response } from '@/lib/messaging/protocol';
+import type { BackgroundServices } from '@/lib/background/services';
 import { DEFAULT_SETTINGS, type Settings } from '@/lib/settings/settings';
 import { routerPinsItem, settingsItem, trustRecordItem } from '@/lib/storage/items';
 import {
@@ -16,11 +14,16 @@ import {
   type TrustSnapshot,
   trustSnapshot,
 } from '@/lib/wallet/trust-mac';
+import {
+  ANVIL_PHRASE,
+  importAnvilPhrase,
+  startServices,
+  TEST_PASSWORD,
+  viewSender,
+} from '../support/background';
 
-const ANVIL = 'test test test test test test test test test test test junk';
-const PASSWORD = 'correct horse battery';
-const VIEW = { id: fakeBrowser.runtime.id, url: `chrome-extension://${fakeBrowser.runtime.id}/options.html` };
-const KDF = { iterations: 1_000, minIterations: 1_000 };
+const ANVIL = ANVIL_PHRASE;
+const PASSWORD = TEST_PASSWORD;
 const LOCAL = { ...DEFAULT_SETTINGS, serviceBaseUrl: 'http://127.0.0.1:9' };
 
 describe('trust MAC (pure)', () => {
@@ -61,40 +64,19 @@ describe('trust MAC (pure)', () => {
 
 describe('trust settings in the background', () => {
   let services: BackgroundServices;
+  const send = viewSender(() => services);
 
-  async function send(message: unknown): Promise<Response> {
-    const trigger = fakeBrowser.runtime.onMessage.trigger as unknown as (
-      ...args: unknown[]
-    ) => Promise<unknown[]>;
-    return ((await trigger(message, VIEW)) as Response[])[0] as Response;
-  }
-
+  /** A worker (re)start: the services are built again from storage; the wallet session survives. */
   async function start(): Promise<void> {
-    fakeBrowser.runtime.onMessage.removeAllListeners();
-    for (const event of [
-      fakeBrowser.runtime.onConnect,
-      fakeBrowser.runtime.onMessageExternal,
-      fakeBrowser.runtime.onConnectExternal,
-    ])
-      vi.spyOn(event, 'addListener').mockImplementation(() => undefined);
     services?.session.dispose();
-    services = createBackgroundServices({ kdf: KDF });
-    registerBackgroundHandlers(services);
-    await services.ready;
+    services = await startServices();
   }
 
   beforeEach(async () => {
     fakeBrowser.reset();
     await settingsItem.set(LOCAL);
     await start();
-    const imported = await send({
-      type: 'walletImport',
-      kind: 'mnemonic',
-      secret: ANVIL,
-      password: PASSWORD,
-      confirmation: PASSWORD,
-    });
-    expect(imported).toMatchObject({ ok: true });
+    await importAnvilPhrase(send);
   });
   afterEach(() => services.session.dispose());
 

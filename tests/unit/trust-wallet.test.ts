@@ -1,24 +1,18 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { createHandlers, handleMessage } from '@/lib/background/router';
-import { type BackgroundServices, createBackgroundServices } from '@/lib/background/services';
+import type { BackgroundServices } from '@/lib/background/services';
 import { unlockBackoffItem } from '@/lib/storage/items';
 import { backoffDelay, FREE_ATTEMPTS, MAX_WAIT_MS } from '@/lib/wallet/unlock-backoff';
+import { importAnvilPhrase, startServices, TEST_PASSWORD, viewSender } from '../support/background';
 
-const ANVIL = 'test test test test test test test test test test test junk';
-const PASSWORD = 'correct horse battery';
+const PASSWORD = TEST_PASSWORD;
 const NEW_PASSWORD = 'another long passphrase';
-const KDF = { iterations: 1_000, minIterations: 1_000 };
 
 let clock: number;
 let services: BackgroundServices;
 
-async function start(): Promise<BackgroundServices> {
-  const created = createBackgroundServices({ kdf: KDF, now: () => clock, scheduleLock: () => undefined });
-  await created.ready;
-  return created;
-}
-const send = (message: unknown) => handleMessage(createHandlers(services), services, message, 'view');
+const start = () => startServices({ now: () => clock });
+const send = viewSender(() => services);
 const codeOf = async (message: unknown) => {
   const answer = await send(message);
   return answer.ok ? 'ok' : answer.error.code;
@@ -28,14 +22,7 @@ beforeEach(async () => {
   fakeBrowser.reset();
   clock = 1_000_000;
   services = await start();
-  const imported = await send({
-    type: 'walletImport',
-    kind: 'mnemonic',
-    secret: ANVIL,
-    password: PASSWORD,
-    confirmation: PASSWORD,
-  });
-  expect(imported.ok).toBe(true);
+  await importAnvilPhrase(send);
   await send({ type: 'walletLock' });
 });
 
