@@ -1,31 +1,10 @@
 // Typed ABIs of the devnet contracts, human-readable so the router/executor contract is easy to
 // review. tests/unit/devnet-artifacts.test.ts checks each one against the compiled artifact.
 import { erc20Abi, parseAbi } from 'viem';
+import { ROUTER_ERRORS } from '../lib/swap/router-abi';
 
 /** Every custom error a swap can revert with (router and executor share them). */
-const swapErrors = [
-  'error ZeroAmount()',
-  'error IdenticalTokens(address inToken, address outToken)',
-  'error InvalidNativeValue(uint256 value, uint256 expected)',
-  'error InvalidRecipient(address recipient)',
-  'error InsufficientOutput(uint256 received, uint256 minReceived)',
-  'error NativeTransferFailed(address recipient)',
-  'error UnexpectedNativeSender(address sender)',
-  'error TransferFailed(address token)',
-  'error Reentrancy()',
-  'error OnlyRouter(address caller)',
-  'error EmptyRoute()',
-  'error ZeroPercent(uint256 share)',
-  'error PercentsNotHundred(uint256 total)',
-  'error EmptyShare(uint256 share)',
-  'error ZeroShareAmount(uint256 share)',
-  'error RouteStartMismatch(uint256 share, address expected, address actual)',
-  'error RouteEndMismatch(uint256 share, address expected, address actual)',
-  'error BrokenHopChain(uint256 share, uint256 hop)',
-  'error NotAPool(address pool)',
-  'error PoolTokenMismatch(address pool, address tokenIn, address tokenOut)',
-  'error ZeroHopOutput(address pool)',
-] as const;
+const swapErrors = ROUTER_ERRORS;
 
 const routeStructs = [
   'struct Hop { address pool; address tokenIn; address tokenOut; }',

@@ -1,10 +1,11 @@
 // The parts of the Swaplane router's ABI the wallet reads: the `swap` call (to check a build's
 // arguments and read its simulated return value), the `Swapped` event (native output of a
-// receipt) and every custom error (to say why a simulation reverted). A copy, not an import of
-// devnet/: tests/unit/pipeline-router-abi.test.ts checks it against the devnet router's ABI.
+// receipt) and every custom error (to say why a simulation reverted). devnet/abi.ts takes the errors
+// from here; tests/unit/pipeline-router-abi.test.ts checks all of it against the devnet router's ABI.
 import { parseAbi } from 'viem';
 
-export const ROUTER_ERRORS_ABI = parseAbi([
+/** Every custom error a swap can revert with (router and executor share them; devnet/abi.ts too). */
+export const ROUTER_ERRORS = [
   'error ZeroAmount()',
   'error IdenticalTokens(address inToken, address outToken)',
   'error InvalidNativeValue(uint256 value, uint256 expected)',
@@ -26,7 +27,9 @@ export const ROUTER_ERRORS_ABI = parseAbi([
   'error NotAPool(address pool)',
   'error PoolTokenMismatch(address pool, address tokenIn, address tokenOut)',
   'error ZeroHopOutput(address pool)',
-]);
+] as const;
+
+export const ROUTER_ERRORS_ABI = parseAbi(ROUTER_ERRORS);
 
 export const ROUTER_SWAP_ABI = parseAbi([
   'struct Hop { address pool; address tokenIn; address tokenOut; }',

@@ -4,7 +4,6 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ActivityEntry } from '@/components/ActivityEntry';
 import type { Token } from '@/lib/api/schema';
-import type { HistoryEntry } from '@/lib/state/pipeline-state';
 import * as TOKENS from '../support/addresses';
 import { historySwapFixture } from '../support/swaps';
 
