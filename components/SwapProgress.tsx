@@ -56,6 +56,8 @@ export interface SwapProgressProps {
   onDone: () => void;
   /** Revokes the approval a failed swap left behind; answers what happened, in words. */
   onRevokeApproval?: (() => Promise<string>) | undefined;
+  /** Speeds up or cancels the sent swap (same nonce, higher fees); rejects with words for the user. */
+  onReplace?: ((kind: 'speed-up' | 'cancel') => Promise<unknown>) | undefined;
 }
 
 /** A failed swap whose approval went through: the allowance is still there, unused. */
@@ -100,6 +102,7 @@ export function SwapProgress({
   onConsent,
   onDone,
   onRevokeApproval,
+  onReplace,
 }: SwapProgressProps) {
   const reached = ORDER.indexOf(swap.status === 'failed' ? failedStatus(swap) : swap.status);
   const approvalNeeded = swap.approval !== null && swap.approval.plan !== 'none';
@@ -141,6 +144,7 @@ export function SwapProgress({
           {localChain && ' (local devnet: no public explorer)'}
         </p>
       )}
+      {swap.status === 'sent' && onReplace && <PendingActions swap={swap} onReplace={onReplace} />}
       {swap.status === 'confirmed' && swap.outcome && (
         <div class="success" role="status" data-testid="swap-confirmed">
           <strong>Swap confirmed.</strong>{' '}
@@ -230,6 +234,51 @@ function RouterConsent({
       <button type="button" onClick={onCancel}>
         Cancel
       </button>
+    </div>
+  );
+}
+
+const REPLACED_WORDS = { 'speed-up': 'Sped up', cancel: 'Cancel sent' } as const;
+
+/**
+ * While the swap waits to be mined: Speed up (the same swap with higher fees) or Cancel transaction
+ * (a 0-value transfer to yourself at the same nonce). Either way only one of them can be mined.
+ */
+function PendingActions({
+  swap,
+  onReplace,
+}: {
+  swap: SwapState;
+  onReplace: (kind: 'speed-up' | 'cancel') => Promise<unknown>;
+}) {
+  const [busy, setBusy] = useState<'speed-up' | 'cancel' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const last = swap.replacements?.at(-1);
+  const act = (kind: 'speed-up' | 'cancel') => {
+    setBusy(kind);
+    setError(null);
+    onReplace(kind)
+      .catch((failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)))
+      .finally(() => setBusy(null));
+  };
+  return (
+    <div class="pending-actions" data-testid="pending-actions">
+      <p class="muted" role="status">
+        {last
+          ? `Pending · ${REPLACED_WORDS[last.kind]} (replaced ${swap.replacements?.length ?? 0}×): waiting for the network.`
+          : 'Pending: waiting for the network to include the swap.'}
+      </p>
+      <button type="button" disabled={busy !== null} onClick={() => act('speed-up')}>
+        {busy === 'speed-up' ? 'Speeding up…' : 'Speed up'}
+      </button>{' '}
+      <button type="button" disabled={busy !== null} onClick={() => act('cancel')}>
+        {busy === 'cancel' ? 'Cancelling…' : 'Cancel transaction'}
+      </button>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
     </div>
   );
 }

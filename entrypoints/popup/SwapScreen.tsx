@@ -375,6 +375,7 @@ export function SwapScreen() {
               localChain={localChain}
               onConsent={run.consent}
               onRevokeApproval={() => revokeLeftApproval(activeSwap)}
+              onReplace={(kind) => callBackground({ type: 'replaceSwap', kind })}
               onDone={() => {
                 callBackground({ type: 'dismissSwap' }).catch(() => undefined);
                 run.dismiss(activeSwap.id);

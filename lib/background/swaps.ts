@@ -6,19 +6,21 @@ import type { SwapApiClient } from '@/lib/api/client';
 import type { QuoteRequest } from '@/lib/api/schema';
 import { type BalanceReader, balanceOf, createBalanceReader } from '@/lib/rpc/balances';
 import { publicClientFor } from '@/lib/rpc/network';
+import { SendError } from '@/lib/rpc/transactions';
 import type { Settings } from '@/lib/settings/settings';
 import type { SwapState } from '@/lib/state/pipeline-state';
 import { markEarlierChains } from '@/lib/swap/chain-reset';
 import {
   createPendingSwapStore,
   createSwapMachine,
-  resumePendingSwaps,
   type SwapDeps,
+  type SwapMachine,
 } from '@/lib/swap/execute';
 import { createSwapHistory } from '@/lib/swap/history';
 import type { SwapPreview } from '@/lib/swap/preview';
 import { buildPreview } from '@/lib/swap/preview-build';
 import { WARNING_CODES } from '@/lib/swap/preview-words';
+import { ReplaceError, type ReplacementKind } from '@/lib/swap/replace';
 import { requestFor } from '@/lib/swap/request';
 import { checkStart, type FrozenReview, REVIEW_LIFETIME_MS } from '@/lib/swap/review-binding';
 import { createRouterPins } from '@/lib/swap/router-pins';
@@ -54,6 +56,8 @@ export function createSwapService(deps: SwapServiceDeps) {
   const listeners = new Set<(state: SwapState) => void>();
   let current: SwapState | null = null;
   let running = false;
+  /** The machine of the swap started or resumed last: the one a speed up or cancel goes to. */
+  let sending: SwapMachine | null = null;
   /** The open review: its frozen quote is the only one startSwap signs. */
   let review: (FrozenReview & { request: QuoteRequest; release: () => void }) | null = null;
 
@@ -173,6 +177,7 @@ export function createSwapService(deps: SwapServiceDeps) {
       const account = await deps.wallet.activeSigner();
       const unreadableAccepted = (options.acknowledged ?? []).includes(WARNING_CODES.unreadable);
       const machine = createSwapMachine(depsFor(request.chainId));
+      sending = machine;
       running = true;
       current = null;
       const run = machine
@@ -211,7 +216,13 @@ export function createSwapService(deps: SwapServiceDeps) {
       // (the view hides its button, but the background must refuse too).
       running = true;
       try {
-        const states = await resumePendingSwaps(depsFor, store);
+        const states = await Promise.all(
+          (await store.list()).map((saved) => {
+            const machine = createSwapMachine({ ...depsFor(saved.chainId), store });
+            sending = machine;
+            return machine.resume(saved);
+          }),
+        );
         for (const state of states) settle(state);
       } finally {
         running = false;
@@ -230,6 +241,22 @@ export function createSwapService(deps: SwapServiceDeps) {
         if (value !== undefined) result[token.toLowerCase()] = value.toString();
       }
       return result;
+    },
+
+    /** Speeds up or cancels the swap waiting to be mined (same nonce, higher fees). */
+    async replace(kind: ReplacementKind): Promise<SwapState> {
+      const state = sending?.current();
+      if (!sending || state?.status !== 'sent')
+        throw new CodedError('NOT_PENDING', 'No swap is waiting to be mined: nothing to speed up or cancel.');
+      const account = await deps.wallet.activeSigner();
+      try {
+        return await sending.replace(kind, account);
+      } catch (error) {
+        if (error instanceof ReplaceError) throw new CodedError(error.code, error.message);
+        if (error instanceof SendError)
+          throw new CodedError('REPLACEMENT_FAILED', `The network refused the replacement: ${error.message}`);
+        throw error;
+      }
     },
 
     /** Activity: entries a reset network no longer has are marked (lib/swap/chain-reset.ts). */

@@ -114,6 +114,7 @@ export const RESULT_SCHEMAS = {
   previewSwap: SwapPreviewSchema,
   startSwap: z.nullable(SwapStateSchema),
   dismissSwap: z.null(),
+  replaceSwap: SwapStateSchema,
   getBalances: z.record(z.string(), AmountStringSchema),
   getHistory: HistorySchema,
   // Informed swaps: prices are USD per whole token x 10^8 (decimal strings), null when unknown.

@@ -52,9 +52,12 @@ export async function signCall(
   account: LocalAccount,
   call: UnsignedCall,
   fees: Fees,
+  /** A replacement reuses its transaction's nonce; otherwise the next one. */
+  fixedNonce?: number,
 ): Promise<SignedTx> {
   const chainId = client.chain?.id ?? (await client.getChainId());
-  const nonce = await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
+  const nonce =
+    fixedNonce ?? (await client.getTransactionCount({ address: account.address, blockTag: 'pending' }));
   const serializer = client.chain?.serializers?.transaction;
   const raw = await account.signTransaction(
     {
@@ -150,6 +153,8 @@ export interface TrackOptions {
   /** Not found while the nonce moved on for this long: dropped (replaced or evicted). */
   dropAfterMs: number;
   rebroadcastMs: number;
+  /** Replacements at the same nonce (sped up, cancelled), newest last: any one's receipt ends it. */
+  alsoHashes?: () => readonly Hex[];
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -169,9 +174,10 @@ export async function trackTransaction(options: TrackOptions): Promise<TrackResu
   for (;;) {
     if (signal?.aborted) return { kind: 'aborted' };
     try {
-      const receipt = await receiptOf(client, hash);
+      const hashes = [hash, ...(options.alsoHashes?.() ?? [])];
+      const receipt = await firstReceipt(client, hashes);
       if (receipt) return { kind: 'mined', receipt };
-      const known = await client.getTransaction({ hash }).then(
+      const known = await client.getTransaction({ hash: hashes[hashes.length - 1] as Hex }).then(
         () => true,
         (error: unknown) => {
           if (isNotFound(error)) return false;
@@ -185,7 +191,7 @@ export async function trackTransaction(options: TrackOptions): Promise<TrackResu
         const used = await client.getTransactionCount({ address: from, blockTag: 'latest' });
         if (used > nonce) {
           // The nonce is spent: mined between our two calls, or replaced by another transaction.
-          const late = await receiptOf(client, hash);
+          const late = await firstReceipt(client, hashes);
           if (late) return { kind: 'mined', receipt: late };
           if (now() - missingSince >= options.dropAfterMs) return { kind: 'dropped' };
         } else if (raw && now() - lastBroadcast >= options.rebroadcastMs) {
@@ -201,6 +207,14 @@ export async function trackTransaction(options: TrackOptions): Promise<TrackResu
     }
     await sleep(options.pollMs, signal);
   }
+}
+
+async function firstReceipt(client: RpcClient, hashes: readonly Hex[]): Promise<TransactionReceipt | null> {
+  for (const candidate of hashes) {
+    const receipt = await receiptOf(client, candidate);
+    if (receipt) return receipt;
+  }
+  return null;
 }
 
 async function receiptOf(client: RpcClient, hash: Hex): Promise<TransactionReceipt | null> {

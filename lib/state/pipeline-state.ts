@@ -170,6 +170,16 @@ export const SwapOutcomeSchema = z.object({
   confirmedAt: z.number(),
 });
 
+/** A sent swap replaced by the user: sped up (same call) or cancelled (0-value self-transfer). */
+export const ReplacementSchema = z.object({
+  kind: z.enum(['speed-up', 'cancel']),
+  /** The replaced transaction (the one before this replacement). */
+  replacedHash: TxHashSchema,
+  hash: TxHashSchema,
+  at: z.number(),
+});
+export type Replacement = z.infer<typeof ReplacementSchema>;
+
 export const SwapStateSchema = z.object({
   id: z.string().check(z.minLength(1), z.maxLength(80)),
   status: SwapStatusSchema,
@@ -187,6 +197,11 @@ export const SwapStateSchema = z.object({
   outcome: z.nullable(SwapOutcomeSchema),
   failure: z.nullable(SwapFailureSchema),
   consent: z.nullable(ConsentRequestSchema),
+  /**
+   * Replacements of the sent swap (same nonce, higher fees), oldest first; `tx` is the newest. Any
+   * of them, or the original, may be the one mined.
+   */
+  replacements: z.optional(z.array(ReplacementSchema).check(z.maxLength(10))),
   createdAt: z.number(),
   updatedAt: z.number(),
 });

@@ -50,6 +50,7 @@ import { approvalHistoryEntry, createSwapHistory, type SwapHistory, swapHistoryE
 import { createPendingSwapStore, type PendingSwapStore } from './pending-store';
 import { sentNote, swapFailureMessage } from './pipeline-messages';
 import { assetWords } from './preview-words';
+import { hashesAtNonce, type ReplacementKind, replacementOf, replaceSentSwap } from './replace';
 import { createRouterPins, type RouterPins } from './router-pins';
 import { receivedFromLogs, simulateSwap } from './simulate';
 import { verifyFailureMessage, verifyQuote } from './verify';
@@ -118,6 +119,8 @@ export interface SwapInput {
 
 export interface SwapMachine {
   run(input: SwapInput): Promise<SwapState>;
+  /** Speeds up or cancels the sent swap (same nonce, higher fees); tracking follows every hash. */
+  replace(kind: ReplacementKind, account: LocalAccount): Promise<SwapState>;
   /** Continues a persisted swap: tracks a sent one; closes one interrupted before sending. */
   resume(saved: SwapState, options?: { signal?: AbortSignal }): Promise<SwapState>;
   /** The latest state of the current (or last) run. */
@@ -420,6 +423,8 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
       pollMs: timing.pollMs,
       dropAfterMs: timing.dropAfterMs,
       rebroadcastMs: timing.rebroadcastMs,
+      // A swap sped up or cancelled: the receipt of any transaction at its nonce ends tracking.
+      alsoHashes: () => (state ? hashesAtNonce(state) : []),
       now,
       sleep,
       ...(signal ? { signal } : {}),
@@ -453,6 +458,23 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
     balances?.invalidate(s.account as Address);
     if (result.kind === 'dropped') throw new Stop('DROPPED', 'track');
     const receipt = result.receipt;
+    const mined = replacementOf(current(), receipt.transactionHash);
+    const sentTx = current().tx;
+    // The transaction mined at the nonce is the one the state names (an earlier one may have won).
+    if (sentTx && sentTx.hash.toLowerCase() !== receipt.transactionHash.toLowerCase()) {
+      const hash = receipt.transactionHash;
+      await update({ tx: { ...sentTx, hash, explorerUrl: explorerTxUrl(s.chainId, hash) ?? null } });
+    }
+    if (mined?.kind === 'cancel') {
+      throw new Stop('CANCELLED', 'track', {
+        message: {
+          title: 'Swap cancelled',
+          detail:
+            'Your cancel transaction replaced the swap: no tokens were swapped, only its network fee was paid.',
+          action: 'Start again when you are ready.',
+        },
+      });
+    }
     const success = receipt.status === 'success';
     const received = success
       ? receivedFromLogs(receipt.logs, {
@@ -777,7 +799,19 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
     }
   }
 
-  return { run, resume, current: () => state };
+  async function replace(kind: ReplacementKind, account: LocalAccount): Promise<SwapState> {
+    const { tx, replacement } = await replaceSentSwap({
+      client,
+      account,
+      state: current(),
+      kind,
+      fees: await cappedFees(client),
+      now: now(),
+    });
+    return update({ tx, replacements: [...(current().replacements ?? []), replacement] });
+  }
+
+  return { run, resume, replace, current: () => state };
 }
 
 function gasPaidOf(receipt: TransactionReceipt): bigint {

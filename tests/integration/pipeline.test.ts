@@ -754,3 +754,88 @@ function reencode(data: Hex, replace: { minReceived?: bigint; recipient?: Addres
     ],
   });
 }
+
+describe('speed up and cancel (same nonce, higher fees)', () => {
+  /** Runs a swap until it is sent (automine off), then hands the machine and the run to `act`. */
+  async function pendingSwap(account: LocalAccount, request: QuoteRequest) {
+    const machine = createSwapMachine(deps());
+    let sent: () => void = () => undefined;
+    const isSent = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
+    const run = machine.run({ chainId: 1, account, request, quote: await quoteOf(request) });
+    const poll = setInterval(() => machine.current()?.status === 'sent' && sent(), 10);
+    await isSent;
+    clearInterval(poll);
+    return { machine, run };
+  }
+
+  it('speed up: the replacement is mined instead of the original and delivers the quoted output', async () => {
+    kicker.pause();
+    await testClient.setAutomine(false);
+    try {
+      const account = signer(1);
+      const request = requestOf(NATIVE_TOKEN_ADDRESS, token('USDC'), E18 / 10n);
+      const { machine, run } = await pendingSwap(account, request);
+      const original = machine.current()?.tx;
+      const replaced = await machine.replace('speed-up', account);
+      expect(replaced.replacements).toMatchObject([{ kind: 'speed-up', replacedHash: original?.hash }]);
+      expect(replaced.tx?.nonce).toBe(original?.nonce);
+      expect(BigInt(replaced.tx?.maxFeePerGas ?? 0)).toBeGreaterThan(BigInt(original?.maxFeePerGas ?? 0));
+      await testClient.setAutomine(true);
+      await testClient.mine({ blocks: 1 });
+      const done = await run;
+      expect(done.status, JSON.stringify(done.failure)).toBe('confirmed');
+      expect(done.tx?.hash).toBe(replaced.tx?.hash);
+      expect(done.outcome?.received).toBe(done.quote?.outAmount);
+      await expect(client.getTransactionReceipt({ hash: original?.hash as Hex })).rejects.toThrow();
+    } finally {
+      await testClient.setAutomine(true);
+      kicker.resume();
+    }
+  });
+
+  it('cancel: a 0-value self-transfer takes the nonce; no token moves, only the fee is paid', async () => {
+    kicker.pause();
+    await testClient.setAutomine(false);
+    try {
+      const account = signer(1);
+      const request = requestOf(NATIVE_TOKEN_ADDRESS, token('USDC'), E18 / 10n);
+      const ethBefore = await client.getBalance({ address: account.address });
+      const usdcBefore = await balance(account.address, token('USDC'));
+      const { machine, run } = await pendingSwap(account, request);
+      const cancelled = await machine.replace('cancel', account);
+      await testClient.setAutomine(true);
+      await testClient.mine({ blocks: 1 });
+      const done = await run;
+      expect(done.status).toBe('failed');
+      expect(done.failure).toMatchObject({ code: 'CANCELLED', step: 'track', anythingSent: true });
+      expect(done.failure?.message.title).toBe('Swap cancelled');
+      const receipt = await client.getTransactionReceipt({ hash: cancelled.tx?.hash as Hex });
+      expect(receipt.to?.toLowerCase()).toBe(account.address.toLowerCase());
+      expect(await balance(account.address, token('USDC'))).toBe(usdcBefore);
+      const fee = receipt.gasUsed * receipt.effectiveGasPrice;
+      expect(await client.getBalance({ address: account.address })).toBe(ethBefore - fee);
+      expect((await createSwapHistory().list())[0]).toMatchObject({
+        status: 'failed',
+        hash: cancelled.tx?.hash,
+      });
+    } finally {
+      await testClient.setAutomine(true);
+      kicker.resume();
+    }
+  });
+
+  it('refuses to replace a swap that is not waiting to be mined', async () => {
+    const machine = createSwapMachine(deps());
+    const request = requestOf(NATIVE_TOKEN_ADDRESS, token('USDC'), E18 / 100n);
+    const done = await machine.run({
+      chainId: 1,
+      account: signer(1),
+      request,
+      quote: await quoteOf(request),
+    });
+    expect(done.status).toBe('confirmed');
+    await expect(machine.replace('cancel', signer(1))).rejects.toMatchObject({ code: 'NOT_PENDING' });
+  });
+});

@@ -47,6 +47,7 @@ const VIEW_ONLY: Request[] = [
   { type: 'updateSettings', settings: { ...DEFAULT_SETTINGS, serviceBaseUrl: 'https://evil.example' } },
   { type: 'setExplorerHost', host: 'evil.example', chainId: 1 },
   { type: 'trustSettingsStatus' },
+  { type: 'replaceSwap', kind: 'cancel' },
   { type: 'confirmTrustSettings' },
   { type: 'getTokenList', chainId: 1 },
   {

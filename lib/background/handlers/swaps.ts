@@ -3,7 +3,7 @@ import type { BackgroundServices } from '../services';
 import type { Handlers } from './types';
 
 // previewSwap and startSwap: handlers/trust.ts.
-type SwapRequest = 'dismissSwap' | 'getBalances' | 'getHistory';
+type SwapRequest = 'dismissSwap' | 'replaceSwap' | 'getBalances' | 'getHistory';
 
 export function swapHandlers(services: BackgroundServices): Pick<Handlers, SwapRequest> {
   return {
@@ -11,6 +11,7 @@ export function swapHandlers(services: BackgroundServices): Pick<Handlers, SwapR
       services.swaps.dismiss();
       return null;
     },
+    replaceSwap: ({ kind }) => services.swaps.replace(kind),
     getBalances: ({ chainId, tokens }) => services.swaps.balances(chainId, tokens),
     getHistory: () => services.swaps.history(),
   };
