@@ -11,6 +11,13 @@ import { relativeTime, shortHash } from '@/lib/time/relative';
 
 const STATUS_LABEL = { pending: 'Pending', confirmed: 'Confirmed', failed: 'Failed' } as const;
 
+/** "Cancelled" and "Dropped" are failures a person names apart from a failed swap. */
+function statusLabel(entry: HistoryEntry): string {
+  if (entry.failure?.code === 'CANCELLED') return 'Cancelled';
+  if (entry.failure?.code === 'DROPPED') return 'Dropped';
+  return STATUS_LABEL[entry.status];
+}
+
 export interface ActivityEntryProps {
   entry: HistoryEntry;
   tokenOf: (chainId: number, address: string) => Token | undefined;
@@ -66,7 +73,7 @@ export function detailRows(entry: HistoryEntry, symbol: (address: string) => str
       'Network fee paid',
       `${formatAmount(BigInt(entry.gasPaid), 18)} ${chain?.nativeSymbol ?? ''}`.trim(),
     ]);
-  rows.push(['Status', STATUS_LABEL[entry.status]]);
+  rows.push(['Status', statusLabel(entry)]);
   rows.push(['Network', chain?.name ?? `Chain ${entry.chainId}`]);
   rows.push(['Sent', new Date(entry.createdAt).toLocaleString()]);
   return rows;
@@ -88,7 +95,7 @@ export function ActivityEntry({ entry, tokenOf, localChain, now, copy }: Activit
         <summary>
           <strong>{titleOf(entry, symbol)}</strong>
           <span class="muted">
-            {entry.earlierChain ? 'Earlier run of this network' : STATUS_LABEL[entry.status]} · {chain} ·{' '}
+            {entry.earlierChain ? 'Earlier run of this network' : statusLabel(entry)} · {chain} ·{' '}
             <time
               dateTime={new Date(entry.createdAt).toISOString()}
               title={new Date(entry.createdAt).toLocaleString()}
