@@ -11,10 +11,10 @@ import { relativeTime, shortHash } from '@/lib/time/relative';
 
 const STATUS_LABEL = { pending: 'Pending', confirmed: 'Confirmed', failed: 'Failed' } as const;
 
-/** "Cancelled" and "Dropped" are failures a person names apart from a failed swap. */
+/** "Cancelled" and "Replaced" (dropped for another transaction at its nonce) are not plain failures. */
 function statusLabel(entry: HistoryEntry): string {
   if (entry.failure?.code === 'CANCELLED') return 'Cancelled';
-  if (entry.failure?.code === 'DROPPED') return 'Dropped';
+  if (entry.failure?.code === 'DROPPED') return 'Replaced';
   return STATUS_LABEL[entry.status];
 }
 

@@ -129,9 +129,9 @@ export function swapFailureMessage(code: SwapFailureCode, ctx: FailureContext): 
       );
     case 'DROPPED':
       return m(
-        'Transaction dropped',
-        'The network no longer knows the transaction, and your account moved on without it.',
-        'Check your balances, then swap again if needed.',
+        'Transaction replaced',
+        'Another transaction from your account was mined with the same nonce (sent from another wallet holding this account, or a replacement), so this swap was dropped and never ran.',
+        'Check your balances and Activity, then swap again if needed.',
       );
     case 'INTERRUPTED':
       return m(

@@ -68,6 +68,11 @@ test('a pending swap is sped up and confirms; the next one is cancelled and swap
     await expect(failed).toContainText('Swap cancelled', { timeout: 30_000 });
     await expect(failed).toContainText('no tokens were swapped');
     expect(await usdcOf(rpc)).toBe(usdcBefore);
+    await failed.getByRole('button', { name: 'Back to the quote' }).click();
+    await popup.getByRole('button', { name: 'Activity' }).click();
+    const rows = popup.getByTestId('activity').locator('[data-kind="swap"]');
+    await expect(rows.first()).toContainText('Cancelled');
+    await expect(rows.nth(1)).toContainText('Confirmed');
   } finally {
     await rpcCall(rpc, 'evm_setAutomine', [true]);
   }
