@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 import * as TOKENS from '../support/addresses';
+import { historySwapFixture } from '../support/swaps';
 import { E2E_PASSWORD, expect, importAnvilWallet, test, useEmbeddedDefault } from './fixtures';
 
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
@@ -14,7 +15,7 @@ async function pick(page: Page, picker: 'from' | 'to', query: string, address: s
 }
 
 /** Axe finds nothing, the popup fits 360 px without horizontal scroll, and a screenshot is kept. */
-async function audit(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+async function audit(page: Page, testInfo: TestInfo, name: string, maxWidth = 360): Promise<void> {
   for (const colorScheme of SCHEMES) {
     await page.emulateMedia({ colorScheme });
     const results = await new AxeBuilder({ page }).analyze();
@@ -41,7 +42,7 @@ async function audit(page: Page, testInfo: TestInfo, name: string): Promise<void
       });
     }
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-    expect(scrollWidth, `${name} (${colorScheme}) scrolls horizontally`).toBeLessThanOrEqual(360);
+    expect(scrollWidth, `${name} (${colorScheme}) scrolls horizontally`).toBeLessThanOrEqual(maxWidth);
     const path = testInfo.outputPath(`${name}-${colorScheme}.png`);
     await page.screenshot({ path, fullPage: true });
     await testInfo.attach(`${name}-${colorScheme}`, { path, contentType: 'image/png' });
@@ -214,4 +215,47 @@ test('a split-route quote in light and dark; the flip glyph has 3:1 contrast in 
       description: `${colorScheme}: ${contrast(colours.glyph, colours.button).toFixed(2)}:1 on the button`,
     });
   }
+});
+
+test('receive, an opened activity row, an earlier-chain note and the settings page have no axe violations', async ({
+  context,
+  extensionId,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const page = await context.newPage();
+  await openPopup(page, extensionId);
+  await useEmbeddedDefault(page);
+  await importAnvilWallet(page);
+  // One swap of an earlier devnet run in the history: its row, opened, and the note above the list.
+  const gone = `0x${'5a'.repeat(32)}`;
+  await page.evaluate(
+    async (entry) => {
+      type Area = { set(items: Record<string, unknown>): Promise<void> };
+      const local = (globalThis as unknown as { chrome: { storage: { local: Area } } }).chrome.storage.local;
+      await local.set({ swapHistory: { v: 1, data: [entry] } });
+    },
+    historySwapFixture({ hash: gone, createdAt: Date.now() - 60_000, updatedAt: Date.now() }),
+  );
+  await page.reload();
+  await page.getByRole('button', { name: 'Receive' }).click();
+  await expect(page.getByRole('button', { name: 'Copy address' })).toBeVisible();
+  await audit(page, testInfo, 'receive');
+
+  await page.reload();
+  await page.getByRole('button', { name: 'Activity' }).click();
+  const row = page.getByTestId('activity').locator('[data-kind="swap"]');
+  await row.getByText(/^Swap 1 ETH →/).click();
+  await expect(row.getByLabel('Transaction details')).toBeVisible();
+  await expect(page.getByTestId('earlier-chain-note')).toBeVisible();
+  await audit(page, testInfo, 'activity-detail');
+
+  const options = await context.newPage();
+  await options.setViewportSize({ width: 800, height: 900 });
+  await options.goto(`chrome-extension://${extensionId}/options.html`);
+  await expect(options.getByLabel('Service base URL')).toBeVisible();
+  await audit(options, testInfo, 'options', 800);
+  await options.getByLabel('Service base URL').fill('http://127.0.0.1:9999/');
+  await options.getByRole('button', { name: 'Save' }).click();
+  await expect(options.getByRole('dialog', { name: 'Change the swap service?' })).toBeVisible();
+  await audit(options, testInfo, 'options-confirm-change', 800);
 });

@@ -36,9 +36,15 @@ describe('no HTML sinks for data', () => {
     expect(matches(files, /\beval\(|new Function\(/)).toEqual([]);
   });
 
-  it('the only link the views render is the explorer link of SwapProgress (https only)', () => {
+  it('the only links the views render are explorer links of a transaction (SwapProgress, Activity; https only)', () => {
     const files = sources('components', 'entrypoints');
-    expect(matches(files, /<a\s/)).toEqual(['components/SwapProgress.tsx']);
+    expect(matches(files, /<a\s/).sort()).toEqual([
+      'components/ActivityEntry.tsx',
+      'components/SwapProgress.tsx',
+    ]);
+    // Each of them checks the scheme before it links.
+    for (const file of ['components/ActivityEntry.tsx', 'components/SwapProgress.tsx'])
+      expect(readFileSync(file, 'utf8')).toMatch(/\^https:\\\/\\\//);
   });
 });
 
