@@ -1,7 +1,11 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { AddressSchema, type Token } from '@/lib/api/schema';
 import type { TokenSearchIndex } from '@/lib/tokens/search';
+import { PickerShortlist, type Shortlist } from './PickerShortlist';
 import { TokenLogo } from './TokenLogo';
+
+export type { Shortlist } from './PickerShortlist';
+
 import { VirtualList } from './VirtualList';
 
 export interface PickedToken {
@@ -26,6 +30,8 @@ export interface TokenPickerProps {
   compact?: boolean;
   /** Why the list could not be loaded (instead of "Loading tokens…" forever). */
   unavailable?: string | null;
+  /** Held and recent tokens, offered above the list while nothing is typed. */
+  shortlist?: Shortlist | undefined;
 }
 
 const ROW_HEIGHT = 36;
@@ -42,6 +48,7 @@ export function TokenPicker({
   logoUrl,
   compact = false,
   unavailable = null,
+  shortlist,
 }: TokenPickerProps) {
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
@@ -114,6 +121,19 @@ export function TokenPicker({
               if (event.key === 'Escape') setOpen(false);
             }}
           />
+          {index && shortlist && query === '' && (
+            <PickerShortlist
+              label={label}
+              shortlist={shortlist}
+              tokenAt={(address) => {
+                const at = index.byAddress(address);
+                return at === undefined ? undefined : tokens[at];
+              }}
+              exclude={exclude}
+              logoUrl={logoUrl}
+              onPick={(token) => choose({ token, whitelisted: true })}
+            />
+          )}
           <VirtualList
             id={`${id}-list`}
             label={`${label} tokens`}

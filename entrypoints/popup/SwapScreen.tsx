@@ -16,6 +16,7 @@ import type { QuoteInput } from '@/lib/state/session-state';
 import { type RestoredForm, restoreForm } from '@/lib/swap/restore-form';
 import { safeLogoUrl } from '@/lib/tokens/import';
 import { takeBootForSwapScreen } from './boot';
+import { usePickerShortlist } from './hooks/usePickerShortlist';
 import { useNow, useQuoteSession } from './hooks/useQuoteSession';
 import { useSwapFigures } from './hooks/useSwapFigures';
 import { useSwapRun } from './hooks/useSwapRun';
@@ -185,6 +186,7 @@ export function SwapScreen() {
   const swapStatus = swap?.status;
   const chosen = [from?.token.address, to?.token.address].filter((token): token is string => Boolean(token));
   const { balanceOf, priceOf, figures } = useSwapFigures(chainId, chosen, session, swapStatus);
+  const shortlist = usePickerShortlist(chainId, index !== null, swapStatus);
   const chain = getChain(chainId);
   const native = { symbol: chain?.nativeSymbol ?? 'ETH', decimals: chain?.nativeDecimals ?? 18 };
   const payingNative = from ? isNativeToken(from.token.address) : false;
@@ -218,6 +220,7 @@ export function SwapScreen() {
   const pickerProps = {
     tokens: list?.tokens ?? [],
     index,
+    shortlist,
     onLookup,
     logoUrl,
     compact: true,

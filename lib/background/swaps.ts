@@ -9,6 +9,7 @@ import { publicClientFor } from '@/lib/rpc/network';
 import { SendError } from '@/lib/rpc/transactions';
 import type { Settings } from '@/lib/settings/settings';
 import type { SwapState } from '@/lib/state/pipeline-state';
+import { recentTokensItem } from '@/lib/storage/items';
 import { markEarlierChains } from '@/lib/swap/chain-reset';
 import {
   createPendingSwapStore,
@@ -26,6 +27,7 @@ import { checkStart, type FrozenReview, REVIEW_LIFETIME_MS } from '@/lib/swap/re
 import { createRouterPins } from '@/lib/swap/router-pins';
 import type { QuoteSession } from '@/lib/swap/session';
 import type { TokenFactsReader } from '@/lib/tokens/facts';
+import { withRecent } from '@/lib/tokens/recent';
 import { CodedError } from './errors';
 import type { WalletService } from './wallet';
 
@@ -64,6 +66,14 @@ export function createSwapService(deps: SwapServiceDeps) {
   function closeReview(): void {
     review?.release();
     review = null;
+  }
+
+  /** The picker offers tokens swapped lately first (best effort: never delays a swap). */
+  async function rememberTokens(chainId: number, tokens: string[]): Promise<void> {
+    const all = await recentTokensItem.get().catch(() => ({}) as Record<string, string[]>);
+    let list = all[String(chainId)] ?? [];
+    for (const token of tokens.slice().reverse()) list = withRecent(list, token);
+    await recentTokensItem.set({ ...all, [String(chainId)]: list }).catch(() => undefined);
   }
 
   async function receiptProbe(chainId: number, hash: string): Promise<'found' | 'missing' | 'unknown'> {
@@ -178,6 +188,7 @@ export function createSwapService(deps: SwapServiceDeps) {
       const unreadableAccepted = (options.acknowledged ?? []).includes(WARNING_CODES.unreadable);
       const machine = createSwapMachine(depsFor(request.chainId));
       sending = machine;
+      void rememberTokens(request.chainId, [request.inToken, request.outToken]);
       running = true;
       current = null;
       const run = machine

@@ -115,6 +115,11 @@ export const RESULT_SCHEMAS = {
   startSwap: z.nullable(SwapStateSchema),
   dismissSwap: z.null(),
   replaceSwap: SwapStateSchema,
+  pickerTokens: z.object({
+    /** lowercase address -> balance (decimal string), non-zero only. */
+    held: z.record(z.string(), AmountStringSchema),
+    recent: z.array(z.string()),
+  }),
   getBalances: z.record(z.string(), AmountStringSchema),
   getHistory: HistorySchema,
   // Informed swaps: prices are USD per whole token x 10^8 (decimal strings), null when unknown.

@@ -106,6 +106,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
     acknowledged: z.optional(z.array(z.string().check(z.maxLength(60))).check(z.maxLength(20))),
   }),
   z.object({ type: z.literal('dismissSwap') }),
+  /** The picker's shortlist: tokens held (of those checked) and swapped lately on the chain. */
+  z.object({ type: z.literal('pickerTokens'), ...ChainRequest }),
   /** Speed up or cancel the swap waiting to be mined (same nonce, higher fees). */
   z.object({ type: z.literal('replaceSwap'), kind: z.enum(['speed-up', 'cancel']) }),
   z.object({

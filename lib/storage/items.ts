@@ -1,7 +1,7 @@
 // Every stored item of the extension, defined once. Bump an item's version together with a
 // migration to it; tests/unit/storage.test.ts runs every migration.
 import * as z from 'zod/mini';
-import { TokenSchema } from '@/lib/api/schema';
+import { AddressSchema, TokenSchema } from '@/lib/api/schema';
 import { migrateOneClickAmounts } from '@/lib/settings/one-click';
 import { DEFAULT_SETTINGS, SettingsSchema } from '@/lib/settings/settings';
 import {
@@ -164,6 +164,15 @@ export const trustRecordItem = defineStorageItem<TrustRecord | null>({
   version: 1,
   schema: z.nullable(TrustRecordSchema),
   fallback: () => null,
+});
+
+/** chainId -> tokens swapped lately there, newest first (lib/tokens/recent.ts). */
+export const recentTokensItem = defineStorageItem<Record<string, string[]>>({
+  area: 'local',
+  key: 'recentTokens',
+  version: 1,
+  schema: z.record(z.string().check(z.regex(/^\d+$/)), z.array(AddressSchema).check(z.maxLength(8))),
+  fallback: () => ({}),
 });
 
 /** Swap and approval history, newest first, bounded (lib/swap/history.ts trims it). */

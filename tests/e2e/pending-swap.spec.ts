@@ -73,6 +73,18 @@ test('a pending swap is sped up and confirms; the next one is cancelled and swap
     const rows = popup.getByTestId('activity').locator('[data-kind="swap"]');
     await expect(rows.first()).toContainText('Cancelled');
     await expect(rows.nth(1)).toContainText('Confirmed');
+
+    // The picker now offers the tokens just swapped, and the ones held, before the full list.
+    await popup.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Swap' }).click();
+    await popup.getByTestId('from-picker').click();
+    await expect(popup.getByRole('group', { name: 'Recent From tokens' })).toContainText('USDC', {
+      timeout: 20_000,
+    });
+    const held = popup.getByRole('list', { name: 'Your From tokens' });
+    await expect(held).toContainText('ETH');
+    await expect(held).toContainText('USDC');
+    await held.locator(`[data-held-token="${USDC}"]`).click();
+    await expect(popup.getByTestId('from-picker')).toContainText('USDC');
   } finally {
     await rpcCall(rpc, 'evm_setAutomine', [true]);
   }

@@ -48,6 +48,7 @@ const VIEW_ONLY: Request[] = [
   { type: 'setExplorerHost', host: 'evil.example', chainId: 1 },
   { type: 'trustSettingsStatus' },
   { type: 'replaceSwap', kind: 'cancel' },
+  { type: 'pickerTokens', chainId: 1 },
   { type: 'confirmTrustSettings' },
   { type: 'getTokenList', chainId: 1 },
   {

@@ -1,9 +1,12 @@
 // Swaps: preview, start, follow, dismiss; balances and history for the popup.
+
+import { recentTokensItem } from '@/lib/storage/items';
+import { heldCandidates } from '@/lib/tokens/recent';
 import type { BackgroundServices } from '../services';
 import type { Handlers } from './types';
 
 // previewSwap and startSwap: handlers/trust.ts.
-type SwapRequest = 'dismissSwap' | 'replaceSwap' | 'getBalances' | 'getHistory';
+type SwapRequest = 'dismissSwap' | 'replaceSwap' | 'pickerTokens' | 'getBalances' | 'getHistory';
 
 export function swapHandlers(services: BackgroundServices): Pick<Handlers, SwapRequest> {
   return {
@@ -12,6 +15,21 @@ export function swapHandlers(services: BackgroundServices): Pick<Handlers, SwapR
       return null;
     },
     replaceSwap: ({ kind }) => services.swaps.replace(kind),
+    pickerTokens: async ({ chainId }) => {
+      const recent = (await recentTokensItem.get())[String(chainId)] ?? [];
+      const { view } = await services.indexFor(chainId);
+      const candidates = heldCandidates(
+        recent,
+        view.tokens.map((token) => token.address),
+      );
+      const balances = await services.swaps.balances(chainId, candidates);
+      const held: Record<string, string> = {};
+      for (const address of candidates) {
+        const balance = balances[address];
+        if (balance !== undefined && balance !== '0') held[address] = balance;
+      }
+      return { held, recent };
+    },
     getBalances: ({ chainId, tokens }) => services.swaps.balances(chainId, tokens),
     getHistory: () => services.swaps.history(),
   };
