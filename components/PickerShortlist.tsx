@@ -42,7 +42,7 @@ export function PickerShortlist({
   return (
     <div class="shortlist">
       {recent.length > 0 && (
-        <div class="recent" role="group" aria-label={`Recent ${label} tokens`}>
+        <fieldset class="recent" aria-label={`Recent ${label} tokens`}>
           {recent.map((token) => (
             <button
               type="button"
@@ -55,7 +55,7 @@ export function PickerShortlist({
               {token.symbol}
             </button>
           ))}
-        </div>
+        </fieldset>
       )}
       {held.length > 0 && (
         <ul class="held plain" aria-label={`Your ${label} tokens`}>
