@@ -1,12 +1,21 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 import { expect, openWalletPopup, pickToken, test } from './fixtures';
 
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
 
-async function shot(page: Page, testInfo: TestInfo, name: string) {
+/** A screenshot in light and dark; with `axe`, axe finds nothing in either. */
+async function shot(page: Page, testInfo: TestInfo, name: string, axe = false) {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
+    if (axe) {
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(
+        violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        `${name} (${scheme})`,
+      ).toEqual([]);
+    }
     const path = testInfo.outputPath(`${name}-${scheme}.png`);
     await page.screenshot({ path });
     await testInfo.attach(`${name}-${scheme}`, { path, contentType: 'image/png' });
@@ -157,7 +166,7 @@ test('approvals: an unlimited approval is listed with its on-chain value and rev
   const approvals = popup.getByRole('region', { name: 'Token approvals' });
   const row = approvals.locator(`li[data-token="${USDC}"]`);
   await expect(row).toContainText('may spend: unlimited', { timeout: 20_000 });
-  await shot(popup, testInfo, 'approvals');
+  await shot(popup, testInfo, 'approvals', true);
   await row.getByRole('button', { name: 'Revoke USDC' }).click();
   await expect(row.getByRole('status')).toHaveText('Revoked.', { timeout: 30_000 });
   await expect(row).toContainText('may spend: none left');

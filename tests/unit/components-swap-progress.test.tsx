@@ -179,3 +179,56 @@ describe('SwapProgress › trusting a router', () => {
     expect(onConsent).toHaveBeenCalledWith(NEW_ROUTER);
   });
 });
+
+describe('SwapProgress › a swap waiting to be mined', () => {
+  const sent = swapStateFixture({
+    status: 'sent',
+    request: { chainId: 1, inToken: ETH, outToken: USDC, inAmount: '1', slippage: 0.5 },
+    tx: {
+      hash: HASH,
+      nonce: 7,
+      raw: '0x02',
+      gasLimit: '300000',
+      maxFeePerGas: '1000000000',
+      explorerUrl: null,
+      signedAt: 1,
+      sentAt: 1,
+    },
+  });
+
+  function renderPending(swap: SwapState, onReplace: (kind: 'speed-up' | 'cancel') => Promise<unknown>) {
+    render(
+      <SwapProgress
+        swap={swap}
+        outSymbol="USDC"
+        outDecimals={6}
+        localChain
+        onConsent={() => undefined}
+        onDone={() => undefined}
+        onReplace={onReplace}
+      />,
+    );
+  }
+
+  it('offers Speed up and Cancel transaction, and says what was done', async () => {
+    const onReplace = vi.fn(async () => undefined);
+    renderPending(sent, onReplace);
+    expect(screen.getByTestId('pending-actions').textContent).toContain('Pending: waiting for the network');
+    fireEvent.click(screen.getByRole('button', { name: 'Speed up' }));
+    expect(onReplace).toHaveBeenCalledWith('speed-up');
+    cleanup();
+    renderPending(
+      { ...sent, replacements: [{ kind: 'cancel', replacedHash: HASH, hash: `0x${'cd'.repeat(32)}`, at: 2 }] },
+      onReplace,
+    );
+    expect(screen.getByTestId('pending-actions').textContent).toContain('Cancel sent (replaced 1×)');
+  });
+
+  it('shows why a replacement was refused', async () => {
+    renderPending(sent, async () => {
+      throw new Error('The network refused the replacement: replacement transaction underpriced');
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel transaction' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('underpriced'));
+  });
+});
