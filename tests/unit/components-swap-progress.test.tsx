@@ -218,7 +218,10 @@ describe('SwapProgress › a swap waiting to be mined', () => {
     expect(onReplace).toHaveBeenCalledWith('speed-up');
     cleanup();
     renderPending(
-      { ...sent, replacements: [{ kind: 'cancel', replacedHash: HASH, hash: `0x${'cd'.repeat(32)}`, at: 2 }] },
+      {
+        ...sent,
+        replacements: [{ kind: 'cancel', replacedHash: HASH, hash: `0x${'cd'.repeat(32)}`, at: 2 }],
+      },
       onReplace,
     );
     expect(screen.getByTestId('pending-actions').textContent).toContain('Cancel sent (replaced 1×)');
