@@ -14,7 +14,6 @@ import {
   toFunctionSelector,
 } from 'viem';
 import { isRpcUnavailable, type RpcClient } from '@/lib/rpc/network';
-import { SAFETY_PROBE_CODE } from './probe-code';
 
 const PROBE_ABI = parseAbi([
   'struct Result { address pair; uint256 buyExpected; uint256 buyReceived; bool sellOk; uint256 sellSent; uint256 sellArrived; uint256 sellWethOut; bytes sellError; }',
@@ -97,6 +96,11 @@ export interface SafetyInput {
   weth: Address;
   /** Native coin to buy with, smallest unit. */
   amount: bigint;
+  /**
+   * The probe's runtime code (lib/safety/probe-code.ts). The worker reads it from the packaged file
+   * public/safety-probe.hex when a check runs, so 6 kB of hex are not parsed at every worker start.
+   */
+  probeCode: Hex;
 }
 
 /** One eth_simulateV1 call; throws only when the RPC is unreachable (the caller says so). */
@@ -115,7 +119,7 @@ export async function checkTokenSafety(client: RpcClient, input: SafetyInput): P
         {
           calls: [{ account: CALLER, to: PROBE_ADDRESS, data, value: input.amount }],
           stateOverrides: [
-            { address: PROBE_ADDRESS, code: SAFETY_PROBE_CODE as Hex },
+            { address: PROBE_ADDRESS, code: input.probeCode },
             { address: CALLER, balance: input.amount * 2n + 10n ** 18n },
           ],
         },

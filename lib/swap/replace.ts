@@ -1,7 +1,7 @@
 // Speed up or cancel a sent swap: a new transaction at the same nonce with higher fees (nodes want
 // at least 10% more on both fee fields to replace one). Speed up repeats the call; cancel is a
 // 0-value transfer to the sender itself, so whichever is mined the nonce is used once.
-import { type Address, type Hex, type LocalAccount, parseTransaction } from 'viem';
+import { type Address, fromRlp, type Hex, type LocalAccount } from 'viem';
 import { explorerTxUrl } from '@/lib/chains';
 import type { RpcClient } from '@/lib/rpc/network';
 import { broadcast, type Fees, signCall, type UnsignedCall } from '@/lib/rpc/transactions';
@@ -17,6 +17,34 @@ export class ReplaceError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * The fields of a signed EIP-1559 transaction (0x02 || rlp[chainId, nonce, maxPriorityFeePerGas,
+ * maxFeePerGas, gas, to, value, data, accessList, v, r, s]), read with RLP alone: viem's
+ * parseTransaction would bring every transaction type's parser into the background bundle.
+ */
+export function readEip1559(raw: Hex): {
+  maxPriorityFeePerGas: bigint;
+  maxFeePerGas: bigint;
+  gas: bigint;
+  to: Address;
+  value: bigint;
+  data: Hex;
+} {
+  if (!raw.startsWith('0x02')) throw new Error('the sent swap is not an EIP-1559 transaction');
+  const fields = fromRlp(`0x${raw.slice(4)}`, 'hex') as Hex[];
+  const [, , priority, max, gas, to, value, data] = fields;
+  if (fields.length !== 12 || !to || to.length !== 42) throw new Error('the sent swap is not a call');
+  const big = (field: Hex | undefined) => (field && field !== '0x' ? BigInt(field) : 0n);
+  return {
+    maxPriorityFeePerGas: big(priority),
+    maxFeePerGas: big(max),
+    gas: big(gas),
+    to: to as Address,
+    value: big(value),
+    data: (data ?? '0x') as Hex,
+  };
 }
 
 /** At least 10% (and 1 wei) above the replaced transaction's fees, and at least today's fees. */
@@ -75,9 +103,7 @@ export async function replaceSentSwap(input: {
     );
   if ((state.replacements?.length ?? 0) >= 10)
     throw new ReplaceError('TOO_MANY_REPLACEMENTS', 'This swap was already replaced 10 times.');
-  const replaced = parseTransaction(sent.raw as Hex);
-  if (!replaced.to || replaced.maxFeePerGas === undefined || replaced.maxPriorityFeePerGas === undefined)
-    throw new Error('the sent swap is not an EIP-1559 call');
+  const replaced = readEip1559(sent.raw as Hex);
   const fees = replacementFees(
     { maxFeePerGas: replaced.maxFeePerGas, maxPriorityFeePerGas: replaced.maxPriorityFeePerGas },
     input.fees,

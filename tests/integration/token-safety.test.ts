@@ -1,12 +1,13 @@
 // The explorer card's token safety check against the real devnet: one eth_simulateV1 call finds the
 // fee-on-transfer token's tax, the sell-blocking token's blocked sell, and a plain token clean.
-import { createPublicClient, http, parseEther } from 'viem';
+import { createPublicClient, type Hex, http, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManifestChain } from '../../devnet/manifest.ts';
 import { type Devnet, startDevnet } from '../../devnet/start.ts';
 import { devnetViemChain } from '../../devnet/viem.ts';
 import type { RpcClient } from '../../lib/rpc/network.ts';
 import { checkTokenSafety } from '../../lib/safety/check.ts';
+import { SAFETY_PROBE_CODE } from '../../lib/safety/probe-code.ts';
 
 let devnet: Devnet;
 
@@ -30,7 +31,13 @@ function setUp() {
   const safety = chain.safetyTokens;
   if (!safety) throw new Error('the devnet manifest has no safety tokens');
   const check = (token: `0x${string}`) =>
-    checkTokenSafety(client, { chainId: 1, token, weth: chain.weth, amount: parseEther('0.1') });
+    checkTokenSafety(client, {
+      chainId: 1,
+      token,
+      weth: chain.weth,
+      amount: parseEther('0.1'),
+      probeCode: SAFETY_PROBE_CODE as Hex,
+    });
   return { chain, calls, safety, check };
 }
 

@@ -1,6 +1,7 @@
 // The explorer card's token safety check (content script): a simulated buy and sell-back of a token
 // not on the service's list, on the user's RPC for that chain (lib/safety/check.ts). Nothing is sent.
-import { getAddress } from 'viem';
+import { getAddress, type Hex } from 'viem';
+import { browser } from 'wxt/browser';
 import { getChain } from '@/lib/chains';
 import { isRpcUnavailable, publicClientFor } from '@/lib/rpc/network';
 import { checkTokenSafety } from '@/lib/safety/check';
@@ -25,6 +26,7 @@ export function safetyHandlers(services: BackgroundServices): Pick<Handlers, 'to
           token: getAddress(token),
           weth: chain.wrappedNative,
           amount: amount.value,
+          probeCode: await loadProbeCode(),
         });
         return { ...report, network: chain.name };
       } catch (error) {
@@ -38,4 +40,21 @@ export function safetyHandlers(services: BackgroundServices): Pick<Handlers, 'to
       }
     },
   };
+}
+
+let probeCode: Promise<Hex> | undefined;
+
+/** The probe's code from the package (public/safety-probe.hex), read once per worker. */
+function loadProbeCode(): Promise<Hex> {
+  probeCode ??= fetch(browser.runtime.getURL('/safety-probe.hex'))
+    .then((response) => response.text())
+    .then((text) => {
+      const code = text.trim();
+      if (!/^0x[0-9a-f]+$/.test(code)) throw new Error('the packaged probe code is not hex');
+      return code as Hex;
+    });
+  probeCode.catch(() => {
+    probeCode = undefined; // a failed read is tried again next time
+  });
+  return probeCode;
 }
