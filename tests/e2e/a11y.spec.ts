@@ -1,8 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
+import type { BrowserContext, Page, TestInfo } from '@playwright/test';
 import * as TOKENS from '../support/addresses';
 import { historySwapFixture } from '../support/swaps';
-import { E2E_PASSWORD, expect, importAnvilWallet, test, useEmbeddedDefault } from './fixtures';
+import { E2E_PASSWORD, expect, importAnvilWallet, seedHistory, test, useEmbeddedDefault } from './fixtures';
 
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 const USDC = TOKENS.lowercase.USDC;
@@ -63,6 +63,15 @@ function contrast(a: string, b: string): number {
   return (light + 0.05) / (dark + 0.05);
 }
 
+/** A popup page on the embedded default with anvil's wallet imported. */
+async function walletPage(context: BrowserContext, extensionId: string): Promise<Page> {
+  const page = await context.newPage();
+  await openPopup(page, extensionId);
+  await useEmbeddedDefault(page);
+  await importAnvilWallet(page);
+  return page;
+}
+
 async function openPopup(page: Page, extensionId: string): Promise<void> {
   await page.setViewportSize({ width: 360, height: 600 });
   await page.goto(`chrome-extension://${extensionId}/popup.html`);
@@ -110,10 +119,7 @@ test('the swap screen with a quote, the token picker and review have no axe viol
   extensionId,
 }, testInfo) => {
   test.setTimeout(120_000);
-  const page = await context.newPage();
-  await openPopup(page, extensionId);
-  await useEmbeddedDefault(page);
-  await importAnvilWallet(page);
+  const page = await walletPage(context, extensionId);
   await page.reload();
   await expect(page.getByTestId('from-picker')).toBeVisible();
   await audit(page, testInfo, 'swap-empty');
@@ -179,10 +185,7 @@ test('a split-route quote in light and dark; the flip glyph has 3:1 contrast in 
   extensionId,
 }, testInfo) => {
   test.setTimeout(120_000);
-  const page = await context.newPage();
-  await openPopup(page, extensionId);
-  await useEmbeddedDefault(page);
-  await importAnvilWallet(page);
+  const page = await walletPage(context, extensionId);
   await page.reload();
   await pick(page, 'from', 'ETH', ETH);
   await pick(page, 'to', 'USDC', USDC);
@@ -222,20 +225,12 @@ test('receive, an opened activity row, an earlier-chain note and the settings pa
   extensionId,
 }, testInfo) => {
   test.setTimeout(120_000);
-  const page = await context.newPage();
-  await openPopup(page, extensionId);
-  await useEmbeddedDefault(page);
-  await importAnvilWallet(page);
+  const page = await walletPage(context, extensionId);
   // One swap of an earlier devnet run in the history: its row, opened, and the note above the list.
   const gone = `0x${'5a'.repeat(32)}`;
-  await page.evaluate(
-    async (entry) => {
-      type Area = { set(items: Record<string, unknown>): Promise<void> };
-      const local = (globalThis as unknown as { chrome: { storage: { local: Area } } }).chrome.storage.local;
-      await local.set({ swapHistory: { v: 1, data: [entry] } });
-    },
+  await seedHistory(page, [
     historySwapFixture({ hash: gone, createdAt: Date.now() - 60_000, updatedAt: Date.now() }),
-  );
+  ]);
   await page.reload();
   await page.getByRole('button', { name: 'Receive' }).click();
   await expect(page.getByRole('button', { name: 'Copy address' })).toBeVisible();

@@ -1,7 +1,7 @@
 // Activity after a network reset (a restarted devnet): history the chain no longer has is marked as
 // from an earlier run, not shown as current; each row opens into its detail.
 import { historySwapFixture } from '../support/swaps';
-import { expect, openWalletPopup, test } from './fixtures';
+import { expect, openWalletPopup, seedHistory, test } from './fixtures';
 
 // A swap recorded on an earlier run of the devnet: no chain of this run has its hash.
 const GONE = `0x${'5a'.repeat(32)}`;
@@ -13,11 +13,7 @@ test('a swap from an earlier run of the devnet is marked as such, and its row op
   const { popup } = await openWalletPopup(context, extensionId);
   const at = Date.now() - 3 * 60 * 60 * 1000;
   const entry = historySwapFixture({ id: 'earlier-run', hash: GONE, createdAt: at, updatedAt: at });
-  await popup.evaluate(async (recorded) => {
-    type Area = { set(items: Record<string, unknown>): Promise<void> };
-    const local = (globalThis as unknown as { chrome: { storage: { local: Area } } }).chrome.storage.local;
-    await local.set({ swapHistory: { v: 1, data: [recorded] } });
-  }, entry);
+  await seedHistory(popup, [entry]);
   await popup.reload();
   await popup.getByRole('button', { name: 'Activity' }).click();
   await expect(popup.getByTestId('earlier-chain-note')).toContainText('earlier run of a network');

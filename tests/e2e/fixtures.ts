@@ -328,3 +328,12 @@ export const proxiedTest = test.extend<{ rpcProxy: FaultProxy; serviceProxy: Fau
     await proxy.close();
   },
 });
+
+/** Writes swap history straight into storage.local, as an earlier run (or a content script) could. */
+export async function seedHistory(page: Page, entries: unknown[]): Promise<void> {
+  await page.evaluate(async (data) => {
+    type Area = { set(items: Record<string, unknown>): Promise<void> };
+    const local = (globalThis as unknown as { chrome: { storage: { local: Area } } }).chrome.storage.local;
+    await local.set({ swapHistory: { v: 1, data } });
+  }, entries);
+}
