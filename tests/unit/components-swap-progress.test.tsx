@@ -28,7 +28,8 @@ function failedAt(step: SwapStep, patch: Partial<SwapState> = {}): SwapState {
   };
 }
 
-function renderProgress(swap: SwapState) {
+/** SwapProgress for `swap` on a local chain; `props` overrides its callbacks. */
+function renderProgress(swap: SwapState, props: Partial<Parameters<typeof SwapProgress>[0]> = {}) {
   render(
     <SwapProgress
       swap={swap}
@@ -37,6 +38,7 @@ function renderProgress(swap: SwapState) {
       localChain
       onConsent={() => undefined}
       onDone={() => undefined}
+      {...props}
     />,
   );
   const steps = screen.getAllByRole('listitem');
@@ -143,18 +145,8 @@ describe('SwapProgress › trusting a router', () => {
   const NEW_ROUTER = '0x1111111111111111111111111111111111111111';
   const OLD_ROUTER = '0x2222222222222222222222222222222222222222';
 
-  function renderConsent(consent: SwapState['consent'], onConsent: (router: string) => void) {
-    render(
-      <SwapProgress
-        swap={{ ...base, status: 'needs-consent', failure: null, consent }}
-        outSymbol="USDC"
-        outDecimals={6}
-        localChain
-        onConsent={onConsent}
-        onDone={() => undefined}
-      />,
-    );
-  }
+  const renderConsent = (consent: SwapState['consent'], onConsent: (router: string) => void) =>
+    renderProgress({ ...base, status: 'needs-consent', failure: null, consent }, { onConsent });
 
   it('asks plainly on a first swap with a service', () => {
     const onConsent = vi.fn();
@@ -196,19 +188,8 @@ describe('SwapProgress › a swap waiting to be mined', () => {
     },
   });
 
-  function renderPending(swap: SwapState, onReplace: (kind: 'speed-up' | 'cancel') => Promise<unknown>) {
-    render(
-      <SwapProgress
-        swap={swap}
-        outSymbol="USDC"
-        outDecimals={6}
-        localChain
-        onConsent={() => undefined}
-        onDone={() => undefined}
-        onReplace={onReplace}
-      />,
-    );
-  }
+  const renderPending = (swap: SwapState, onReplace: (kind: 'speed-up' | 'cancel') => Promise<unknown>) =>
+    renderProgress(swap, { onReplace });
 
   it('offers Speed up and Cancel transaction, and says what was done', async () => {
     const onReplace = vi.fn(async () => undefined);
