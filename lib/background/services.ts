@@ -8,7 +8,7 @@ import type { Quote, Token } from '@/lib/api/schema';
 import { apiChainNameFor, getChain, UnknownChainError } from '@/lib/chains';
 import { publicClientFor } from '@/lib/rpc/network';
 import { DEFAULT_SETTINGS, type Settings } from '@/lib/settings/settings';
-import { changesServiceOrRpc } from '@/lib/settings/trust-fields';
+import { changesService } from '@/lib/settings/trust-fields';
 import type { QuoteSessionState } from '@/lib/state/session-state';
 import { quoteSessionItem, settingsItem, tokenListItem } from '@/lib/storage/items';
 import { createQuoteSession, type QuoteSession } from '@/lib/swap/session';
@@ -197,7 +197,7 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
   });
 
   async function updateSettings(next: Settings, change: { confirmed?: boolean } = {}): Promise<Settings> {
-    const serviceChanged = changesServiceOrRpc({ ...settings, rpcOverrides: next.rpcOverrides }, next);
+    const serviceChanged = changesService(settings, next);
     const hostsChanged = JSON.stringify(next.explorerHosts) !== JSON.stringify(settings.explorerHosts);
     await trust.afterOwnChange(async () => {
       await settingsItem.set(next);
