@@ -53,7 +53,13 @@ export interface StartSwapOptions {
 export function createSwapService(deps: SwapServiceDeps) {
   const store = createPendingSwapStore();
   const history = createSwapHistory();
-  const pins = createRouterPins(undefined, undefined, undefined, deps.onTrustWrite);
+  // Keyed by the service in use: the background's own settings, not a storage read per lookup.
+  const pins = createRouterPins(
+    undefined,
+    undefined,
+    () => new URL(deps.settings().serviceBaseUrl).origin,
+    deps.onTrustWrite,
+  );
   const readers = new Map<string, BalanceReader>();
   const listeners = new Set<(state: SwapState) => void>();
   let current: SwapState | null = null;
