@@ -38,8 +38,19 @@ function titleOf(entry: HistoryEntry, symbol: (address: string) => string): stri
     : `${what}${entry.unlimited ? ' unlimited' : ''} ${symbol(entry.token)}`;
 }
 
+function allowanceText(amount: string, decimals: number | undefined): string {
+  return decimals === undefined
+    ? `${formatAmount(BigInt(amount), 0)} (smallest units)`
+    : formatAmount(BigInt(amount), decimals);
+}
+
 /** Label/value pairs of the detail, in reading order. */
-export function detailRows(entry: HistoryEntry, symbol: (address: string) => string): [string, string][] {
+export function detailRows(
+  entry: HistoryEntry,
+  symbol: (address: string) => string,
+  /** The token's decimals when the list knows it; an approval records its amount in smallest units. */
+  decimalsOf: (address: string) => number | undefined = () => undefined,
+): [string, string][] {
   const chain = getChain(entry.chainId);
   const rows: [string, string][] = [];
   if (entry.kind === 'swap') {
@@ -65,7 +76,11 @@ export function detailRows(entry: HistoryEntry, symbol: (address: string) => str
     rows.push(['Spender', entry.spender]);
     rows.push([
       'Allowance',
-      entry.unlimited ? 'unlimited' : entry.reset ? '0 (reset)' : formatAmount(BigInt(entry.amount), 0),
+      entry.unlimited
+        ? 'unlimited'
+        : entry.reset
+          ? '0 (reset)'
+          : allowanceText(entry.amount, decimalsOf(entry.token)),
     ]);
   }
   if (entry.gasPaid !== null)
@@ -107,12 +122,14 @@ export function ActivityEntry({ entry, tokenOf, localChain, now, copy }: Activit
           {entry.hash && <code title={entry.hash}>{shortHash(entry.hash)}</code>}
         </summary>
         <dl class="details-list" aria-label="Transaction details">
-          {detailRows(entry, symbol).map(([label, value]) => (
-            <div key={label}>
-              <dt>{label}</dt>
-              <dd>{value}</dd>
-            </div>
-          ))}
+          {detailRows(entry, symbol, (address) => tokenOf(entry.chainId, address)?.decimals).map(
+            ([label, value]) => (
+              <div key={label}>
+                <dt>{label}</dt>
+                <dd>{value}</dd>
+              </div>
+            ),
+          )}
         </dl>
         {entry.earlierChain && (
           <p class="muted">

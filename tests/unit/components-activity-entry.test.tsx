@@ -2,7 +2,7 @@
 // Activity rows open into the detail a person checks after a swap.
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ActivityEntry } from '@/components/ActivityEntry';
+import { ActivityEntry, detailRows } from '@/components/ActivityEntry';
 import type { Token } from '@/lib/api/schema';
 import * as TOKENS from '../support/addresses';
 import { historySwapFixture } from '../support/swaps';
@@ -59,5 +59,23 @@ describe('ActivityEntry', () => {
       />,
     );
     expect(screen.getByLabelText('Transaction details').textContent).toContain('(−10 vs quote)');
+  });
+});
+
+describe('detailRows › an approval', () => {
+  const approval = {
+    ...historySwapFixture(),
+    kind: 'approval' as const,
+    swapId: 'swap-1',
+    token: USDC,
+    spender: USDC,
+    amount: '10000000',
+    unlimited: false,
+    reset: false,
+  };
+  it('shows the allowance in the token’s units when its decimals are known, else says they are raw', () => {
+    const symbol = () => 'USDC';
+    expect(Object.fromEntries(detailRows(approval, symbol, () => 6)).Allowance).toBe('10');
+    expect(Object.fromEntries(detailRows(approval, symbol)).Allowance).toBe('10,000,000 (smallest units)');
   });
 });
