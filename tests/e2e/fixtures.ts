@@ -309,21 +309,25 @@ export async function grantSiteAccess(
   await page.close();
 }
 
-/** The test with Ethereum's RPC and the swap service each behind a fault proxy of its own. */
-export const proxiedTest = test.extend<{ rpcProxy: FaultProxy; serviceProxy: FaultProxy }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
-  rpcProxy: async ({}, use) => {
-    const rpcUrls = JSON.parse(process.env.SWAPLANE_E2E_RPC_URLS ?? '{}') as Record<string, string>;
-    if (!rpcUrls['1']) throw new Error('global-setup.ts did not start the embedded default');
-    const proxy = await startFaultProxy(rpcUrls['1']);
-    await use(proxy);
-    await proxy.close();
-  },
+/** The test with the swap service behind a fault proxy of its own. */
+export const serviceProxiedTest = test.extend<{ serviceProxy: FaultProxy }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
   serviceProxy: async ({}, use) => {
     const target = process.env.SWAPLANE_E2E_SERVICE_URL;
     if (!target) throw new Error('global-setup.ts did not start the embedded default');
     const proxy = await startFaultProxy(target);
+    await use(proxy);
+    await proxy.close();
+  },
+});
+
+/** The test with Ethereum's RPC and the swap service each behind a fault proxy of its own. */
+export const proxiedTest = serviceProxiedTest.extend<{ rpcProxy: FaultProxy }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
+  rpcProxy: async ({}, use) => {
+    const rpcUrls = JSON.parse(process.env.SWAPLANE_E2E_RPC_URLS ?? '{}') as Record<string, string>;
+    if (!rpcUrls['1']) throw new Error('global-setup.ts did not start the embedded default');
+    const proxy = await startFaultProxy(rpcUrls['1']);
     await use(proxy);
     await proxy.close();
   },

@@ -5,9 +5,8 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { CHAIN_FIXTURES } from '../../devnet/fixtures';
 import * as TOKENS from '../support/addresses';
-import { type FaultProxy, onPath, type ProxyRequestInfo, startFaultProxy } from '../support/fault-proxy';
+import { type FaultProxy, onPath, type ProxyRequestInfo } from '../support/fault-proxy';
 import {
-  test as base,
   expect,
   expectNoRawErrors,
   openWalletPopup,
@@ -15,6 +14,7 @@ import {
   quoteSessionAnswer,
   rpcCall,
   sendFromView,
+  serviceProxiedTest,
   swapAnswer,
 } from './fixtures';
 
@@ -29,16 +29,7 @@ function errorBody(code: string, message: string): string {
 const json = 'application/json';
 
 // A fault proxy in front of the reference service, per test.
-const test = base.extend<{ serviceProxy: FaultProxy }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
-  serviceProxy: async ({}, use) => {
-    const target = process.env.SWAPLANE_E2E_SERVICE_URL;
-    if (!target) throw new Error('global-setup.ts did not start the embedded default');
-    const proxy = await startFaultProxy(target);
-    await use(proxy);
-    await proxy.close();
-  },
-});
+const test = serviceProxiedTest;
 
 /** The popup on the devnet, through the proxied service. */
 const openPopup = (context: BrowserContext, extensionId: string, serviceUrl: string) =>
