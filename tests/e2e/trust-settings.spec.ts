@@ -25,11 +25,11 @@ test('a trust setting rewritten outside Swaplane stops the review until the user
   extensionId,
 }) => {
   test.setTimeout(120_000);
-  const { popup, popupUrl } = await openWalletPopup(context, extensionId);
+  const { popup: writer, popupUrl } = await openWalletPopup(context, extensionId);
   // What a compromised content script can do: write storage.local directly (here a router pin for
   // this service and an RPC URL), then wait for the worker to restart and read them.
   const rpc = JSON.parse(process.env.SWAPLANE_E2E_RPC_URLS ?? '{}') as Record<string, string>;
-  await popup.evaluate(
+  await writer.evaluate(
     async ({ router, rpcUrl }) => {
       type Envelope = { v: number; data: Record<string, unknown> };
       type Area = {
@@ -47,8 +47,14 @@ test('a trust setting rewritten outside Swaplane stops the review until the user
     },
     { router: FOREIGN_ROUTER, rpcUrl: rpc['1'] ?? '' },
   );
+  // The worker is stopped from a blank page with no extension page open (as the other restart tests do:
+  // an extension page holding the CDP session can be closed along with the worker).
   await markWorker(context);
-  await stopServiceWorker(context, popup, extensionId);
+  const helper = await context.newPage();
+  await helper.goto('about:blank');
+  await writer.close();
+  await stopServiceWorker(context, helper, extensionId);
+  const popup = await context.newPage();
   await popup.goto(popupUrl);
   await expectNewWorker(context);
 
