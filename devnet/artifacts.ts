@@ -12,7 +12,8 @@ export type ContractName =
   | 'SwapExecutor'
   | 'SwapRouter'
   | 'SafetyTestToken'
-  | 'SafetyProbe';
+  | 'SafetyProbe'
+  | 'V3Liquidity';
 export const CONTRACT_NAMES: readonly ContractName[] = [
   'Token',
   'TetherToken',
@@ -23,6 +24,7 @@ export const CONTRACT_NAMES: readonly ContractName[] = [
   'SafetyTestToken',
   // Not deployed: the extension's safety check simulates it (lib/safety/probe-code.ts).
   'SafetyProbe',
+  'V3Liquidity',
 ];
 
 export function artifactPath(name: string): string {
@@ -49,4 +51,17 @@ export function loadUniswapV2(): { factory: UniswapBuild; pair: UniswapBuild } {
     };
   };
   return { factory: load('UniswapV2Factory'), pair: load('UniswapV2Pair') };
+}
+
+/** UniswapV3Factory (which carries the pool's creation code) and the pool ABI, as published in @uniswap/v3-core. */
+export function loadUniswapV3(): { factory: UniswapBuild; pool: UniswapBuild } {
+  const require = createRequire(import.meta.url);
+  const load = (name: string): UniswapBuild => {
+    const json = require(`@uniswap/v3-core/artifacts/contracts/${name}.sol/${name}.json`) as {
+      abi: Abi;
+      bytecode: Hex;
+    };
+    return { abi: json.abi, bytecode: json.bytecode };
+  };
+  return { factory: load('UniswapV3Factory'), pool: load('UniswapV3Pool') };
 }

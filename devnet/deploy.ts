@@ -1,6 +1,6 @@
 // Deploys one chain fixture onto a fresh anvil: token code at real addresses (anvil_setCode plus
 // storage writes, batched), two Uniswap V2 factories, pools with liquidity, the router and its
-// executor, and balances for the funded test accounts. Deterministic: same inputs, same addresses.
+// executor, Uniswap V3 pools (devnet/v3-pools.ts), and balances for the funded test accounts. Deterministic: same inputs, same addresses.
 import {
   type Address,
   concatHex,
@@ -20,6 +20,7 @@ import type { ManifestChain, ManifestPool } from './manifest.ts';
 import { type RpcCall, RpcClient } from './rpc.ts';
 import { deploySafetyTokens } from './safety-tokens.ts';
 import { type StorageWrite, tetherInitWrites, tokenInitWrites } from './token-storage.ts';
+import { deployV3Pools, V3_FACTORY, V3_POOL_INIT_CODE_HASH } from './v3-pools.ts';
 
 /** Bump when the deploy changes in a way the state cache cannot see (it hashes this file too). */
 export const DEPLOY_VERSION = 1;
@@ -64,7 +65,10 @@ export async function deployChain(
       address: await txs.create(`${dex} factory`, concatHex([v2.factory.bytecode, factoryArgs])),
     });
   }
-  const routerArgs = encodeAbiParameters([{ type: 'address' }], [fixture.weth]);
+  const routerArgs = encodeAbiParameters(
+    [{ type: 'address' }, { type: 'address' }, { type: 'bytes32' }],
+    [fixture.weth, V3_FACTORY, V3_POOL_INIT_CODE_HASH],
+  );
   const router = await txs.create('router', concatHex([loadArtifact('SwapRouter').bytecode, routerArgs]));
   // The router creates its executor in its constructor: first CREATE of the router, nonce 1.
   const executor = getContractAddress({ from: router, nonce: 1n });
@@ -128,6 +132,8 @@ export async function deployChain(
 
   await verify(rpc, fixture, factories, pools, router, executor);
   const safetyTokens = await deploySafetyTokens(rpcUrl, fixture.weth, factories[0]?.address as Address);
+  const v3 = await deployV3Pools(rpcUrl, fixture);
+  log(`${fixture.chainName}: ${v3.pools.length} Uniswap V3 pools`);
   return {
     safetyTokens,
     chainId: fixture.chainId,
@@ -137,7 +143,7 @@ export async function deployChain(
     multicall3: MULTICALL3,
     router,
     executor,
-    factories,
+    factories: [...factories, { dex: 'uniswap-v3', address: v3.factory }],
     hubs: fixture.hubs,
     tokens: tokens.map(({ address, name, symbol, decimals }) => ({
       address,
@@ -146,7 +152,7 @@ export async function deployChain(
       decimals,
       pooled: pooled.has(address),
     })),
-    pools,
+    pools: [...pools, ...v3.pools],
   };
 }
 

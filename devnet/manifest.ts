@@ -15,10 +15,12 @@ export interface ManifestToken {
 }
 
 export interface ManifestPool {
-  dex: DexName;
+  dex: DexName | 'uniswap-v3';
   address: Address;
   token0: Address;
   token1: Address;
+  /** Uniswap V3 only: the pool's fee in hundredths of a basis point (500, 3000, 10000). */
+  fee?: number;
 }
 
 export interface ManifestChain {
@@ -32,7 +34,7 @@ export interface ManifestChain {
   router: Address;
   /** SwapExecutor: the quote's `contractAddress`. */
   executor: Address;
-  factories: { dex: DexName; address: Address }[];
+  factories: { dex: DexName | 'uniswap-v3'; address: Address }[];
   hubs: Address[];
   /** Core tokens and the long tail; not the native pseudo-token. */
   tokens: ManifestToken[];
@@ -47,7 +49,7 @@ export interface DevnetManifest {
 }
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<Address>;
-const dex = z.enum(['uniswap-v2', 'sushiswap']);
+const dex = z.enum(['uniswap-v2', 'sushiswap', 'uniswap-v3']);
 
 const manifestSchema = z.object({
   version: z.literal(1),
@@ -72,7 +74,9 @@ const manifestSchema = z.object({
           pooled: z.boolean(),
         }),
       ),
-      pools: z.array(z.object({ dex, address, token0: address, token1: address })),
+      pools: z.array(
+        z.object({ dex, address, token0: address, token1: address, fee: z.optional(z.number().int().positive()) }),
+      ),
       safetyTokens: z.optional(z.object({ feeOnTransfer: address, sellBlocked: address, clean: address })),
     }),
   ),

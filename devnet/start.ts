@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import type { Hex } from 'viem';
 import { type AnvilProcess, startAnvil } from './anvil.ts';
-import { artifactPath, CONTRACT_NAMES, loadUniswapV2 } from './artifacts.ts';
+import { artifactPath, CONTRACT_NAMES, loadUniswapV2, loadUniswapV3 } from './artifacts.ts';
 import { type ChainDeployment, DEPLOY_VERSION, deployChain } from './deploy.ts';
 import { CHAIN_FIXTURES, type ChainFixture, type ChainName } from './fixtures.ts';
 import type { DevnetManifest, ManifestChain } from './manifest.ts';
@@ -32,6 +32,8 @@ const DEPLOY_SOURCES = [
   'abi.ts',
   'liquidity.ts',
   'safety-tokens.ts',
+  'v3-pools.ts',
+  'v3math.ts',
 ];
 
 export interface StartDevnetOptions {
@@ -168,6 +170,7 @@ export function stateHash(fixture: ChainFixture): string {
   for (const name of CONTRACT_NAMES) hash.update(readFileSync(artifactPath(name)));
   const v2 = loadUniswapV2();
   hash.update(v2.factory.bytecode).update(v2.pair.bytecode);
+  hash.update(loadUniswapV3().factory.bytecode);
   hash.update(
     JSON.stringify(fixture, (_key, value) => (typeof value === 'bigint' ? value.toString() : value)),
   );

@@ -29,5 +29,7 @@ export interface ServiceManifestChain {
     readonly address: string;
     readonly token0: string;
     readonly token1: string;
+    /** Uniswap V3 pools only: the fee tier (500, 3000, 10000). */
+    readonly fee?: number | undefined;
   }[];
 }

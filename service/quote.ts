@@ -124,6 +124,7 @@ export function routeJson(chain: ChainContext, route: Simulation): QuoteData['be
         tokenOut: chain.checksum(hop.zeroForOne ? pool.token1 : pool.token0),
         amountIn: hop.amountIn.toString(),
         amountOut: hop.amountOut.toString(),
+        ...(pool.fee === undefined ? {} : { fee: pool.fee }),
       };
     }),
   }));

@@ -1,17 +1,26 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {Hop, Share, ISwapErrors, IUniswapV2Pair, SafeTransfer} from './SwapTypes.sol';
+import {Hop, Share, ISwapErrors, IUniswapV2Pair, IUniswapV3Pool, SafeTransfer} from './SwapTypes.sol';
 
 /// @title Swaplane swap executor
-/// @notice Runs a split, multi-hop Uniswap V2 route on tokens its router has sent it, and sends the
-/// output straight from the last pool of each share to the router. Only its router may call it, and
-/// it ends every call holding nothing: the share amounts add up to exactly the input.
+/// @notice Runs a split, multi-hop route over Uniswap V2 pairs and V3 pools on tokens its router has
+/// sent it, and sends the output straight from the last pool of each share to the router. Only its
+/// router may call it, and it ends every call holding nothing: the share amounts add up to exactly
+/// the input, and a V3 pool must take all of its hop's input (no partial fills).
 contract SwapExecutor is ISwapErrors {
-    address public immutable router;
+    uint160 internal constant MIN_SQRT_RATIO = 4295128739;
+    uint160 internal constant MAX_SQRT_RATIO = 1461446703485210103287273052203988822378723970342;
 
-    constructor(address router_) {
+    address public immutable router;
+    /// The only V3 pools a route may use are this factory's (address(0): no V3 leg).
+    address public immutable v3Factory;
+    bytes32 public immutable v3PoolInitCodeHash;
+
+    constructor(address router_, address v3Factory_, bytes32 v3PoolInitCodeHash_) {
         router = router_;
+        v3Factory = v3Factory_;
+        v3PoolInitCodeHash = v3PoolInitCodeHash_;
     }
 
     /// @notice Share i gets floor(amountIn * percent_i / 100), the last share gets the rest; shares run
@@ -61,13 +70,78 @@ contract SwapExecutor is ISwapErrors {
             if (hops[j].tokenIn != hops[j - 1].tokenOut) revert BrokenHopChain(index, j);
         }
 
-        // Each pool pays the next one directly, the last pays the router: no idle balances here.
-        SafeTransfer.safeTransfer(tokenIn, hops[0].pool, amount);
+        // Each pool pays the next V2 pair directly (a V3 pool takes its input through the callback,
+        // from here), the last pays the router: no idle balances between hops.
+        bool[] memory v3 = new bool[](count);
         for (uint256 j = 0; j < count; j++) {
-            address to = j + 1 < count ? hops[j + 1].pool : router;
-            amount = _swap(hops[j], amount, to);
+            v3[j] = _isV3Pool(hops[j]);
+        }
+        if (!v3[0]) SafeTransfer.safeTransfer(tokenIn, hops[0].pool, amount);
+        for (uint256 j = 0; j < count; j++) {
+            address to = j + 1 < count ? (v3[j + 1] ? address(this) : hops[j + 1].pool) : router;
+            amount = v3[j] ? _swapV3(hops[j], amount, to) : _swap(hops[j], amount, to);
         }
         return amount;
+    }
+
+    /// @dev A V3 pool answers fee() and sits at the address its factory derives for (tokens, fee);
+    /// anything answering fee() elsewhere is refused, so a route cannot call a look-alike "pool".
+    function _isV3Pool(Hop calldata hop) private view returns (bool) {
+        (bool ok, bytes memory ret) = hop.pool.staticcall(abi.encodeWithSelector(IUniswapV3Pool.fee.selector));
+        if (!ok || ret.length != 32) return false;
+        uint256 fee = abi.decode(ret, (uint256));
+        (address token0, address token1) =
+            hop.tokenIn < hop.tokenOut ? (hop.tokenIn, hop.tokenOut) : (hop.tokenOut, hop.tokenIn);
+        if (v3Factory == address(0) || fee >= 1_000_000 || hop.pool != _v3PoolAddress(token0, token1, fee)) {
+            revert NotAPool(hop.pool);
+        }
+        return true;
+    }
+
+    function _v3PoolAddress(address token0, address token1, uint256 fee) private view returns (address) {
+        bytes32 salt = keccak256(abi.encode(token0, token1, uint24(fee)));
+        return address(uint160(uint256(keccak256(abi.encodePacked(hex'ff', v3Factory, salt, v3PoolInitCodeHash)))));
+    }
+
+    /// @dev Exact input at the widest price limit; the pool's own address check (CREATE2 from the
+    /// factory for these two tokens) already ties the pool to tokenIn/tokenOut.
+    function _swapV3(Hop calldata hop, uint256 amountIn, address to) private returns (uint256 amountOut) {
+        if (amountIn > uint256(type(int256).max)) revert PartialFill(hop.pool, 0, amountIn);
+        bool zeroForOne = hop.tokenIn < hop.tokenOut;
+        // The callback pays only this pool, only in this token, at most this amount (transient).
+        assembly {
+            tstore(0, calldataload(hop))
+            tstore(1, calldataload(add(hop, 0x20)))
+            tstore(2, amountIn)
+        }
+        (int256 amount0, int256 amount1) = IUniswapV3Pool(hop.pool).swap(
+            to, zeroForOne, int256(amountIn), zeroForOne ? MIN_SQRT_RATIO + 1 : MAX_SQRT_RATIO - 1, ''
+        );
+        assembly {
+            tstore(0, 0)
+            tstore(1, 0)
+            tstore(2, 0)
+        }
+        (int256 paid, int256 received) = zeroForOne ? (amount0, -amount1) : (amount1, -amount0);
+        if (paid < 0 || uint256(paid) != amountIn) revert PartialFill(hop.pool, paid < 0 ? 0 : uint256(paid), amountIn);
+        if (received <= 0) revert ZeroHopOutput(hop.pool);
+        amountOut = uint256(received);
+    }
+
+    /// @notice Pays a V3 pool its input during the swap this executor started with it.
+    function uniswapV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes calldata) external {
+        address pool;
+        address token;
+        uint256 limit;
+        assembly {
+            pool := tload(0)
+            token := tload(1)
+            limit := tload(2)
+        }
+        if (pool == address(0) || msg.sender != pool) revert UnexpectedCallback(msg.sender);
+        uint256 owed = amount0Delta > 0 ? uint256(amount0Delta) : uint256(amount1Delta);
+        if ((amount0Delta <= 0 && amount1Delta <= 0) || owed > limit) revert PartialFill(pool, owed, limit);
+        SafeTransfer.safeTransfer(token, msg.sender, owed);
     }
 
     function _swap(Hop calldata hop, uint256 amountIn, address to) private returns (uint256 amountOut) {

@@ -36,9 +36,11 @@ contract SwapRouter is ISwapErrors {
         unlocked = 1;
     }
 
-    constructor(address weth_) {
+    /// @param v3Factory_ the Uniswap V3 factory whose pools routes may use (address(0): V2 only)
+    /// @param v3PoolInitCodeHash_ keccak256 of that factory's pool creation code
+    constructor(address weth_, address v3Factory_, bytes32 v3PoolInitCodeHash_) {
         weth = weth_;
-        executor = new SwapExecutor(address(this));
+        executor = new SwapExecutor(address(this), v3Factory_, v3PoolInitCodeHash_);
     }
 
     /// Native coin only arrives from WETH, while unwrapping a swap's output.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-/// One Uniswap V2 hop: `pool` swaps `tokenIn` for `tokenOut` (both are the pool's token0/token1).
+/// One hop: `pool` (a Uniswap V2 pair, or a Uniswap V3 pool of the router's V3 factory) swaps
+/// `tokenIn` for `tokenOut` (both are the pool's token0/token1). The executor tells them apart on chain.
 struct Hop {
     address pool;
     address tokenIn;
@@ -40,6 +41,8 @@ interface ISwapErrors {
     error NotAPool(address pool);
     error PoolTokenMismatch(address pool, address tokenIn, address tokenOut);
     error ZeroHopOutput(address pool);
+    error PartialFill(address pool, uint256 paid, uint256 amountIn);
+    error UnexpectedCallback(address caller);
 }
 
 interface IERC20Minimal {
@@ -58,6 +61,13 @@ interface IUniswapV2Pair {
     function token1() external view returns (address);
     function getReserves() external view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast);
     function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes calldata data) external;
+}
+
+interface IUniswapV3Pool {
+    function fee() external view returns (uint24);
+    function swap(address recipient, bool zeroForOne, int256 amountSpecified, uint160 sqrtPriceLimitX96, bytes calldata data)
+        external
+        returns (int256 amount0, int256 amount1);
 }
 
 /// Transfers that accept tokens returning nothing (USDT) but refuse a `false` and calls to non-contracts.

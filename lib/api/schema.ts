@@ -183,7 +183,8 @@ export const ERROR_CODES = {
 
 /**
  * The reference service's swap entry (the contract leaves the shape open; docs/API.md).
- * Amounts are the exact V2 amounts at the quoted block.
+ * Amounts are the exact amounts the pool gives at the quoted block; `fee` (hundredths of a basis
+ * point) is given for Uniswap V3 pools, whose fee tier is part of the pool's identity.
  */
 export const ReferenceSwapSchema = z.object({
   dex: z.string().check(z.minLength(1)),
@@ -192,5 +193,6 @@ export const ReferenceSwapSchema = z.object({
   tokenOut: AddressSchema,
   amountIn: AmountStringSchema,
   amountOut: AmountStringSchema,
+  fee: z.optional(z.int().check(z.minimum(1), z.maximum(999_999))),
 });
 export type ReferenceSwap = z.infer<typeof ReferenceSwapSchema>;

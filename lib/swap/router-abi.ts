@@ -27,6 +27,8 @@ export const ROUTER_ERRORS = [
   'error NotAPool(address pool)',
   'error PoolTokenMismatch(address pool, address tokenIn, address tokenOut)',
   'error ZeroHopOutput(address pool)',
+  'error PartialFill(address pool, uint256 paid, uint256 amountIn)',
+  'error UnexpectedCallback(address caller)',
 ] as const;
 
 export const ROUTER_ERRORS_ABI = parseAbi(ROUTER_ERRORS);

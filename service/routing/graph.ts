@@ -10,6 +10,8 @@ export interface PoolInfo {
   readonly address: string;
   readonly token0: string;
   readonly token1: string;
+  /** Uniswap V3 pools: the fee tier in hundredths of a basis point; undefined for V2 pairs. */
+  readonly fee?: number | undefined;
 }
 
 export interface Hop {
@@ -31,7 +33,7 @@ export class PoolGraph {
   private readonly pathCache = new Map<string, readonly Path[]>();
 
   constructor(
-    pools: readonly { dex: string; address: string; token0: string; token1: string }[],
+    pools: readonly { dex: string; address: string; token0: string; token1: string; fee?: number | undefined }[],
     hubs: readonly string[],
   ) {
     this.pools = pools.map((pool, index) => ({
@@ -40,6 +42,7 @@ export class PoolGraph {
       address: pool.address.toLowerCase(),
       token0: pool.token0.toLowerCase(),
       token1: pool.token1.toLowerCase(),
+      fee: pool.fee,
     }));
     this.hubs = [...new Set(hubs.map((hub) => hub.toLowerCase()))];
     for (const pool of this.pools) {

@@ -5,10 +5,16 @@
 import type { Path } from './graph';
 import type { ReserveSnapshot } from './reserves';
 import { getAmountOutFloat } from './v2';
+import { swapFloat } from './v3';
 
 export function pathOutputFloat(path: Path, amountIn: number, snapshot: ReserveSnapshot): number {
   let amount = amountIn;
   for (const hop of path) {
+    const v3 = snapshot.v3Float[hop.pool];
+    if (v3) {
+      amount = swapFloat(v3, hop.zeroForOne, amount);
+      continue;
+    }
     const r0 = snapshot.float0[hop.pool] ?? 0;
     const r1 = snapshot.float1[hop.pool] ?? 0;
     amount = hop.zeroForOne ? getAmountOutFloat(amount, r0, r1) : getAmountOutFloat(amount, r1, r0);

@@ -3,15 +3,13 @@
 // worse than the best lone pool path, and an unroutable split (dust shares) falls back cleanly.
 import type { Path, PoolGraph } from './graph';
 import { allocatePercents, pathOutputFloat } from './optimizer';
-import type { ReserveSnapshot } from './reserves';
+import { poolIsLive, type ReserveSnapshot } from './reserves';
 import { type Simulation, simulateRoute } from './simulate';
 
 export type RouteResult = Simulation | { readonly ok: false; readonly reason: string };
 
 export function livePaths(paths: readonly Path[], snapshot: ReserveSnapshot): Path[] {
-  return paths.filter((path) =>
-    path.every((hop) => (snapshot.reserve0[hop.pool] ?? 0n) > 0n && (snapshot.reserve1[hop.pool] ?? 0n) > 0n),
-  );
+  return paths.filter((path) => path.every((hop) => poolIsLive(snapshot, hop.pool)));
 }
 
 export function findBestRoute(

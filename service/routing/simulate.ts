@@ -1,9 +1,10 @@
 // Exact replay of what the router does with a route: shares run in array order, each share's
-// input comes from splitAmounts, each hop is V2 getAmountOut on the reserves as left by the
-// hops before it. The quote's outAmount and every swap entry's amounts come from here.
+// input comes from splitAmounts, each hop is V2 getAmountOut or the V3 pool's swap on the state
+// as left by the hops before it. The quote's outAmount and every swap entry's amounts come from here.
 import type { Path } from './graph';
 import type { ReserveSnapshot } from './reserves';
 import { getAmountOut, MAX_RESERVE, splitAmounts } from './v2';
+import { swapExactInput, type V3PoolState } from './v3';
 
 export interface RouteShareInput {
   readonly percent: number;
@@ -48,7 +49,7 @@ export function simulateRoute(
     shares.map((share) => share.percent),
   );
   // Only the pools this route touches get an overlay; the snapshot itself stays shared and frozen.
-  const touched = new Map<number, [bigint, bigint]>();
+  const touched = new Map<number, PoolOverlay>();
   const result: SimulatedShare[] = [];
   let outAmount = 0n;
   for (let s = 0; s < shares.length; s++) {
@@ -57,27 +58,46 @@ export function simulateRoute(
     let amount = shareIn;
     const hops: SimulatedHop[] = [];
     for (const hop of share.path) {
-      const state = touched.get(hop.pool) ?? [
-        snapshot.reserve0[hop.pool] ?? 0n,
-        snapshot.reserve1[hop.pool] ?? 0n,
-      ];
-      const reserveIn = hop.zeroForOne ? state[0] : state[1];
-      const reserveOut = hop.zeroForOne ? state[1] : state[0];
       if (amount <= 0n) return { ok: false, reason: 'a hop would receive a zero amount' };
-      if (reserveIn <= 0n || reserveOut <= 0n) return { ok: false, reason: 'a pool of the route is empty' };
-      if (reserveIn + amount > MAX_RESERVE)
-        return { ok: false, reason: 'the amount overflows a pool reserve' };
-      const out = getAmountOut(amount, reserveIn, reserveOut);
-      if (out <= 0n) return { ok: false, reason: 'a hop would return a zero amount' };
-      const next: [bigint, bigint] = hop.zeroForOne
-        ? [reserveIn + amount, reserveOut - out]
-        : [reserveOut - out, reserveIn + amount];
-      touched.set(hop.pool, next);
-      hops.push({ pool: hop.pool, zeroForOne: hop.zeroForOne, amountIn: amount, amountOut: out });
-      amount = out;
+      const step = swapHop(snapshot, touched, hop.pool, hop.zeroForOne, amount);
+      if (!step.ok) return step;
+      hops.push({ pool: hop.pool, zeroForOne: hop.zeroForOne, amountIn: amount, amountOut: step.out });
+      amount = step.out;
     }
     outAmount += amount;
     result.push({ percent: share.percent, path: share.path, hops, amountIn: shareIn, amountOut: amount });
   }
   return { ok: true, outAmount, shares: result };
+}
+
+/** A pool's state as left by the hops before: V2 reserves or a V3 pool state. */
+type PoolOverlay = readonly [bigint, bigint] | V3PoolState;
+
+function swapHop(
+  snapshot: ReserveSnapshot,
+  touched: Map<number, PoolOverlay>,
+  pool: number,
+  zeroForOne: boolean,
+  amount: bigint,
+): { ok: true; out: bigint } | SimulationFailure {
+  const v3 = snapshot.v3[pool];
+  if (v3) {
+    const state = (touched.get(pool) as V3PoolState | undefined) ?? v3;
+    const swapped = swapExactInput(state, zeroForOne, amount);
+    if (!swapped.ok) return swapped;
+    touched.set(pool, swapped.after);
+    return { ok: true, out: swapped.amountOut };
+  }
+  const state = (touched.get(pool) as readonly [bigint, bigint] | undefined) ?? [
+    snapshot.reserve0[pool] ?? 0n,
+    snapshot.reserve1[pool] ?? 0n,
+  ];
+  const reserveIn = zeroForOne ? state[0] : state[1];
+  const reserveOut = zeroForOne ? state[1] : state[0];
+  if (reserveIn <= 0n || reserveOut <= 0n) return { ok: false, reason: 'a pool of the route is empty' };
+  if (reserveIn + amount > MAX_RESERVE) return { ok: false, reason: 'the amount overflows a pool reserve' };
+  const out = getAmountOut(amount, reserveIn, reserveOut);
+  if (out <= 0n) return { ok: false, reason: 'a hop would return a zero amount' };
+  touched.set(pool, zeroForOne ? [reserveIn + amount, reserveOut - out] : [reserveOut - out, reserveIn + amount]);
+  return { ok: true, out };
 }

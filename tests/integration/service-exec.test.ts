@@ -193,7 +193,20 @@ async function approve(kit: ChainKit, who: number, token: Hex, amount: bigint): 
 
 interface Executed {
   quote: Quote;
-  kind: { split: boolean; twoHop: boolean; direct: boolean; nativeIn: boolean; nativeOut: boolean };
+  kind: {
+    split: boolean;
+    twoHop: boolean;
+    direct: boolean;
+    nativeIn: boolean;
+    nativeOut: boolean;
+    /** Every swap on a Uniswap V3 pool / on a V2 pair. */
+    v3Only: boolean;
+    v2Only: boolean;
+    /** Shares on different protocols (a split across V2 and V3). */
+    splitAcrossProtocols: boolean;
+    /** One share hopping from one protocol to the other. */
+    hopsAcrossProtocols: boolean;
+  };
 }
 
 /** Approve, quote, build, send in the very next block, and check the exact amount received. */
@@ -233,6 +246,11 @@ async function execute(ask: QuoteAsk, who = 0): Promise<Executed> {
     BigInt(quote.outAmount),
   );
   const hops = quote.bestRoute.map((share) => share.swaps.length);
+  const isV3 = (swap: unknown) => ReferenceSwapSchema.parse(swap).dex === 'uniswap-v3';
+  const shareKinds = quote.bestRoute.map((share) => {
+    const v3 = share.swaps.filter(isV3).length;
+    return v3 === 0 ? 'v2' : v3 === share.swaps.length ? 'v3' : 'mixed';
+  });
   return {
     quote,
     kind: {
@@ -241,26 +259,31 @@ async function execute(ask: QuoteAsk, who = 0): Promise<Executed> {
       direct: hops.some((n) => n === 1),
       nativeIn: isNativeToken(ask.inToken),
       nativeOut: isNativeToken(ask.outToken),
+      v3Only: shareKinds.every((k) => k === 'v3'),
+      v2Only: shareKinds.every((k) => k === 'v2'),
+      splitAcrossProtocols: shareKinds.includes('v2') && (shareKinds.includes('v3') || shareKinds.includes('mixed')),
+      hopsAcrossProtocols: shareKinds.includes('mixed'),
     },
   };
 }
 
-/** Reserves of every pool of the chain at a block, by lowercase pool address. */
+/** Reserves of every V2 pool of the chain at a block, by lowercase pool address. */
 async function reservesAt(kit: ChainKit, blockNumber: bigint) {
+  const pairs = kit.info.pools.filter((pool) => pool.dex !== 'uniswap-v3');
   const results = await kit.public.multicall({
     multicallAddress: kit.info.multicall3,
     allowFailure: false,
     blockNumber,
-    contracts: kit.info.pools.map((pool) => ({
+    contracts: pairs.map((pool) => ({
       address: pool.address,
       abi: uniswapV2PairAbi,
       functionName: 'getReserves' as const,
     })),
   });
-  return new Map(kit.info.pools.map((pool, i) => [pool.address.toLowerCase(), { pool, r: results[i] }]));
+  return new Map(pairs.map((pool, i) => [pool.address.toLowerCase(), { pool, r: results[i] }]));
 }
 
-/** The larger reserve of `token` among its pools: amounts are picked relative to it. */
+/** The larger reserve of `token` among its V2 pools: amounts are picked relative to it. */
 async function depthOf(kit: ChainKit, token: Hex): Promise<bigint> {
   const wanted = (isNativeToken(token) ? kit.info.weth : token).toLowerCase();
   const reserves = await reservesAt(kit, await kit.public.getBlockNumber({ cacheTime: 0 }));
@@ -302,7 +325,7 @@ afterAll(async () => {
 });
 
 describe('quotes executed on chain deliver exactly outAmount', () => {
-  it('30+ seeded quotes: direct, two-hop, split, native in and native out', {
+  it('100 seeded quotes over V2 and V3: direct, two-hop, split, across protocols, native in and out', {
     timeout: 120_000,
   }, async () => {
     const eth = (symbol: string) => SYMBOL('ethereum', symbol);
@@ -325,7 +348,7 @@ describe('quotes executed on chain deliver exactly outAmount', () => {
       { chain: 'base', inToken: NATIVE_TOKEN_ADDRESS, outToken: base('AERO'), inAmount: 3n * E18 },
     ];
     const random = rng(20_240_601);
-    while (asks.length < 34) {
+    while (asks.length < 100) {
       const name: ChainName = random() < 0.6 ? 'ethereum' : 'base';
       const kit = kits[name];
       const pooled = kit.info.tokens.filter((token) => token.pooled).map((token) => token.address);
@@ -349,7 +372,17 @@ describe('quotes executed on chain deliver exactly outAmount', () => {
       });
     }
 
-    const seen = { split: 0, twoHop: 0, direct: 0, nativeIn: 0, nativeOut: 0 };
+    const seen = {
+      split: 0,
+      twoHop: 0,
+      direct: 0,
+      nativeIn: 0,
+      nativeOut: 0,
+      v3Only: 0,
+      v2Only: 0,
+      splitAcrossProtocols: 0,
+      hopsAcrossProtocols: 0,
+    };
     for (const ask of asks) {
       const { kind } = await execute(ask);
       for (const key of Object.keys(seen) as (keyof typeof seen)[]) if (kind[key]) seen[key]++;
@@ -357,7 +390,7 @@ describe('quotes executed on chain deliver exactly outAmount', () => {
     console.log(
       `executed ${asks.length} quotes exactly; routes seen: ${JSON.stringify(seen)}; anvil stalls: ${stuckTransactions}`,
     );
-    expect(asks.length).toBeGreaterThanOrEqual(30);
+    expect(asks.length).toBe(100);
     for (const count of Object.values(seen)) expect(count).toBeGreaterThan(0);
   });
 
