@@ -14,7 +14,7 @@ const routeStructs = [
 /** The build's `to`. FIXED: the reference service encodes calldata for `swap` with this ABI. */
 export const swapRouterAbi = parseAbi([
   ...routeStructs,
-  'constructor(address weth)',
+  'constructor(address weth, address v3Factory, bytes32 v3PoolInitCodeHash)',
   'function swap(address inToken, address outToken, uint256 inAmount, uint256 minReceived, Share[] route, address recipient, uint256 refCode) payable returns (uint256 received)',
   'event Swapped(address indexed sender, address indexed recipient, address inToken, address outToken, uint256 inAmount, uint256 outAmount, uint256 refCode)',
   'function NATIVE() view returns (address)',
@@ -27,10 +27,13 @@ export const swapRouterAbi = parseAbi([
 /** The quote's `contractAddress`; only its router may call `execute`. */
 export const swapExecutorAbi = parseAbi([
   ...routeStructs,
-  'constructor(address router)',
+  'constructor(address router, address v3Factory, bytes32 v3PoolInitCodeHash)',
   'function execute(address tokenIn, address tokenOut, uint256 amountIn, Share[] route) returns (uint256 amountOut)',
   'function getAmountOut(uint256 amountIn, uint256 reserveIn, uint256 reserveOut) pure returns (uint256)',
   'function router() view returns (address)',
+  'function v3Factory() view returns (address)',
+  'function v3PoolInitCodeHash() view returns (bytes32)',
+  'function uniswapV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes data)',
   ...swapErrors,
 ]);
 

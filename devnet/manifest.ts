@@ -75,7 +75,13 @@ const manifestSchema = z.object({
         }),
       ),
       pools: z.array(
-        z.object({ dex, address, token0: address, token1: address, fee: z.optional(z.number().int().positive()) }),
+        z.object({
+          dex,
+          address,
+          token0: address,
+          token1: address,
+          fee: z.optional(z.number().int().positive()),
+        }),
       ),
       safetyTokens: z.optional(z.object({ feeOnTransfer: address, sellBlocked: address, clean: address })),
     }),

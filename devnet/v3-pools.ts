@@ -25,14 +25,17 @@ export const V3_DEPLOYER: Address = '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f'
 export const V3_FACTORY: Address = getContractAddress({ from: V3_DEPLOYER, nonce: 0n });
 const V3_LIQUIDITY: Address = getContractAddress({ from: V3_DEPLOYER, nonce: 1n });
 /** keccak256 of UniswapV3Pool's creation code in @uniswap/v3-core 1.0.1 (as on mainnet). */
-export const V3_POOL_INIT_CODE_HASH: Hex = '0xe34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54';
+export const V3_POOL_INIT_CODE_HASH: Hex =
+  '0xe34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54';
 
 const factoryAbi = parseAbi([
   'function createPool(address tokenA, address tokenB, uint24 fee) returns (address pool)',
   'function getPool(address, address, uint24) view returns (address)',
 ]);
 const poolAbi = parseAbi(['function initialize(uint160 sqrtPriceX96)']);
-const liquidityAbi = parseAbi(['function mint(address pool, int24 tickLower, int24 tickUpper, uint128 liquidity)']);
+const liquidityAbi = parseAbi([
+  'function mint(address pool, int24 tickLower, int24 tickUpper, uint128 liquidity)',
+]);
 
 /** A position: `widthBps` either side of the price, holding about `depthUsd` at the price. */
 interface PositionSpec {
@@ -120,7 +123,11 @@ export async function deployV3Pools(
     await send(
       V3_DEPLOYER,
       V3_FACTORY,
-      encodeFunctionData({ abi: factoryAbi, functionName: 'createPool', args: [t0.address, t1.address, spec.fee] }),
+      encodeFunctionData({
+        abi: factoryAbi,
+        functionName: 'createPool',
+        args: [t0.address, t1.address, spec.fee],
+      }),
     );
     const pool = await readPool(rpc, t0.address, t1.address, spec.fee);
     await send(
@@ -144,7 +151,12 @@ export async function deployV3Pools(
 
   for (const [address, amount] of needs) {
     if (address === fixture.weth) {
-      await send(V3_DEPLOYER, fixture.weth, encodeFunctionData({ abi: weth9Abi, functionName: 'deposit' }), amount);
+      await send(
+        V3_DEPLOYER,
+        fixture.weth,
+        encodeFunctionData({ abi: weth9Abi, functionName: 'deposit' }),
+        amount,
+      );
       await send(
         V3_DEPLOYER,
         fixture.weth,

@@ -56,7 +56,8 @@ const sqrtRatioCache = new Map<number, bigint>();
 export function getSqrtRatioAtTick(tick: number): bigint {
   const cached = sqrtRatioCache.get(tick);
   if (cached !== undefined) return cached;
-  if (!Number.isInteger(tick) || tick < MIN_TICK || tick > MAX_TICK) throw new Error(`tick ${tick} out of range`);
+  if (!Number.isInteger(tick) || tick < MIN_TICK || tick > MAX_TICK)
+    throw new Error(`tick ${tick} out of range`);
   const absTick = Math.abs(tick);
   let ratio = absTick & 1 ? 0xfffcb933bd6fad37aa2d162d1a594001n : 0x100000000000000000000000000000000n;
   for (let bit = 1; bit < 20; bit++) {
@@ -71,7 +72,8 @@ export function getSqrtRatioAtTick(tick: number): bigint {
 
 /** The greatest tick whose sqrt ratio is at most `sqrtPriceX96` (what TickMath.getTickAtSqrtRatio returns). */
 export function getTickAtSqrtRatio(sqrtPriceX96: bigint): number {
-  if (sqrtPriceX96 < MIN_SQRT_RATIO || sqrtPriceX96 >= MAX_SQRT_RATIO) throw new Error('sqrt price out of range');
+  if (sqrtPriceX96 < MIN_SQRT_RATIO || sqrtPriceX96 >= MAX_SQRT_RATIO)
+    throw new Error('sqrt price out of range');
   // A float estimate lands within a tick or two; the exact ratios settle it.
   const estimate = Math.floor(Math.log((Number(sqrtPriceX96) / 2 ** 96) ** 2) / Math.log(1.0001));
   let tick = Math.min(MAX_TICK, Math.max(MIN_TICK, estimate));
@@ -277,7 +279,9 @@ export function liquidityForAmounts(
   if (sqrtPriceX96 >= sqrtB) return for1(sqrtA, sqrtB);
   const l0 = for0(sqrtPriceX96, sqrtB);
   const l1 = for1(sqrtA, sqrtPriceX96);
-  return l0 < l1 ? l0 : l1;
+  // bigint: Math.min does not apply.
+  if (l0 < l1) return l0;
+  return l1;
 }
 
 /** Integer square root (floor). */

@@ -8,6 +8,7 @@ import { RpcUnavailableError } from './errors';
 import { type BlockRef, createHeadWatcher, parseBlock, webSocketUrlFor } from './head-watcher';
 import type { ServiceManifest } from './manifest';
 import { makeSnapshot, type ReserveSnapshot } from './routing/reserves';
+import type { V3PoolState } from './routing/v3';
 import { createJsonRpcClient } from './rpc-client';
 import {
   DEFAULT_WORD_RADIUS,
@@ -20,7 +21,6 @@ import {
   wordCalls,
   wordOfTick,
 } from './v3-reader';
-import type { V3PoolState } from './routing/v3';
 
 export type { BlockRef } from './head-watcher';
 

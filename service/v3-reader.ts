@@ -114,7 +114,11 @@ export function tickCalls(pool: V3PoolRef, ticks: readonly number[]): SubCall[] 
   }));
 }
 
-export function poolState(pool: V3PoolRef, read: WordsRead, tickResults: readonly SubResult[]): V3PoolState | null {
+export function poolState(
+  pool: V3PoolRef,
+  read: WordsRead,
+  tickResults: readonly SubResult[],
+): V3PoolState | null {
   const liquidityNet = new Map<number, bigint>();
   for (let i = 0; i < read.ticks.length; i++) {
     const result = tickResults[i];

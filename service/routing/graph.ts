@@ -33,7 +33,13 @@ export class PoolGraph {
   private readonly pathCache = new Map<string, readonly Path[]>();
 
   constructor(
-    pools: readonly { dex: string; address: string; token0: string; token1: string; fee?: number | undefined }[],
+    pools: readonly {
+      dex: string;
+      address: string;
+      token0: string;
+      token1: string;
+      fee?: number | undefined;
+    }[],
     hubs: readonly string[],
   ) {
     this.pools = pools.map((pool, index) => ({

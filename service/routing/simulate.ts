@@ -98,6 +98,9 @@ function swapHop(
   if (reserveIn + amount > MAX_RESERVE) return { ok: false, reason: 'the amount overflows a pool reserve' };
   const out = getAmountOut(amount, reserveIn, reserveOut);
   if (out <= 0n) return { ok: false, reason: 'a hop would return a zero amount' };
-  touched.set(pool, zeroForOne ? [reserveIn + amount, reserveOut - out] : [reserveOut - out, reserveIn + amount]);
+  touched.set(
+    pool,
+    zeroForOne ? [reserveIn + amount, reserveOut - out] : [reserveOut - out, reserveIn + amount],
+  );
   return { ok: true, out };
 }

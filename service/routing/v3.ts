@@ -14,6 +14,8 @@ export interface V3FloatPool {
   readonly ticks: Int32Array;
   readonly sqrtAt: Float64Array;
   readonly net: Float64Array;
+  /** Float sums of liquidity deltas leave residue; below this an exhausted range reads as empty. */
+  readonly dust: number;
 }
 
 export function floatPool(state: V3PoolState): V3FloatPool {
@@ -27,6 +29,12 @@ export function floatPool(state: V3PoolState): V3FloatPool {
     ticks,
     sqrtAt: Float64Array.from(ticks, (tick) => Number(getSqrtRatioAtTick(tick)) / q96),
     net: Float64Array.from(ticks, (tick) => Number(state.liquidityNet.get(tick) ?? 0n)),
+    dust:
+      1e-9 *
+      [...state.liquidityNet.values()].reduce(
+        (sum, net) => sum + Math.abs(Number(net)),
+        Number(state.liquidity),
+      ),
   };
 }
 
@@ -42,7 +50,7 @@ export function swapFloat(pool: V3FloatPool, zeroForOne: boolean, amountIn: numb
     let i = upperBound(ticks, pool.tick) - 1;
     for (;;) {
       const target = i >= 0 ? (sqrtAt[i] as number) : 0;
-      if (liquidity > 0) {
+      if (liquidity > pool.dust) {
         const reach = target > 0 ? liquidity * (1 / target - 1 / s) : Number.POSITIVE_INFINITY;
         if (left <= reach) {
           const next = (liquidity * s) / (liquidity + left * s);
@@ -61,7 +69,7 @@ export function swapFloat(pool: V3FloatPool, zeroForOne: boolean, amountIn: numb
   let i = upperBound(ticks, pool.tick);
   for (;;) {
     const target = i < ticks.length ? (sqrtAt[i] as number) : Number.POSITIVE_INFINITY;
-    if (liquidity > 0) {
+    if (liquidity > pool.dust) {
       const reach = liquidity * (target - s);
       if (left <= reach) {
         const next = s + left / liquidity;
