@@ -1,5 +1,5 @@
 // The devnet's accounts: anvil's well-known test mnemonic. Public test keys, never of any value.
-import type { Address } from 'viem';
+import type { Address, Hex } from 'viem';
 
 export const TEST_MNEMONIC = 'test test test test test test test test test test test junk';
 
@@ -15,3 +15,5 @@ export const FUNDED_ACCOUNTS: readonly Address[] = [
  * at nonce 0. It is unlocked on anvil: send `mint` from it to top up a test account.
  */
 export const DEPLOYER: Address = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
+/** Its key (a public anvil test key): the router is deployed with a key, as on any chain. */
+export const DEPLOYER_KEY: Hex = '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6';

@@ -12,8 +12,9 @@ import {
   keccak256,
   numberToHex,
 } from 'viem';
-import { swapRouterAbi, tokenAbi, uniswapV2FactoryAbi, uniswapV2PairAbi, weth9Abi } from './abi.ts';
-import { DEPLOYER, FUNDED_ACCOUNTS } from './accounts.ts';
+import { deployRouter } from '../service/deploy.ts';
+import { tokenAbi, uniswapV2FactoryAbi, uniswapV2PairAbi, weth9Abi } from './abi.ts';
+import { DEPLOYER, DEPLOYER_KEY, FUNDED_ACCOUNTS } from './accounts.ts';
 import { loadArtifact, loadUniswapV2 } from './artifacts.ts';
 import { type ChainFixture, DEXES, MULTICALL3, type PoolFixture, type TokenFixture } from './fixtures.ts';
 import type { ManifestChain, ManifestPool } from './manifest.ts';
@@ -65,13 +66,6 @@ export async function deployChain(
       address: await txs.create(`${dex} factory`, concatHex([v2.factory.bytecode, factoryArgs])),
     });
   }
-  const routerArgs = encodeAbiParameters(
-    [{ type: 'address' }, { type: 'address' }, { type: 'bytes32' }],
-    [fixture.weth, V3_FACTORY, V3_POOL_INIT_CODE_HASH],
-  );
-  const router = await txs.create('router', concatHex([loadArtifact('SwapRouter').bytecode, routerArgs]));
-  // The router creates its executor in its constructor: first CREATE of the router, nonce 1.
-  const executor = getContractAddress({ from: router, nonce: 1n });
 
   const pairHash = keccak256(v2.pair.bytecode);
   const pools: ManifestPool[] = [];
@@ -130,10 +124,18 @@ export async function deployChain(
   await txs.confirm();
   log(`${fixture.chainName}: ${txs.count} transactions mined`);
 
-  await verify(rpc, fixture, factories, pools, router, executor);
+  await verify(rpc, factories, pools);
   const safetyTokens = await deploySafetyTokens(rpcUrl, fixture.weth, factories[0]?.address as Address);
   const v3 = await deployV3Pools(rpcUrl, fixture);
   log(`${fixture.chainName}: ${v3.pools.length} Uniswap V3 pools`);
+  // The router as on any chain: by the deploy script's own code (scripts/deploy.ts).
+  const { router, executor } = await deployRouter({
+    rpcUrl,
+    privateKey: DEPLOYER_KEY,
+    weth: fixture.weth,
+    v3Factory: V3_FACTORY,
+    v3PoolInitCodeHash: V3_POOL_INIT_CODE_HASH,
+  });
   return {
     safetyTokens,
     chainId: fixture.chainId,
@@ -257,23 +259,13 @@ class Transactions {
   }
 }
 
-/** Reads back what the deploy relies on: pair addresses, reserves, router wiring. */
-async function verify(
-  rpc: RpcClient,
-  fixture: ChainFixture,
-  factories: { dex: string; address: Address }[],
-  pools: ManifestPool[],
-  router: Address,
-  executor: Address,
-) {
+/** Reads back what the deploy relies on: the pair addresses. */
+async function verify(rpc: RpcClient, factories: { dex: string; address: Address }[], pools: ManifestPool[]) {
   const ethCall = (to: Address, data: Hex): RpcCall => ({
     method: 'eth_call',
     params: [{ to, data }, 'latest'],
   });
-  const calls: RpcCall[] = [
-    ethCall(router, encodeFunctionData({ abi: swapRouterAbi, functionName: 'executor' })),
-    ethCall(router, encodeFunctionData({ abi: swapRouterAbi, functionName: 'weth' })),
-  ];
+  const calls: RpcCall[] = [];
   for (const pool of pools) {
     const factory = factories.find((f) => f.dex === pool.dex)?.address as Address;
     calls.push(
@@ -287,11 +279,8 @@ async function verify(
       ),
     );
   }
-  const [executorWord, wethWord, ...pairWords] = (await rpc.batch(calls)) as Hex[];
+  const pairWords = (await rpc.batch(calls)) as Hex[];
   const asAddress = (w: Hex | undefined) => `0x${(w ?? '').slice(-40)}`.toLowerCase();
-  if (asAddress(executorWord) !== executor.toLowerCase())
-    throw new Error('router executor is not where expected');
-  if (asAddress(wethWord) !== fixture.weth.toLowerCase()) throw new Error('router WETH mismatch');
   pools.forEach((pool, i) => {
     if (asAddress(pairWords[i]) !== pool.address.toLowerCase()) {
       throw new Error(`pair address mismatch for ${pool.dex} ${pool.token0}/${pool.token1}`);

@@ -34,6 +34,8 @@ const DEPLOY_SOURCES = [
   'safety-tokens.ts',
   'v3-pools.ts',
   'v3math.ts',
+  // The router is deployed by the deploy script's code.
+  '../service/deploy.ts',
 ];
 
 export interface StartDevnetOptions {

@@ -65,6 +65,14 @@ interface Target {
   body?: string;
 }
 
+/**
+ * Every request carries the Accept-Encoding a browser (and so the extension's fetch) always sends:
+ * the service answers the token list with bytes it gzipped once, as a browser would receive them.
+ * The no-op baselines carry the same headers. Not sent: If-None-Match, so every list answer is the
+ * full body (a first load), never a 304.
+ */
+const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br, zstd' } as const;
+
 const TARGETS = {
   noopPost: { route: 'POST /__noop', method: 'POST', path: '/__noop', body: QUOTE_BODY },
   quote: { route: 'POST /v1/quote', method: 'POST', path: '/v1/quote', body: QUOTE_BODY },
@@ -156,8 +164,8 @@ async function stage(base: string, target: Target, connections: number, seconds:
     url: new URL(target.path, base).href,
     method: target.method,
     ...(target.body === undefined
-      ? {}
-      : { body: target.body, headers: { 'content-type': 'application/json' } }),
+      ? { headers: { ...BROWSER_HEADERS } }
+      : { body: target.body, headers: { ...BROWSER_HEADERS, 'content-type': 'application/json' } }),
     connections,
     duration: seconds,
     timeout: 10,

@@ -1,6 +1,12 @@
-// The embedded default in one call: the anvil devnet and the reference service over it.
-// Used by `npm run demo`, the end-to-end tests and the benchmark.
+// The embedded default in one call: the anvil devnet and the reference service over it, the service
+// started from the configuration file the devnet writes (pools found from the factories' events),
+// as on any chain. Used by `npm run demo`, the end-to-end tests and the benchmark.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEVNET_SERVICE_CONFIG_PATH, writeDevnetServiceConfig } from '../devnet/service-config.ts';
 import { type Devnet, startDevnet } from '../devnet/start.ts';
+import { loadServiceManifest } from '../service/config-manifest.ts';
 import { type RunningService, startService } from '../service/server.ts';
 
 export interface EmbeddedDefault {
@@ -24,8 +30,15 @@ export async function startEmbeddedDefault(options: EmbeddedOptions = {}): Promi
   const devnet = await startDevnet({ ports: devnetPorts, ...(options.log ? { log: options.log } : {}) });
   let service: RunningService;
   try {
+    // Free ports (tests) get a configuration of their own; the well-known ports share .devnet's.
+    const configPath =
+      options.ports?.ethereum === 0
+        ? join(mkdtempSync(join(tmpdir(), 'swaplane-config-')), 'service-config.json')
+        : DEVNET_SERVICE_CONFIG_PATH;
+    const loaded = await loadServiceManifest(writeDevnetServiceConfig(devnet.manifest, configPath));
+    for (const line of loaded.summary) options.log?.(line);
     service = await startService({
-      manifest: devnet.manifest,
+      manifest: loaded.manifest,
       ...(options.ports?.service !== undefined ? { port: options.ports.service } : {}),
     });
   } catch (error) {

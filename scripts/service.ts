@@ -1,10 +1,25 @@
 // `npm run service`: the devnet (anvil, both chains) and the reference Swap Routing Service over it.
-// Prints one `ready` line once both accept requests; Ctrl-C stops the service, then anvil.
+// The devnet writes its service configuration (.devnet/service-config.json) and the service starts
+// from that file, finding the pools from the factories' events, as on any chain.
+// `npm run service -- --config path` runs the service alone from any configuration (no devnet).
+// Prints one `ready` line once it accepts requests; Ctrl-C stops the service, then anvil.
 // Env: PORT (service port, default 8787), HOST (default 127.0.0.1), PUBLIC_BASE_URL (logo URL base).
 // `--workers N` runs N service processes on that port (node:cluster; default 1).
+import { DEVNET_SERVICE_CONFIG_PATH, writeDevnetServiceConfig } from '../devnet/service-config';
 import { startDevnet } from '../devnet/start';
 import { startServiceCluster } from '../service/cluster';
+import { loadServiceManifest } from '../service/config-manifest';
 import { DEFAULT_SERVICE_HOST, DEFAULT_SERVICE_PORT } from '../service/server';
+
+/** The value of `--name value` or `--name=value`, or undefined. */
+function argValue(argv: readonly string[], name: string): string | undefined {
+  const index = argv.findIndex((arg) => arg === name || arg.startsWith(`${name}=`));
+  if (index < 0) return undefined;
+  const arg = argv[index] as string;
+  const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[index + 1];
+  if (!value) throw new Error(`${name} needs a value`);
+  return value;
+}
 
 /** `--workers N` or `--workers=N`; 1 when absent. */
 function workersArg(argv: readonly string[]): number {
@@ -30,22 +45,33 @@ function envPort(): number {
 
 async function main(): Promise<void> {
   const port = envPort();
-  const workers = workersArg(process.argv.slice(2));
-  const devnet = await startDevnet({ log: (line) => console.log(`[devnet] ${line}`) });
+  const argv = process.argv.slice(2);
+  const workers = workersArg(argv);
+  const givenConfig = argValue(argv, '--config');
+  const devnet = givenConfig ? null : await startDevnet({ log: (line) => console.log(`[devnet] ${line}`) });
   let service: Awaited<ReturnType<typeof startServiceCluster>>;
+  let rpcs: string;
   try {
+    const configPath =
+      givenConfig ??
+      writeDevnetServiceConfig(
+        devnet?.manifest as NonNullable<typeof devnet>['manifest'],
+        DEVNET_SERVICE_CONFIG_PATH,
+      );
+    const loaded = await loadServiceManifest(configPath);
+    for (const line of loaded.summary) console.log(`[service] ${line}`);
+    rpcs = loaded.manifest.chains.map((chain) => `${chain.chainName} ${chain.rpcUrl}`).join(', ');
     service = await startServiceCluster({
       workers,
-      manifest: devnet.manifest,
+      manifest: loaded.manifest,
       port,
       host: process.env.HOST || DEFAULT_SERVICE_HOST,
       policy: process.env.PUBLIC_BASE_URL ? { publicBaseUrl: process.env.PUBLIC_BASE_URL } : {},
     });
   } catch (error) {
-    await devnet.stop();
+    await devnet?.stop();
     throw error;
   }
-  const rpcs = devnet.manifest.chains.map((chain) => `${chain.chainName} ${chain.rpcUrl}`).join(', ');
   const processes = workers > 1 ? `, ${workers} worker processes` : '';
   console.log(`Swaplane service ready at ${service.url} (RPC: ${rpcs}${processes})`);
 
@@ -53,9 +79,9 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: stopping the service and the devnet`);
+    console.log(`${signal}: stopping the service${devnet ? ' and the devnet' : ''}`);
     const results = await Promise.allSettled([service.close()]);
-    results.push(...(await Promise.allSettled([devnet.stop()])));
+    if (devnet) results.push(...(await Promise.allSettled([devnet.stop()])));
     const failed = results.filter((result) => result.status === 'rejected');
     for (const failure of failed) console.error(failure.reason);
     process.exit(failed.length > 0 ? 1 : 0);

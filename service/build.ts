@@ -76,7 +76,7 @@ export async function build(
   const head = await reader.head();
   const quoted = BigInt(quote.blockNumber);
   if (quoted > head.number) throw invalid(`blockNumber ${quoted} is ahead of the chain head ${head.number}`);
-  const maxAge = policy.outdatedAfterBlocks[chain.name];
+  const maxAge = policy.outdatedAfterBlocks[chain.name] ?? policy.defaultOutdatedAfterBlocks;
   if (head.number - quoted > BigInt(maxAge)) {
     throw new ApiError(
       400,

@@ -2,25 +2,15 @@
 // Multicall3 aggregate3 (V2 reserves and V3 bitmap words in one eth_call, V3 ticks in a second). A head watcher follows the chain (service/head-watcher.ts)
 // and reads each new block's state once, as it arrives, so a quote costs no node round trip.
 // Snapshots are cached by block hash (a small LRU), so anvil_revert/reorgs never serve stale state.
-import { decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'viem';
+import type { Hex } from 'viem';
 import type { ChainName } from './chains';
 import { RpcUnavailableError } from './errors';
 import { type BlockRef, createHeadWatcher, parseBlock, webSocketUrlFor } from './head-watcher';
 import type { ServiceManifest } from './manifest';
-import { makeSnapshot, type ReserveSnapshot } from './routing/reserves';
-import type { V3PoolState } from './routing/v3';
+import { createPoolStateFetcher } from './pool-state';
+import type { ReserveSnapshot } from './routing/reserves';
 import { createJsonRpcClient } from './rpc-client';
-import {
-  DEFAULT_WORD_RADIUS,
-  poolState,
-  readWords,
-  type SubCall,
-  type SubResult,
-  tickCalls,
-  v3PoolRef,
-  wordCalls,
-  wordOfTick,
-} from './v3-reader';
+import { DEFAULT_WORD_RADIUS } from './v3-reader';
 
 export type { BlockRef } from './head-watcher';
 
@@ -81,27 +71,11 @@ export interface RpcChainReaderOptions {
 
 const LOOPBACK = /^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
 
-const multicallAbi = parseAbi([
-  'struct Call3 { address target; bool allowFailure; bytes callData; }',
-  'struct Result { bool success; bytes returnData; }',
-  'function aggregate3(Call3[] calls) payable returns (Result[] returnData)',
-]);
-const pairAbi = parseAbi(['function getReserves() view returns (uint112, uint112, uint32)']);
-const GET_RESERVES = encodeFunctionData({ abi: pairAbi, functionName: 'getReserves' });
-
 export function createRpcChainReader(options: RpcChainReaderOptions): ChainReader {
   const client = createJsonRpcClient(options.rpcUrl, options.timeoutMs ?? 5_000);
   const cacheSize = options.cacheSize ?? 16;
   const chunkSize = options.chunkSize ?? 2_000;
   const cache = new Map<string, Promise<ReserveSnapshot>>();
-  const radius = options.wordRadius ?? DEFAULT_WORD_RADIUS;
-  const v2Pools = options.pools.flatMap((pool, index) => (pool.fee === undefined ? [{ index, pool }] : []));
-  const v3Pools = options.pools.flatMap((pool, index) =>
-    pool.fee === undefined ? [] : [{ index, ref: v3PoolRef(pool.address, pool.fee) }],
-  );
-  // Where each V3 pool's tick was last seen: the next block's words are read around it.
-  const centres = new Map<number, number>();
-
   async function rpc<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
@@ -118,79 +92,12 @@ export function createRpcChainReader(options: RpcChainReaderOptions): ChainReade
     return block;
   }
 
-  /** Subcalls in chunks of one aggregate3 eth_call each, at the block. */
-  async function multicall(calls: readonly SubCall[], tag: Hex): Promise<SubResult[]> {
-    const chunks: SubCall[][] = [];
-    for (let i = 0; i < calls.length; i += chunkSize) chunks.push(calls.slice(i, i + chunkSize));
-    const results = await Promise.all(
-      chunks.map((chunk) =>
-        // A node without Multicall3 answers 0x, which fails to decode: also "RPC unavailable".
-        rpc(async () => {
-          const data = encodeFunctionData({
-            abi: multicallAbi,
-            functionName: 'aggregate3',
-            args: [chunk.map(({ target, callData }) => ({ target, allowFailure: true, callData }))],
-          });
-          const raw = await client.call<Hex>('eth_call', [{ to: options.multicall3, data }, tag]);
-          return decodeFunctionResult({ abi: multicallAbi, functionName: 'aggregate3', data: raw });
-        }),
-      ),
-    );
-    return results.flat() as SubResult[];
-  }
-
-  async function fetchReserves(block: BlockRef): Promise<ReserveSnapshot> {
-    const tag = `0x${block.number.toString(16)}` as Hex;
-    if (v3Pools.some(({ index }) => !centres.has(index))) await locateV3(tag);
-    const calls: SubCall[] = v2Pools.map(({ pool }) => ({ target: pool.address, callData: GET_RESERVES }));
-    const perPool = 3 + 2 * radius;
-    for (const { index, ref } of v3Pools) calls.push(...wordCalls(ref, centres.get(index) ?? 0, radius));
-    const results = await multicall(calls, tag);
-    const reserves: [bigint, bigint][] = options.pools.map(() => [0n, 0n]);
-    v2Pools.forEach(({ index }, i) => {
-      const result = results[i];
-      // A pool that fails or answers short is treated as empty: routing skips it.
-      if (!result?.success || result.returnData.length < 2 + 128) return;
-      const hex = result.returnData;
-      reserves[index] = [BigInt(`0x${hex.slice(2, 66)}`), BigInt(`0x${hex.slice(66, 130)}`)];
-    });
-    if (v3Pools.length === 0) return makeSnapshot(block.number, reserves);
-
-    const reads = v3Pools.map(({ index, ref }, i) => {
-      const start = v2Pools.length + i * perPool;
-      const centre = centres.get(index) ?? 0;
-      const read = readWords(ref, centre, radius, results.slice(start, start + perPool));
-      if (read) centres.set(index, wordOfTick(ref, read.tick));
-      return read;
-    });
-    const tickCallsAll = v3Pools.flatMap(({ ref }, i) => tickCalls(ref, reads[i]?.ticks ?? []));
-    const tickResults = tickCallsAll.length > 0 ? await multicall(tickCallsAll, tag) : [];
-    const v3: (V3PoolState | undefined)[] = options.pools.map(() => undefined);
-    let offset = 0;
-    v3Pools.forEach(({ index, ref }, i) => {
-      const read = reads[i];
-      if (!read) return;
-      const count = read.ticks.length;
-      v3[index] = poolState(ref, read, tickResults.slice(offset, offset + count)) ?? undefined;
-      offset += count;
-    });
-    return makeSnapshot(block.number, reserves, v3);
-  }
-
-  /** First sight of the V3 pools: their current ticks, to centre the words read. */
-  async function locateV3(tag: Hex): Promise<void> {
-    const results = await multicall(
-      v3Pools.map(({ ref }) => wordCalls(ref, 0, 0)[0] as SubCall),
-      tag,
-    );
-    v3Pools.forEach(({ index, ref }, i) => {
-      const hex = results[i]?.returnData;
-      if (!results[i]?.success || !hex || hex.length < 130) return;
-      const tickWord = BigInt(`0x${hex.slice(66, 130)}`) & 0xffffffn;
-      const tick = Number(tickWord >= 0x800000n ? tickWord - 0x1000000n : tickWord);
-      centres.set(index, wordOfTick(ref, tick));
-    });
-  }
+  const fetchReserves = createPoolStateFetcher({
+    pools: options.pools,
+    chunkSize,
+    wordRadius: options.wordRadius ?? DEFAULT_WORD_RADIUS,
+    ethCall: (data, tag) => rpc(() => client.call<Hex>('eth_call', [{ to: options.multicall3, data }, tag])),
+  });
 
   const pollMs = options.pollMs ?? (LOOPBACK.test(new URL(options.rpcUrl).hostname) ? 100 : 1_000);
   const watcher = createHeadWatcher({

@@ -5,7 +5,8 @@ import { NATIVE_TOKEN_ADDRESS } from '../lib/api/schema';
 import type { ServiceManifest, ServiceManifestChain } from './manifest';
 import { PoolGraph } from './routing/graph';
 
-export type ChainName = 'ethereum' | 'base';
+/** A chain's name in the API's paths, from the configuration (the devnet's: ethereum, base). */
+export type ChainName = string;
 
 export interface TokenRecord {
   readonly address: `0x${string}`; // EIP-55

@@ -4,8 +4,7 @@
 // holds for replicas on other machines behind any HTTP load balancer.
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
-import { parseManifest } from '../devnet/manifest';
-import type { ServiceManifest } from './manifest';
+import { parseServiceManifest, type ServiceManifest } from './manifest';
 import { type RunningService, type StartServiceOptions, startService } from './server';
 
 /** Marks a forked service worker; the manifest comes over IPC (too big for the environment). */
@@ -41,7 +40,7 @@ export async function runServiceWorker(): Promise<void> {
     // Asked for only once listening: IPC messages that arrive before a listener are lost.
     process.send?.({ type: 'swaplane-hello' });
   });
-  const manifest = parseManifest(start.manifest);
+  const manifest = parseServiceManifest(start.manifest);
   const options = start.options;
   const service = await startService({
     manifest,

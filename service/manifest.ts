@@ -1,6 +1,8 @@
-// The manifest shape the service reads: devnet/manifest.ts's DevnetManifest (agreed interface),
-// declared structurally and a little wider (plain strings, readonly arrays) so any manifest of
-// that shape, the devnet's included, can be passed in.
+// The manifest shape the service reads: what service/config-manifest.ts makes of a configuration
+// file (and the devnet's DevnetManifest, which has the same shape), declared structurally and a
+// little wider (plain strings, readonly arrays) so either can be passed in.
+import { z } from 'zod';
+
 export interface ServiceManifest {
   readonly version: 1;
   readonly chains: readonly ServiceManifestChain[];
@@ -8,7 +10,8 @@ export interface ServiceManifest {
 
 export interface ServiceManifestChain {
   readonly chainId: number;
-  readonly chainName: 'ethereum' | 'base';
+  /** The chain's name in the API's paths. */
+  readonly chainName: string;
   readonly rpcUrl: string;
   readonly nativeSymbol: string;
   readonly weth: string;
@@ -32,4 +35,46 @@ export interface ServiceManifestChain {
     /** Uniswap V3 pools only: the fee tier (500, 3000, 10000). */
     readonly fee?: number | undefined;
   }[];
+}
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+const serviceManifestSchema = z.object({
+  version: z.literal(1),
+  chains: z.array(
+    z.object({
+      chainId: z.number().int().positive(),
+      chainName: z.string().regex(/^[a-z0-9-]+$/),
+      rpcUrl: z.url(),
+      nativeSymbol: z.string(),
+      weth: address,
+      multicall3: address,
+      router: address,
+      executor: address,
+      factories: z.array(z.object({ dex: z.string(), address })),
+      hubs: z.array(address),
+      tokens: z.array(
+        z.object({
+          address,
+          name: z.string(),
+          symbol: z.string(),
+          decimals: z.number().int(),
+          pooled: z.boolean(),
+        }),
+      ),
+      pools: z.array(
+        z.object({
+          dex: z.string(),
+          address,
+          token0: address,
+          token1: address,
+          fee: z.optional(z.number().int()),
+        }),
+      ),
+    }),
+  ),
+});
+
+/** Validates a manifest that crossed a process boundary (a cluster worker's start message). */
+export function parseServiceManifest(json: unknown): ServiceManifest {
+  return serviceManifestSchema.parse(json);
 }

@@ -6,8 +6,12 @@ export interface ServicePolicy {
   /** Accepted slippage, percent, inclusive; at most `SLIPPAGE_DECIMALS` decimals. Outside -> 406. */
   readonly minSlippage: number;
   readonly maxSlippage: number;
-  /** A quote is outdated once the head is more than this many blocks past its blockNumber. */
+  /**
+   * A quote is outdated once the head is more than this many blocks past its blockNumber; chains
+   * not named here use `defaultOutdatedAfterBlocks`.
+   */
   readonly outdatedAfterBlocks: Readonly<Record<ChainName, number>>;
+  readonly defaultOutdatedAfterBlocks: number;
   /** Request bodies above this many bytes get 413. */
   readonly maxBodyBytes: number;
   /** Base of the logo URLs; when absent, the origin the request was addressed to. */
@@ -20,6 +24,7 @@ export const DEFAULT_POLICY: ServicePolicy = {
   minSlippage: 0.01,
   maxSlippage: 50,
   outdatedAfterBlocks: { ethereum: 20, base: 60 },
+  defaultOutdatedAfterBlocks: 20,
   maxBodyBytes: 64 * 1024,
   maxHops: 4,
 };

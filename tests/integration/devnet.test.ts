@@ -13,6 +13,7 @@ import {
   type Hex,
   http,
   type PublicClient,
+  parseAbi,
   parseEventLogs,
   parseUnits,
   type WalletClient,
@@ -26,6 +27,7 @@ import {
   uniswapV2PairAbi,
 } from '../../devnet/abi.ts';
 import { FUNDED_ACCOUNTS } from '../../devnet/accounts.ts';
+import { loadUniswapV3 } from '../../devnet/artifacts.ts';
 import { CHAIN_FIXTURES, NATIVE_TOKEN } from '../../devnet/fixtures.ts';
 import type { ManifestChain } from '../../devnet/manifest.ts';
 import { type Devnet, startDevnet } from '../../devnet/start.ts';
@@ -565,6 +567,73 @@ describe('router and executor refuse what they must', () => {
       })
       .catch((e: unknown) => e);
     expect(revertOf(error)).toMatchObject({ errorName: 'OnlyRouter', args: [alice] });
+  });
+
+  it('V3 legs: only pools of the configured factory, only for their own tokens, and no outside callback', async () => {
+    const c = clients('ethereum');
+    const usdc = c.token('USDC');
+    const swapVia = (hops: { pool: Address; tokenIn: Address; tokenOut: Address }[], outToken = usdc) =>
+      c.client
+        .simulateContract({
+          account: alice,
+          address: c.chain.router,
+          abi: swapRouterAbi,
+          functionName: 'swap',
+          args: [NATIVE_TOKEN, outToken, 10n ** 15n, 0n, toContractRoute([{ percent: 100, hops }]), ZERO, 0n],
+          value: 10n ** 15n,
+        })
+        .then((result) => ({ received: result.result }), revertOf);
+    const v3 = hop(c, 'uniswap-v3', 'WETH', 'USDC');
+    // The real pool works (and a V3 swap through the executor pays a non-zero amount).
+    expect(await swapVia([v3])).toMatchObject({ received: expect.any(BigInt) });
+    // The same pool named for other tokens: its address is not the factory's pool for them.
+    expect(await swapVia([{ ...v3, tokenOut: c.token('DAI') }], c.token('DAI'))).toMatchObject({
+      errorName: 'NotAPool',
+    });
+    // A genuine v3-core pool, but from another factory: refused before it is called.
+    const wallet = c.wallet(carol);
+    const deployed = await wallet.sendTransaction({
+      account: carol,
+      chain: wallet.chain,
+      data: loadUniswapV3().factory.bytecode,
+      gas: 29_000_000n,
+    });
+    const foreignFactory = (await c.client.waitForTransactionReceipt({ hash: deployed }))
+      .contractAddress as Address;
+    const factoryAbi = parseAbi([
+      'function createPool(address, address, uint24) returns (address)',
+      'function getPool(address, address, uint24) view returns (address)',
+    ]);
+    const created = await wallet.writeContract({
+      account: carol,
+      chain: wallet.chain,
+      address: foreignFactory,
+      abi: factoryAbi,
+      functionName: 'createPool',
+      args: [c.token('WETH'), usdc, 3000],
+    });
+    await c.client.waitForTransactionReceipt({ hash: created });
+    const foreignPool = await c.client.readContract({
+      address: foreignFactory,
+      abi: factoryAbi,
+      functionName: 'getPool',
+      args: [c.token('WETH'), usdc, 3000],
+    });
+    expect(await swapVia([{ ...v3, pool: foreignPool }])).toMatchObject({
+      errorName: 'NotAPool',
+      args: [foreignPool],
+    });
+    // Nobody but the pool the executor is swapping with can collect through the callback.
+    const callback = await c.client
+      .simulateContract({
+        account: alice,
+        address: c.chain.executor,
+        abi: swapExecutorAbi,
+        functionName: 'uniswapV3SwapCallback',
+        args: [1n, 0n, '0x'],
+      })
+      .catch((e: unknown) => e);
+    expect(revertOf(callback)).toMatchObject({ errorName: 'UnexpectedCallback', args: [alice] });
   });
 
   it('refuses native coin from anyone but WETH', async () => {
