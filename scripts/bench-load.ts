@@ -1,19 +1,19 @@
 // Load run: the reference service on the devnet (loopback, as scripts/bench-service.ts starts it)
-// under autocannon. For each route the number of connections steps up (1, 2, 4, …) in short,
+// under a closed-loop load generator (scripts/load-generator.ts). For each route the number of connections steps up (1, 2, 4, …) in short,
 // time-bounded stages until throughput stops growing or a stage sees an error; the capacity is the
 // fewest connections that reach 95% of the best error-free throughput (past that knee more
 // connections only queue). A longer confirmation stage at that many connections gives the reported
 // requests/s and p99, and must itself be error-free (no connection error, timeout or non-2xx);
 // otherwise the next lower stage is confirmed instead. The no-op route of the same server, under
-// the same stepping, is the baseline. Autocannon runs in a worker thread so it does not share the
-// service's event loop. `benchLoad()` is wired into `npm run bench`; `tsx scripts/bench-load.ts`
+// the same stepping, is the baseline. The generator runs in a worker thread so it does not share
+// the service's event loop. `benchLoad()` is wired into `npm run bench`; `tsx scripts/bench-load.ts`
 // prints it alone.
 import { pathToFileURL } from 'node:url';
-import autocannon, { type Result } from 'autocannon';
 import { startDevnet } from '../devnet/start';
 import { startServiceCluster } from '../service/cluster';
 import { startService } from '../service/server';
 import { QUOTE_BODY } from './bench-service.ts';
+import { runLoad } from './load-generator.ts';
 
 export interface LoadStage {
   connections: number;
@@ -160,26 +160,28 @@ export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBen
 }
 
 async function stage(base: string, target: Target, connections: number, seconds: number): Promise<LoadStage> {
-  const result: Result = await autocannon({
-    url: new URL(target.path, base).href,
-    method: target.method,
-    ...(target.body === undefined
-      ? { headers: { ...BROWSER_HEADERS } }
-      : { body: target.body, headers: { ...BROWSER_HEADERS, 'content-type': 'application/json' } }),
+  const headers: Record<string, string> = { ...BROWSER_HEADERS };
+  if (target.body !== undefined) headers['content-type'] = 'application/json';
+  const run = await runLoad(
+    base,
+    {
+      method: target.method,
+      path: target.path,
+      headers,
+      ...(target.body === undefined ? {} : { body: target.body }),
+    },
     connections,
-    duration: seconds,
-    timeout: 10,
-    workers: 1, // off the service's event loop
-  });
+    seconds,
+  );
   return {
     connections,
-    seconds: result.duration,
-    requestsPerSecond: Math.round(result.requests.total / result.duration),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    errors: result.errors + result.non2xx + result.mismatches,
-    non2xx: result.non2xx,
-    timeouts: result.timeouts,
+    seconds: run.seconds,
+    requestsPerSecond: Math.round(run.requests / run.seconds),
+    p50Ms: run.p50Ms,
+    p99Ms: run.p99Ms,
+    errors: run.errors + run.non2xx,
+    non2xx: run.non2xx,
+    timeouts: run.timeouts,
   };
 }
 

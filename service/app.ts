@@ -1,6 +1,6 @@
 // The reference Swap Routing Service as a Hono app (contract: docs/API.md).
 // createServiceApp takes everything it talks to as deps, so tests can run it without listening.
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
@@ -8,7 +8,7 @@ import type { core } from 'zod/mini';
 import { AddressSchema, ERROR_CODES, QuoteRequestSchema, QuoteSchema } from '../lib/api/schema';
 import { build } from './build';
 import { type ChainReader, createRpcChainReaders } from './chain-reader';
-import { buildChainRegistry, type ChainContext, type ChainName } from './chains';
+import { buildChainRegistry, type ChainContext, type ChainName, type ChainRegistry } from './chains';
 import { ApiError, errorBody } from './errors';
 import { tokenLogoSvg } from './logos';
 import type { ServiceManifest } from './manifest';
@@ -34,7 +34,22 @@ const ALLOWED_ORIGIN =
 const SAFE_ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$|^https?:\/\/\[[0-9a-fA-F:]+\](?::\d{1,5})?$/;
 const FALLBACK_BASE_URL = 'http://127.0.0.1:8787';
 
-export function createServiceApp(deps: ServiceDeps): Hono {
+/** What every route needs: policy, chains and their readers, the clock, the error answer. */
+interface AppContext {
+  policy: ServicePolicy;
+  clock: () => Date;
+  log: (line: string) => void;
+  registry: ChainRegistry;
+  readerFor(chain: ChainContext): ChainReader;
+  chainByName(name: string): ChainContext;
+  baseUrl(c: Context): string;
+  limit: MiddlewareHandler;
+  tokenLists: TokenListCache;
+  now(): string;
+  fail(c: Context, error: ApiError): Response;
+}
+
+function createAppContext(deps: ServiceDeps): AppContext {
   const policy = resolvePolicy(deps.policy);
   const clock = deps.clock ?? (() => new Date());
   const log = deps.log ?? ((line: string) => console.error(line));
@@ -81,6 +96,11 @@ export function createServiceApp(deps: ServiceDeps): Hono {
       ),
   });
 
+  return { policy, clock, log, registry, readerFor, chainByName, baseUrl, limit, tokenLists, now, fail };
+}
+
+export function createServiceApp(deps: ServiceDeps): Hono {
+  const ctx = createAppContext(deps);
   const app = new Hono();
   app.use(
     '*',
@@ -92,6 +112,15 @@ export function createServiceApp(deps: ServiceDeps): Hono {
     }),
   );
 
+  tokenRoutes(app, ctx);
+  swapRoutes(app, ctx);
+  utilityRoutes(app, ctx);
+  errorAnswers(app, ctx);
+  return app;
+}
+
+/** GET the token list and search. */
+function tokenRoutes(app: Hono, { chainByName, tokenLists, baseUrl }: AppContext): void {
   app.get('/v1/tokens/:chain/search/:address', (c) => {
     const chain = chainByName(c.req.param('chain'));
     const address = c.req.param('address');
@@ -126,7 +155,10 @@ export function createServiceApp(deps: ServiceDeps): Hono {
     if (!acceptsGzip(c.req.header('Accept-Encoding'))) return c.body(list.json, 200, headers);
     return c.body(list.gzip, 200, { ...headers, 'Content-Encoding': 'gzip' });
   });
+}
 
+/** POST quote and build. */
+function swapRoutes(app: Hono, { limit, registry, readerFor, policy, now }: AppContext): void {
   app.post('/v1/quote', limit, async (c) => {
     const body = await readJson(c);
     const parsed = QuoteRequestSchema.safeParse(body);
@@ -153,7 +185,10 @@ export function createServiceApp(deps: ServiceDeps): Hono {
     const data = await build(chain, readerFor(chain), policy, parsed.data);
     return c.json({ success: true, data, timestamp: now() });
   });
+}
 
+/** Logos, health and the bench's no-op route. */
+function utilityRoutes(app: Hono, { registry, limit, now }: AppContext): void {
   app.get('/logos/:chain/:file', (c) => {
     const chain = registry.byName(c.req.param('chain'));
     const match = /^(0x[0-9a-fA-F]{40})\.svg$/.exec(c.req.param('file'));
@@ -180,7 +215,10 @@ export function createServiceApp(deps: ServiceDeps): Hono {
     if (c.req.method === 'POST') await readJson(c);
     return c.json({ success: true, data: { ok: true }, timestamp: now() });
   });
+}
 
+/** 405 with Allow on known paths, 404 elsewhere, and every error as the contract's JSON body. */
+function errorAnswers(app: Hono, { fail, clock, log }: AppContext): void {
   const allowed: [string, string][] = [
     ['/v1/tokens/:chain/search/:address', 'GET'],
     ['/v1/tokens/:chain/full', 'GET'],
@@ -218,7 +256,6 @@ export function createServiceApp(deps: ServiceDeps): Hono {
       new ApiError(503, ERROR_CODES.serviceUnavailable, 'the service could not answer; try again shortly'),
     );
   });
-  return app;
 }
 
 async function readJson(c: Context): Promise<unknown> {

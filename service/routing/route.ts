@@ -41,7 +41,7 @@ export function routeOverPaths(
     if (!single.ok) lastFailure = single.reason;
     else if (!best || single.outAmount > best.outAmount) best = single;
   }
-  if (paths.length > 1) {
+  if (paths.length > 1 && !bestTakesAll(ranked, snapshot, amount)) {
     const percents = allocatePercents(paths, snapshot, amount);
     const shares = paths
       .map((path, i) => ({ path, percent: percents[i] ?? 0 }))
@@ -60,4 +60,24 @@ export function routeOverPaths(
     }
   }
   return best ?? { ok: false, reason: lastFailure };
+}
+
+/**
+ * True when the 1%-step greedy would hand every step to the best path: its last 1% still gains
+ * at least what any other path gains on its first 1%. Outputs are concave in the input, so each of
+ * the best path's steps gains at least its last one; the split search then has nothing to find.
+ */
+export function bestTakesAll(
+  ranked: readonly { path: Path; out: number }[],
+  snapshot: ReserveSnapshot,
+  amount: number,
+): boolean {
+  const best = ranked[0];
+  if (!best) return true;
+  const lastStep = best.out - pathOutputFloat(best.path, amount * 0.99, snapshot);
+  for (let i = 1; i < ranked.length; i++) {
+    const other = ranked[i] as { path: Path };
+    if (pathOutputFloat(other.path, amount / 100, snapshot) > lastStep) return false;
+  }
+  return true;
 }

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { simulateRoute as devnetSimulate } from '../../devnet/v2math';
 import { ROUTER_ABI, ROUTER_SWAP_ABI } from '../../service/build';
 import { type Path, PoolGraph } from '../../service/routing/graph';
-import { allocatePercents } from '../../service/routing/optimizer';
+import { allocatePercents, pathOutputFloat } from '../../service/routing/optimizer';
 import { makeSnapshot, type ReserveSnapshot } from '../../service/routing/reserves';
-import { findBestRoute, routeOverPaths } from '../../service/routing/route';
+import { bestTakesAll, findBestRoute, routeOverPaths } from '../../service/routing/route';
 import { simulateRoute } from '../../service/routing/simulate';
 import { minReceivedFor, scaleSlippage } from '../../service/routing/slippage';
 import { getAmountOut, MAX_RESERVE } from '../../service/routing/v2';
@@ -293,5 +293,34 @@ describe('router ABI', () => {
     expect(encodeFunctionData({ abi: ROUTER_ABI, functionName: 'swap', args })).toBe(
       encodeFunctionData({ abi: ROUTER_SWAP_ABI, functionName: 'swap', args }),
     );
+  });
+});
+
+describe('bestTakesAll: the split search is skipped only when it could not split', () => {
+  // A deep pool, and one a hundred times shallower that pays 1% less.
+  const { graph, snapshot } = fixture([
+    [1_000_000n * E, 1_000_000n * E],
+    [10_000n * E, 9_900n * E],
+    [1n * E, 1n * E],
+    [1n * E, 1n * E],
+  ]);
+  const paths = graph.paths(A, B);
+  const ranked = (amount: number) =>
+    paths
+      .map((path) => ({ path, out: pathOutputFloat(path, amount, snapshot) }))
+      .sort((a, b) => b.out - a.out);
+
+  it('agrees with the greedy split on both sides of the threshold', () => {
+    for (const amount of [1e18, 1e20, 1e21, 1e22, 1e23]) {
+      const percents = allocatePercents(paths, snapshot, amount);
+      const greedyTakesAll = percents.filter((p) => p > 0).length === 1;
+      // Whenever the shortcut says "all to the best", the greedy says so too.
+      if (bestTakesAll(ranked(amount), snapshot, amount)) expect(greedyTakesAll).toBe(true);
+    }
+    expect(bestTakesAll(ranked(1e18), snapshot, 1e18)).toBe(true);
+    expect(bestTakesAll(ranked(1e23), snapshot, 1e23)).toBe(false);
+    // And the route still splits a large trade.
+    const route = routeOverPaths(paths, snapshot, 100_000n * E);
+    expect(route.ok && route.shares.length).toBeGreaterThan(1);
   });
 });
