@@ -160,7 +160,7 @@ async function main(): Promise<void> {
     ['token list', load.tokenList, load.noopGet, load.fractions.tokenList, 0.9],
   ] as const) {
     rows.push({
-      name: `reference service under load (autocannon): ${label} capacity / no-op capacity`,
+      name: `reference service under load: ${label} capacity / no-op capacity`,
       figure: `${at(route.capacity)}, ${route.capacity.errors} errors`,
       baseline: `no-op route ${at(baseline.capacity)}`,
       ratio: fraction,
@@ -171,7 +171,7 @@ async function main(): Promise<void> {
   const single = load.workers.find((w) => w.workers === 1);
   for (const { workers, quote } of load.workers) {
     rows.push({
-      name: `reference service under load (autocannon): quote capacity, ${workers} worker process${workers > 1 ? 'es' : ''}`,
+      name: `reference service under load: quote capacity, ${workers} worker process${workers > 1 ? 'es' : ''}`,
       figure: `${at(quote.capacity)}, ${quote.capacity.errors} errors`,
       baseline: single ? `1 worker ${single.quote.capacity.requestsPerSecond} req/s` : '-',
       ratio: single ? quote.capacity.requestsPerSecond / single.quote.capacity.requestsPerSecond : null,

@@ -74,7 +74,11 @@ export class PoolGraph {
     return this.tokens.has(token.toLowerCase());
   }
 
-  /** Direct paths first, then two-hop paths through each hub; tokens are lowercase. */
+  /**
+   * Direct paths first, then two-hop paths through each hub; tokens are lowercase. A pair that
+   * neither reaches gets three-hop paths through two hubs (a token pooled only against one hub
+   * to a token pooled only against another): reach without growing every pair's search.
+   */
   paths(tokenIn: string, tokenOut: string): readonly Path[] {
     const a = tokenIn.toLowerCase();
     const b = tokenOut.toLowerCase();
@@ -93,9 +97,27 @@ export class PoolGraph {
         }
       }
     }
+    if (paths.length === 0 && a !== b) paths.push(...this.threeHopPaths(a, b));
     // A tiny bound keeps a flood of distinct pairs from growing memory without limit.
     if (this.pathCache.size >= MAX_CACHED_PAIRS) this.pathCache.clear();
     this.pathCache.set(key, paths);
+    return paths;
+  }
+
+  private threeHopPaths(a: string, b: string): Path[] {
+    const paths: Path[] = [];
+    for (const first of this.hubs) {
+      for (const second of this.hubs) {
+        if (first === second || first === a || first === b || second === a || second === b) continue;
+        for (const x of this.poolsBetween(a, first)) {
+          for (const y of this.poolsBetween(first, second)) {
+            for (const z of this.poolsBetween(second, b)) {
+              paths.push([this.hop(x, a), this.hop(y, first), this.hop(z, second)]);
+            }
+          }
+        }
+      }
+    }
     return paths;
   }
 

@@ -324,3 +324,30 @@ describe('bestTakesAll: the split search is skipped only when it could not split
     expect(route.ok && route.shares.length).toBeGreaterThan(1);
   });
 });
+
+describe('three hops', () => {
+  it('a pair two hops cannot join is routed through two hubs, exactly as the executor would', () => {
+    const X = `0x${'1'.repeat(40)}`;
+    const Y = `0x${'2'.repeat(40)}`;
+    const H2 = `0x${'d'.repeat(40)}`;
+    // X trades only against hub H, Y only against hub H2; H and H2 trade with each other.
+    const graph = new PoolGraph(
+      [pool(1, 'uni', X, H), pool(2, 'uni', H, H2), pool(3, 'sushi', H2, Y)],
+      [H, H2],
+    );
+    const snapshot = makeSnapshot(1n, [
+      [1_000n * E, 2_000n * E],
+      [5_000n * E, 5_000n * E],
+      [3_000n * E, 1_000n * E],
+    ]);
+    const paths = graph.paths(X, Y);
+    expect(paths.map((path) => path.map((hop) => hop.pool))).toEqual([[0, 1, 2]]);
+    const route = findBestRoute(graph, snapshot, X, Y, 10n * E);
+    if (!route.ok) throw new Error(route.reason);
+    const a = getAmountOut(10n * E, 1_000n * E, 2_000n * E);
+    const b = getAmountOut(a, 5_000n * E, 5_000n * E);
+    expect(route.outAmount).toBe(getAmountOut(b, 3_000n * E, 1_000n * E));
+    // Pairs that two hops join keep their paths (no three-hop search for them).
+    expect(graph.paths(X, H2).every((path) => path.length <= 2)).toBe(true);
+  });
+});
