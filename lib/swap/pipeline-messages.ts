@@ -18,130 +18,110 @@ export function sentNote(ctx: FailureContext): string {
   return ctx.anythingSent ? 'The transaction was sent.' : 'Nothing was sent.';
 }
 
+type Words = readonly [title: string, detail: string, action: string];
+
+/** Title, detail (before the sent note) and action per failure code. */
+const FAILURE_WORDS: Readonly<Record<SwapFailureCode, (ctx: FailureContext, coin: string) => Words>> = {
+  RPC_UNAVAILABLE: () => [
+    'Cannot reach the network',
+    'The network node (RPC) did not answer.',
+    'Check your connection and the RPC URL in Settings, then try again.',
+  ],
+  RPC_WRONG_CHAIN: () => [
+    'RPC is for another network',
+    'The RPC URL set for this network serves a different chain.',
+    'Fix the RPC URL in Settings.',
+  ],
+  QUOTE_FAILED: () => [
+    'Could not get a quote',
+    'The swap service did not return a quote.',
+    'Try again in a moment.',
+  ],
+  QUOTE_REJECTED: () => [
+    'Quote refused',
+    'The quote does not match what you asked for.',
+    'Get a new quote; if this repeats, check the swap service in Settings.',
+  ],
+  QUOTE_OUTDATED: () => [
+    'Quote expired',
+    'The quote went out of date twice while preparing the swap.',
+    'Review the new quote and confirm again.',
+  ],
+  PRICE_CHANGED: () => [
+    'Price changed',
+    'The refreshed quote guarantees less than the one you confirmed.',
+    'Review the new quote and confirm again if it suits you.',
+  ],
+  BUILD_FAILED: () => [
+    'Could not prepare the swap',
+    'The swap service did not build the transaction.',
+    'Get a new quote and try again.',
+  ],
+  BUILD_REJECTED: () => [
+    'Swap transaction refused',
+    'The transaction from the swap service failed Swaplane’s safety checks.',
+    'Get a new quote; if this repeats, check the swap service in Settings.',
+  ],
+  INSUFFICIENT_BALANCE: () => [
+    'Insufficient balance',
+    'You do not have enough of the token you are selling.',
+    'Lower the amount or add funds.',
+  ],
+  INSUFFICIENT_GAS_FUNDS: (ctx, coin) => [
+    `Not enough ${coin} for gas`,
+    `Your ${coin} balance cannot cover the network fee${ctx.approvalSent ? '' : ' (and the amount sent)'}.`,
+    `Add ${coin} or lower the amount.`,
+  ],
+  APPROVAL_FAILED: (ctx) => [
+    'Token approval failed',
+    ctx.revert ? `The approval failed: ${ctx.revert.text}.` : 'The approval transaction did not go through.',
+    'Try again; if it repeats, the token may not allow this approval.',
+  ],
+  SIMULATION_REVERTED: (ctx) => [
+    'This swap would fail',
+    `A simulation of the swap reverted: ${ctx.revert?.text ?? 'no reason given'}.`,
+    'Get a new quote, or raise the slippage if prices move fast.',
+  ],
+  SIMULATED_OUTPUT_LOW: () => [
+    'You would receive less than the minimum',
+    'A simulation pays less than the guaranteed minimum of the quote.',
+    'Get a new quote.',
+  ],
+  NONCE_CONFLICT: () => [
+    'Transaction order conflict',
+    'The network rejected the transaction number (nonce): another transaction from this account got in first.',
+    'Wait for your pending transactions to finish, then try again.',
+  ],
+  REPLACEMENT_UNDERPRICED: () => [
+    'A pending transaction is in the way',
+    'Another transaction from this account with the same number is pending, and this one does not pay more to replace it.',
+    'Wait for the pending transaction to confirm, then try again.',
+  ],
+  SEND_FAILED: () => [
+    'The network refused the transaction',
+    'The node did not accept the transaction.',
+    'Try again.',
+  ],
+  REVERTED: () => [
+    'Swap failed on chain',
+    'The swap was mined but reverted, so the network fee was spent and your tokens stayed with you.',
+    'Get a new quote; consider a higher slippage if prices move fast.',
+  ],
+  DROPPED: () => [
+    'Transaction replaced',
+    'Another transaction from your account was mined with the same nonce (sent from another wallet holding this account, or a replacement), so this swap was dropped and never ran.',
+    'Check your balances and Activity, then swap again if needed.',
+  ],
+  INTERRUPTED: () => [
+    'Swap interrupted',
+    'Swaplane restarted before the swap was sent.',
+    'Start the swap again with a fresh quote.',
+  ],
+  CANCELLED: () => ['Swap cancelled', 'The swap was stopped.', 'Start again when you are ready.'],
+  UNEXPECTED: () => ['Something went wrong', 'An unexpected error stopped the swap.', 'Try again.'],
+};
+
 export function swapFailureMessage(code: SwapFailureCode, ctx: FailureContext): UserMessage {
-  const sent = sentNote(ctx);
-  const coin = ctx.nativeSymbol ?? 'the network coin';
-  const m = (title: string, detail: string, action: string): UserMessage => ({
-    title,
-    detail: `${detail} ${sent}`.trim(),
-    action,
-  });
-  switch (code) {
-    case 'RPC_UNAVAILABLE':
-      return m(
-        'Cannot reach the network',
-        'The network node (RPC) did not answer.',
-        'Check your connection and the RPC URL in Settings, then try again.',
-      );
-    case 'RPC_WRONG_CHAIN':
-      return m(
-        'RPC is for another network',
-        'The RPC URL set for this network serves a different chain.',
-        'Fix the RPC URL in Settings.',
-      );
-    case 'QUOTE_FAILED':
-      return m('Could not get a quote', 'The swap service did not return a quote.', 'Try again in a moment.');
-    case 'QUOTE_REJECTED':
-      return m(
-        'Quote refused',
-        'The quote does not match what you asked for.',
-        'Get a new quote; if this repeats, check the swap service in Settings.',
-      );
-    case 'QUOTE_OUTDATED':
-      return m(
-        'Quote expired',
-        'The quote went out of date twice while preparing the swap.',
-        'Review the new quote and confirm again.',
-      );
-    case 'PRICE_CHANGED':
-      return m(
-        'Price changed',
-        'The refreshed quote guarantees less than the one you confirmed.',
-        'Review the new quote and confirm again if it suits you.',
-      );
-    case 'BUILD_FAILED':
-      return m(
-        'Could not prepare the swap',
-        'The swap service did not build the transaction.',
-        'Get a new quote and try again.',
-      );
-    case 'BUILD_REJECTED':
-      return m(
-        'Swap transaction refused',
-        'The transaction from the swap service failed Swaplane’s safety checks.',
-        'Get a new quote; if this repeats, check the swap service in Settings.',
-      );
-    case 'INSUFFICIENT_BALANCE':
-      return m(
-        'Insufficient balance',
-        'You do not have enough of the token you are selling.',
-        'Lower the amount or add funds.',
-      );
-    case 'INSUFFICIENT_GAS_FUNDS':
-      return m(
-        `Not enough ${coin} for gas`,
-        `Your ${coin} balance cannot cover the network fee${ctx.approvalSent ? '' : ' (and the amount sent)'}.`,
-        `Add ${coin} or lower the amount.`,
-      );
-    case 'APPROVAL_FAILED':
-      return m(
-        'Token approval failed',
-        ctx.revert
-          ? `The approval failed: ${ctx.revert.text}.`
-          : 'The approval transaction did not go through.',
-        'Try again; if it repeats, the token may not allow this approval.',
-      );
-    case 'SIMULATION_REVERTED':
-      return m(
-        'This swap would fail',
-        `A simulation of the swap reverted: ${ctx.revert?.text ?? 'no reason given'}.`,
-        'Get a new quote, or raise the slippage if prices move fast.',
-      );
-    case 'SIMULATED_OUTPUT_LOW':
-      return m(
-        'You would receive less than the minimum',
-        'A simulation pays less than the guaranteed minimum of the quote.',
-        'Get a new quote.',
-      );
-    case 'NONCE_CONFLICT':
-      return m(
-        'Transaction order conflict',
-        'The network rejected the transaction number (nonce): another transaction from this account got in first.',
-        'Wait for your pending transactions to finish, then try again.',
-      );
-    case 'REPLACEMENT_UNDERPRICED':
-      return m(
-        'A pending transaction is in the way',
-        'Another transaction from this account with the same number is pending, and this one does not pay more to replace it.',
-        'Wait for the pending transaction to confirm, then try again.',
-      );
-    case 'SEND_FAILED':
-      return m(
-        'The network refused the transaction',
-        'The node did not accept the transaction.',
-        'Try again.',
-      );
-    case 'REVERTED':
-      return m(
-        'Swap failed on chain',
-        'The swap was mined but reverted, so the network fee was spent and your tokens stayed with you.',
-        'Get a new quote; consider a higher slippage if prices move fast.',
-      );
-    case 'DROPPED':
-      return m(
-        'Transaction replaced',
-        'Another transaction from your account was mined with the same nonce (sent from another wallet holding this account, or a replacement), so this swap was dropped and never ran.',
-        'Check your balances and Activity, then swap again if needed.',
-      );
-    case 'INTERRUPTED':
-      return m(
-        'Swap interrupted',
-        'Swaplane restarted before the swap was sent.',
-        'Start the swap again with a fresh quote.',
-      );
-    case 'CANCELLED':
-      return m('Swap cancelled', 'The swap was stopped.', 'Start again when you are ready.');
-    case 'UNEXPECTED':
-      return m('Something went wrong', 'An unexpected error stopped the swap.', 'Try again.');
-  }
+  const [title, detail, action] = FAILURE_WORDS[code](ctx, ctx.nativeSymbol ?? 'network coin');
+  return { title, detail: `${detail} ${sentNote(ctx)}`.trim(), action };
 }

@@ -48,7 +48,6 @@ const LONG_FUNCTION_ALLOWLIST = new Set([
   'lib/swap/session.ts › createQuoteSession', // requestFor/verifyQuote, one update per change
   'lib/background/wallet.ts › createWalletService', // the wallet-service closure split
   'lib/background/swaps.ts › createSwapService', // previewSwap and quote digest binding
-  'lib/swap/pipeline-messages.ts › swapFailureMessage', // new failure codes of the swap preview
   'lib/explorer/inject.ts › createInjector', // content-script precision (explorer team)
   'lib/explorer/scanner.ts › startScanner', // content-script reach (explorer team)
   'entrypoints/popup/SwapScreen.tsx › SwapScreen', // the swap form state hook (popup team)
