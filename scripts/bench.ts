@@ -116,6 +116,17 @@ async function main(): Promise<void> {
   benchBundles();
   benchTokenSearch();
 
+  const service = await serviceRows();
+  const load = await loadRows();
+  const explorer = await explorerRows();
+  const overhead = await benchQuoteOverhead();
+  overheadRow(overhead);
+  const popupReady = await popupRows();
+  report({ service, load, explorer, overhead, popupReady });
+}
+
+/** Quote latency and throughput against the no-op route, and devnet start-up. */
+async function serviceRows() {
   const service = await benchService();
   rows.push({
     name: 'reference service: quote p50',
@@ -152,6 +163,11 @@ async function main(): Promise<void> {
     withinBudget: null,
   });
 
+  return service;
+}
+
+/** Capacity under load: quote and token list against the no-op route, 1 and 2 workers. */
+async function loadRows() {
   const load = await benchLoad();
   const at = (stage: RouteLoad['capacity']) =>
     `${stage.requestsPerSecond} req/s, p99 ${stage.p99Ms} ms (${stage.connections} conns)`;
@@ -180,6 +196,11 @@ async function main(): Promise<void> {
     });
   }
 
+  return load;
+}
+
+/** The content script on the synthetic page and on the saved real pages. */
+async function explorerRows() {
   const explorer = await benchExplorer();
   rows.push({
     name: 'content script first pass, 10,000-link page',
@@ -214,7 +235,10 @@ async function main(): Promise<void> {
     withinBudget: explorer.layoutReadsDuringPasses === 0,
   });
 
-  const overhead = await benchQuoteOverhead();
+  return explorer;
+}
+
+function overheadRow(overhead: Awaited<ReturnType<typeof benchQuoteOverhead>>): void {
   rows.push({
     name: 'extension overhead on a quote, p50',
     figure: `${overhead.extensionP50Ms.toFixed(2)} ms (+${overhead.overheadP50Ms.toFixed(2)} ms)`,
@@ -223,7 +247,10 @@ async function main(): Promise<void> {
     budget: '<= +3 ms p50',
     withinBudget: overhead.overheadP50Ms <= 3,
   });
+}
 
+/** Popup ready against an empty Preact popup. */
+async function popupRows() {
   const popupReady = await benchPopupReady();
   rows.push({
     name: `popup ready, cached token list, p50 of ${popupReady.rounds} opens`,
@@ -250,6 +277,11 @@ async function main(): Promise<void> {
     withinBudget: null,
   });
 
+  return popupReady;
+}
+
+/** The table on stdout and everything measured in bench-results/latest.json. */
+function report(measured: Record<string, unknown>): void {
   const columns: (keyof Row)[] = ['name', 'figure', 'baseline', 'ratio', 'budget', 'withinBudget'];
   const cell = (row: Row, key: keyof Row) =>
     key === 'ratio' ? (row.ratio === null ? '-' : row.ratio.toFixed(2)) : String(row[key] ?? '-');
@@ -259,7 +291,7 @@ async function main(): Promise<void> {
   mkdirSync('bench-results', { recursive: true });
   writeFileSync(
     join('bench-results', 'latest.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), rows, service, load, explorer, overhead, popupReady }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), rows, ...measured }, null, 2)}\n`,
   );
   console.log('\nwrote bench-results/latest.json');
 }

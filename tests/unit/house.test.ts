@@ -55,7 +55,6 @@ const LONG_FUNCTION_ALLOWLIST = new Set([
   'entrypoints/options/Options.tsx › Options', // per-chain one-click amount, settings integrity
   'entrypoints/options/ExplorerHosts.tsx › ExplorerHosts', // explorer reach (explorer team)
   'components/TokenPicker.tsx › TokenPicker', // picker with balances (popup team)
-  'scripts/bench.ts › main', // service benchmarks (reference-service team)
   'scripts/bench-popup.ts › benchPopupReady', // popup redesign (popup team)
   'scripts/bench-explorer.ts › benchExplorer', // to split with its page-side function
   'scripts/bench-explorer.ts › (anonymous)', // runs in the page (page.evaluate): one function
