@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { Address } from 'viem';
 import { z } from 'zod';
+import { serviceManifestChainSchema } from '../service/manifest.ts';
 import type { ChainName, DexName } from './fixtures.ts';
 
 export interface ManifestToken {
@@ -51,29 +52,13 @@ export interface DevnetManifest {
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<Address>;
 const dex = z.enum(['uniswap-v2', 'sushiswap', 'uniswap-v3']);
 
+// The service's chain schema, narrowed to the devnet's chain names and dexes, plus its safety tokens.
 const manifestSchema = z.object({
   version: z.literal(1),
   chains: z.array(
-    z.object({
-      chainId: z.number().int().positive(),
+    serviceManifestChainSchema.extend({
       chainName: z.enum(['ethereum', 'base']),
-      rpcUrl: z.url(),
-      nativeSymbol: z.string(),
-      weth: address,
-      multicall3: address,
-      router: address,
-      executor: address,
       factories: z.array(z.object({ dex, address })),
-      hubs: z.array(address),
-      tokens: z.array(
-        z.object({
-          address,
-          name: z.string(),
-          symbol: z.string(),
-          decimals: z.number().int(),
-          pooled: z.boolean(),
-        }),
-      ),
       pools: z.array(
         z.object({
           dex,

@@ -38,40 +38,41 @@ export interface ServiceManifestChain {
 }
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
-const serviceManifestSchema = z.object({
-  version: z.literal(1),
-  chains: z.array(
+/** One chain of a manifest (devnet/manifest.ts narrows it to the devnet's names and dexes). */
+export const serviceManifestChainSchema = z.object({
+  chainId: z.number().int().positive(),
+  chainName: z.string().regex(/^[a-z0-9-]+$/),
+  rpcUrl: z.url(),
+  nativeSymbol: z.string(),
+  weth: address,
+  multicall3: address,
+  router: address,
+  executor: address,
+  factories: z.array(z.object({ dex: z.string(), address })),
+  hubs: z.array(address),
+  tokens: z.array(
     z.object({
-      chainId: z.number().int().positive(),
-      chainName: z.string().regex(/^[a-z0-9-]+$/),
-      rpcUrl: z.url(),
-      nativeSymbol: z.string(),
-      weth: address,
-      multicall3: address,
-      router: address,
-      executor: address,
-      factories: z.array(z.object({ dex: z.string(), address })),
-      hubs: z.array(address),
-      tokens: z.array(
-        z.object({
-          address,
-          name: z.string(),
-          symbol: z.string(),
-          decimals: z.number().int(),
-          pooled: z.boolean(),
-        }),
-      ),
-      pools: z.array(
-        z.object({
-          dex: z.string(),
-          address,
-          token0: address,
-          token1: address,
-          fee: z.optional(z.number().int()),
-        }),
-      ),
+      address,
+      name: z.string(),
+      symbol: z.string(),
+      decimals: z.number().int(),
+      pooled: z.boolean(),
     }),
   ),
+  pools: z.array(
+    z.object({
+      dex: z.string(),
+      address,
+      token0: address,
+      token1: address,
+      fee: z.optional(z.number().int()),
+    }),
+  ),
+});
+
+const serviceManifestSchema = z.object({
+  version: z.literal(1),
+  chains: z.array(serviceManifestChainSchema),
 });
 
 /** Validates a manifest that crossed a process boundary (a cluster worker's start message). */

@@ -156,6 +156,17 @@ export async function stopServiceWorker(
   );
   if (!worker) throw new Error('no service worker target');
   await cdp.send('Target.closeTarget', { targetId: worker.targetId });
+  // Closing is asynchronous: opening an extension page while the old worker is still going down
+  // has closed that page with it. Wait until the browser lists the worker no more.
+  await expect
+    .poll(
+      async () => {
+        const { targetInfos: now } = await cdp.send('Target.getTargets');
+        return now.some((target) => target.targetId === worker.targetId);
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(false);
   await cdp.detach();
 }
 
