@@ -45,7 +45,6 @@ const LONG_FILE_ALLOWLIST = new Set([
 const LONG_FUNCTION_ALLOWLIST = new Set([
   'lib/swap/execute.ts › createSwapMachine', // named steps (trust-boundary team)
   'lib/swap/execute.ts › run', // named steps (trust-boundary team)
-  'lib/swap/session.ts › createQuoteSession', // requestFor/verifyQuote, one update per change
   'lib/background/wallet.ts › createWalletService', // the wallet-service closure split
   'lib/background/swaps.ts › createSwapService', // previewSwap and quote digest binding
   'lib/explorer/inject.ts › createInjector', // content-script precision (explorer team)

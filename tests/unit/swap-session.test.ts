@@ -109,6 +109,16 @@ describe('quote session', () => {
     expect(quoteHits()).toHaveLength(1);
   });
 
+  it('a quote while a view watches costs one update per state change: input, loading, ready (with its refresh time)', async () => {
+    session = makeSession({ ...FAST, refreshMs: 60_000 });
+    const release = session.watch();
+    session.setInput(input('10'));
+    await vi.waitFor(() => expect(session.getState().status).toBe('ready'));
+    expect(persisted.map((state) => state.status)).toEqual(['debouncing', 'loading', 'ready']);
+    expect(persisted.at(-1)?.nextRefreshAt).toBe((session.getState().receivedAt ?? 0) + 60_000);
+    release();
+  });
+
   it('pauses refreshes while the user types', async () => {
     session = makeSession();
     const release = session.watch();
