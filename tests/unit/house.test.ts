@@ -45,7 +45,6 @@ const LONG_FILE_ALLOWLIST = new Set([
 const LONG_FUNCTION_ALLOWLIST = new Set([
   'lib/swap/execute.ts › createSwapMachine', // named steps (trust-boundary team)
   'lib/swap/execute.ts › run', // named steps (trust-boundary team)
-  'lib/background/wallet.ts › createWalletService', // the wallet-service closure split
   'lib/explorer/inject.ts › createInjector', // content-script precision (explorer team)
   'lib/explorer/scanner.ts › startScanner', // content-script reach (explorer team)
   'entrypoints/popup/SwapScreen.tsx › SwapScreen', // the swap form state hook (popup team)
