@@ -171,12 +171,21 @@ export function compress(tick: number, tickSpacing: number): number {
   return Math.floor(tick / tickSpacing);
 }
 
-function mostSignificantBit(x: bigint): number {
-  return x.toString(2).length - 1;
+/** Index of the highest set bit of a positive 256-bit word (BitMath.mostSignificantBit), by halving. */
+export function mostSignificantBit(x: bigint): number {
+  let bit = 0;
+  for (const shift of [128n, 64n, 32n, 16n, 8n, 4n, 2n, 1n]) {
+    if (x >= 1n << shift) {
+      x >>= shift;
+      bit += Number(shift);
+    }
+  }
+  return bit;
 }
 
-function leastSignificantBit(x: bigint): number {
-  return (x & -x).toString(2).length - 1;
+/** Index of the lowest set bit (BitMath.leastSignificantBit). */
+export function leastSignificantBit(x: bigint): number {
+  return mostSignificantBit(x & -x);
 }
 
 /**

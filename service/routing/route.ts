@@ -37,6 +37,8 @@ export function routeOverPaths(
   let best: Simulation | null = null;
   let lastFailure = 'no path can carry this amount';
   for (const candidate of ranked.slice(0, 2)) {
+    // The float outputs agree with the exact ones to ~1e-9: a runner-up 1e-6 behind cannot win.
+    if (best && candidate.out < (ranked[0]?.out ?? 0) * (1 - 1e-6)) break;
     const single = simulateRoute([{ percent: 100, path: candidate.path }], inAmount, snapshot);
     if (!single.ok) lastFailure = single.reason;
     else if (!best || single.outAmount > best.outAmount) best = single;

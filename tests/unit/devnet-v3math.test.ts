@@ -7,11 +7,13 @@ import {
   encodeSqrtRatioX96,
   getSqrtRatioAtTick,
   getTickAtSqrtRatio,
+  leastSignificantBit,
   liquidityForAmounts,
   MAX_SQRT_RATIO,
   MAX_TICK,
   MIN_SQRT_RATIO,
   MIN_TICK,
+  mostSignificantBit,
   nextInitializedTickWithinOneWord,
   Q96,
   swapExactInput,
@@ -177,5 +179,19 @@ describe('swapExactInput', () => {
       }
     }
     expect(swapFloat(pool, true, Number(10_000n * E18))).toBe(0);
+  });
+});
+
+describe('BitMath', () => {
+  it('most and least significant bits of 256-bit words', () => {
+    for (const bit of [0, 1, 7, 8, 63, 64, 127, 128, 200, 255]) {
+      expect(mostSignificantBit(1n << BigInt(bit))).toBe(bit);
+      expect(leastSignificantBit(1n << BigInt(bit))).toBe(bit);
+    }
+    const all = (1n << 256n) - 1n;
+    expect(mostSignificantBit(all)).toBe(255);
+    expect(leastSignificantBit(all)).toBe(0);
+    expect(mostSignificantBit(0b1011_0000n)).toBe(7);
+    expect(leastSignificantBit(0b1011_0000n)).toBe(4);
   });
 });
