@@ -74,51 +74,54 @@ type Timer = ReturnType<typeof setTimeout> | undefined;
 
 /** The session's state and timers; each method is one thing a view or the background does. */
 class QuoteSessionMachine implements QuoteSession {
-  private readonly policy: QuotePolicy;
-  private readonly now: () => number;
-  private state: QuoteSessionState = { ...INITIAL_SESSION_STATE };
-  private watchers = 0;
-  private debounceTimer: Timer;
-  private refreshTimer: Timer;
-  private staleTimer: Timer;
-  private holdTimer: Timer;
-  private inFlight: AbortController | undefined;
-  private disposed = false;
-  private heldUntil = 0;
+  readonly #policy: QuotePolicy;
+  readonly #now: () => number;
+  #state: QuoteSessionState = { ...INITIAL_SESSION_STATE };
+  #watchers = 0;
+  #debounceTimer: Timer;
+  #refreshTimer: Timer;
+  #staleTimer: Timer;
+  #holdTimer: Timer;
+  #inFlight: AbortController | undefined;
+  #disposed = false;
+  #heldUntil = 0;
 
-  constructor(private readonly deps: QuoteSessionDeps) {
-    this.policy = { ...DEFAULT_QUOTE_POLICY, ...deps.policy };
-    this.now = deps.now ?? Date.now;
+  readonly #deps: QuoteSessionDeps;
+
+  constructor(deps: QuoteSessionDeps) {
+    this.#deps = deps;
+    this.#policy = { ...DEFAULT_QUOTE_POLICY, ...deps.policy };
+    this.#now = deps.now ?? Date.now;
   }
 
-  private held(): boolean {
-    return this.now() < this.heldUntil;
+  #held(): boolean {
+    return this.#now() < this.#heldUntil;
   }
 
-  private update(patch: Partial<QuoteSessionState>): void {
-    this.state = { ...this.state, ...patch };
-    this.deps.onChange?.(this.state);
-    this.deps.persist(this.state).catch(() => undefined); // a failed write only costs resumability
+  #update(patch: Partial<QuoteSessionState>): void {
+    this.#state = { ...this.#state, ...patch };
+    this.#deps.onChange?.(this.#state);
+    this.#deps.persist(this.#state).catch(() => undefined); // a failed write only costs resumability
   }
 
-  private clearTimers(): void {
-    clearTimeout(this.debounceTimer);
-    clearTimeout(this.refreshTimer);
-    clearTimeout(this.staleTimer);
-    this.debounceTimer = this.refreshTimer = this.staleTimer = undefined;
+  #clearTimers(): void {
+    clearTimeout(this.#debounceTimer);
+    clearTimeout(this.#refreshTimer);
+    clearTimeout(this.#staleTimer);
+    this.#debounceTimer = this.#refreshTimer = this.#staleTimer = undefined;
   }
 
-  private cancelInFlight(): void {
-    this.inFlight?.abort();
-    this.inFlight = undefined;
+  #cancelInFlight(): void {
+    this.#inFlight?.abort();
+    this.#inFlight = undefined;
   }
 
-  private scheduleStale(receivedAt: number): void {
-    clearTimeout(this.staleTimer);
-    const delay = Math.max(0, receivedAt + this.policy.staleAfterMs - this.now());
-    this.staleTimer = setTimeout(() => {
-      if (this.state.status === 'ready')
-        this.update({
+  #scheduleStale(receivedAt: number): void {
+    clearTimeout(this.#staleTimer);
+    const delay = Math.max(0, receivedAt + this.#policy.staleAfterMs - this.#now());
+    this.#staleTimer = setTimeout(() => {
+      if (this.#state.status === 'ready')
+        this.#update({
           status: 'stale',
           staleReason: 'The quote is too old to execute.',
           nextRefreshAt: null,
@@ -130,54 +133,54 @@ class QuoteSessionMachine implements QuoteSession {
    * Arms (or disarms) the next refresh for the state as `patch` leaves it, and applies `patch` and
    * the new refresh time in one update (one message to the views, one write), or none if nothing changed.
    */
-  private scheduleRefresh(patch: Partial<QuoteSessionState> = {}): void {
-    clearTimeout(this.refreshTimer);
-    this.refreshTimer = undefined;
-    const after = { ...this.state, ...patch };
+  #scheduleRefresh(patch: Partial<QuoteSessionState> = {}): void {
+    clearTimeout(this.#refreshTimer);
+    this.#refreshTimer = undefined;
+    const after = { ...this.#state, ...patch };
     const canRefresh =
-      this.watchers > 0 &&
+      this.#watchers > 0 &&
       after.input !== null &&
-      after.refreshCount < this.policy.maxRefreshes &&
-      !this.held();
+      after.refreshCount < this.#policy.maxRefreshes &&
+      !this.#held();
     let next: number | null = null;
     if (canRefresh && (after.status === 'ready' || after.status === 'error')) {
-      next = (after.receivedAt ?? this.now()) + this.policy.refreshMs;
-      this.refreshTimer = setTimeout(() => this.fetchQuote(true), Math.max(0, next - this.now()));
+      next = (after.receivedAt ?? this.#now()) + this.#policy.refreshMs;
+      this.#refreshTimer = setTimeout(() => this.#fetchQuote(true), Math.max(0, next - this.#now()));
     }
-    const changes = this.state.nextRefreshAt === next ? patch : { ...patch, nextRefreshAt: next };
-    if (Object.keys(changes).length > 0) this.update(changes);
+    const changes = this.#state.nextRefreshAt === next ? patch : { ...patch, nextRefreshAt: next };
+    if (Object.keys(changes).length > 0) this.#update(changes);
   }
 
-  private async fetchQuote(isRefresh: boolean): Promise<void> {
-    const input = this.state.input;
-    if (!input || this.disposed) return;
-    this.cancelInFlight();
-    clearTimeout(this.refreshTimer);
+  async #fetchQuote(isRefresh: boolean): Promise<void> {
+    const input = this.#state.input;
+    if (!input || this.#disposed) return;
+    this.#cancelInFlight();
+    clearTimeout(this.#refreshTimer);
     const controller = new AbortController();
-    this.inFlight = controller;
-    const revision = this.state.revision;
-    const request = requestFor(input, this.deps.refCode?.());
-    this.update({
+    this.#inFlight = controller;
+    const revision = this.#state.revision;
+    const request = requestFor(input, this.#deps.refCode?.());
+    this.#update({
       status: 'loading',
       error: null,
       nextRefreshAt: null,
-      refreshCount: isRefresh ? this.state.refreshCount + 1 : this.state.refreshCount,
+      refreshCount: isRefresh ? this.#state.refreshCount + 1 : this.#state.refreshCount,
     });
     try {
-      const { quote, timestamp } = await this.deps.quote(request, { signal: controller.signal });
-      if (controller.signal.aborted || revision !== this.state.revision) return; // superseded
+      const { quote, timestamp } = await this.#deps.quote(request, { signal: controller.signal });
+      if (controller.signal.aborted || revision !== this.#state.revision) return; // superseded
       const consistent = verifyQuote(request, quote);
       if (!consistent.ok) {
-        this.scheduleRefresh({
+        this.#scheduleRefresh({
           status: 'error',
           quote: null,
           error: verifyFailureMessage(consistent.reason),
         });
         return;
       }
-      const receivedAt = this.now();
-      this.scheduleStale(receivedAt);
-      this.scheduleRefresh({
+      const receivedAt = this.#now();
+      this.#scheduleStale(receivedAt);
+      this.#scheduleRefresh({
         status: 'ready',
         quote,
         quotedAt: timestamp,
@@ -186,28 +189,28 @@ class QuoteSessionMachine implements QuoteSession {
         error: null,
       });
     } catch (error) {
-      if (controller.signal.aborted || revision !== this.state.revision) return;
+      if (controller.signal.aborted || revision !== this.#state.revision) return;
       // Keep the previous quote visible only as stale context; it is never executable after an error.
-      this.scheduleRefresh({ status: 'error', quote: null, error: this.deps.describeError(error) });
+      this.#scheduleRefresh({ status: 'error', quote: null, error: this.#deps.describeError(error) });
     } finally {
-      if (this.inFlight === controller) this.inFlight = undefined;
+      if (this.#inFlight === controller) this.#inFlight = undefined;
     }
   }
 
   getState(): QuoteSessionState {
-    return this.state;
+    return this.#state;
   }
 
   setInput(input: QuoteInput | null): void {
-    this.heldUntil = 0; // the user moved on from the review
-    this.cancelInFlight();
-    this.clearTimers();
+    this.#heldUntil = 0; // the user moved on from the review
+    this.#cancelInFlight();
+    this.#clearTimers();
     if (input === null) {
-      this.update({ ...INITIAL_SESSION_STATE, revision: this.state.revision + 1 });
+      this.#update({ ...INITIAL_SESSION_STATE, revision: this.#state.revision + 1 });
       return;
     }
-    this.update({
-      revision: this.state.revision + 1,
+    this.#update({
+      revision: this.#state.revision + 1,
       status: 'debouncing',
       input,
       quote: null,
@@ -218,97 +221,97 @@ class QuoteSessionMachine implements QuoteSession {
       error: null,
       staleReason: null,
     });
-    this.debounceTimer = setTimeout(() => this.fetchQuote(false), this.policy.debounceMs);
+    this.#debounceTimer = setTimeout(() => this.#fetchQuote(false), this.#policy.debounceMs);
   }
 
   markTyping(): void {
-    clearTimeout(this.refreshTimer);
-    this.refreshTimer = undefined;
-    if (this.state.nextRefreshAt !== null) this.update({ nextRefreshAt: null });
+    clearTimeout(this.#refreshTimer);
+    this.#refreshTimer = undefined;
+    if (this.#state.nextRefreshAt !== null) this.#update({ nextRefreshAt: null });
   }
 
   refreshNow(): void {
-    if (!this.state.input) return;
-    this.heldUntil = 0;
-    this.clearTimers();
-    this.update({ refreshCount: 0 });
-    void this.fetchQuote(false);
+    if (!this.#state.input) return;
+    this.#heldUntil = 0;
+    this.#clearTimers();
+    this.#update({ refreshCount: 0 });
+    void this.#fetchQuote(false);
   }
 
   watch(): () => void {
-    this.watchers++;
-    const state = this.state;
-    const isOld = state.receivedAt !== null && this.now() - state.receivedAt >= this.policy.refreshMs;
-    if (this.held()) {
+    this.#watchers++;
+    const state = this.#state;
+    const isOld = state.receivedAt !== null && this.#now() - state.receivedAt >= this.#policy.refreshMs;
+    if (this.#held()) {
       // A review is open on this quote: the view sees it as it was reviewed.
     } else if (state.input && (state.status === 'stale' || (state.status === 'ready' && isOld))) {
       // A view came back to an old quote: refresh now rather than show an expired one.
-      this.update({ refreshCount: 0 });
-      void this.fetchQuote(true);
+      this.#update({ refreshCount: 0 });
+      void this.#fetchQuote(true);
     } else if (state.status === 'ready' || state.status === 'error') {
       // A popup opening: one update to every view and one write, not one per field (none if
       // nothing changed; the background sends the state to the new view anyway).
       const reset = state.refreshCount === 0 ? {} : { refreshCount: 0 };
-      this.state = { ...state, refreshCount: 0 };
-      this.scheduleRefresh(reset);
+      this.#state = { ...state, refreshCount: 0 };
+      this.#scheduleRefresh(reset);
     }
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.watchers--;
-      if (this.watchers === 0) this.scheduleRefresh();
+      this.#watchers--;
+      if (this.#watchers === 0) this.#scheduleRefresh();
     };
   }
 
   restore(saved: QuoteSessionState): void {
-    this.clearTimers();
-    this.cancelInFlight();
-    this.state = saved;
+    this.#clearTimers();
+    this.#cancelInFlight();
+    this.#state = saved;
     if (!saved.input) return;
     if (saved.status === 'debouncing' || saved.status === 'loading') {
       // The worker stopped mid-request: ask again rather than leave a spinner.
-      void this.fetchQuote(false);
+      void this.#fetchQuote(false);
     } else if (saved.status === 'ready' && saved.receivedAt !== null) {
-      if (this.now() - saved.receivedAt >= this.policy.staleAfterMs) {
-        this.update({
+      if (this.#now() - saved.receivedAt >= this.#policy.staleAfterMs) {
+        this.#update({
           status: 'stale',
           staleReason: 'The quote is too old to execute.',
           nextRefreshAt: null,
         });
       } else {
-        this.scheduleStale(saved.receivedAt);
-        this.scheduleRefresh();
+        this.#scheduleStale(saved.receivedAt);
+        this.#scheduleRefresh();
       }
     }
   }
 
   hold(untilMs: number): () => void {
-    this.heldUntil = untilMs;
-    clearTimeout(this.refreshTimer);
-    this.refreshTimer = undefined;
-    clearTimeout(this.holdTimer);
-    if (this.state.nextRefreshAt !== null) this.update({ nextRefreshAt: null });
+    this.#heldUntil = untilMs;
+    clearTimeout(this.#refreshTimer);
+    this.#refreshTimer = undefined;
+    clearTimeout(this.#holdTimer);
+    if (this.#state.nextRefreshAt !== null) this.#update({ nextRefreshAt: null });
     const release = () => {
-      if (this.heldUntil !== untilMs) return; // a later hold replaced this one
-      this.heldUntil = 0;
-      clearTimeout(this.holdTimer);
-      if (!this.disposed) this.scheduleRefresh();
+      if (this.#heldUntil !== untilMs) return; // a later hold replaced this one
+      this.#heldUntil = 0;
+      clearTimeout(this.#holdTimer);
+      if (!this.#disposed) this.#scheduleRefresh();
     };
-    this.holdTimer = setTimeout(release, Math.max(0, untilMs - this.now()));
+    this.#holdTimer = setTimeout(release, Math.max(0, untilMs - this.#now()));
     return release;
   }
 
   markOutdated(reason: string): void {
-    if (!this.state.input) return;
-    this.update({ status: 'stale', staleReason: reason, nextRefreshAt: null });
-    void this.fetchQuote(false);
+    if (!this.#state.input) return;
+    this.#update({ status: 'stale', staleReason: reason, nextRefreshAt: null });
+    void this.#fetchQuote(false);
   }
 
   dispose(): void {
-    this.disposed = true;
-    clearTimeout(this.holdTimer);
-    this.clearTimers();
-    this.cancelInFlight();
+    this.#disposed = true;
+    clearTimeout(this.#holdTimer);
+    this.#clearTimers();
+    this.#cancelInFlight();
   }
 }
