@@ -13,6 +13,8 @@ import { CodedError } from './errors';
 export interface ApprovalDeps {
   openWindow: () => Promise<number | undefined>;
   focusWindow: (id: number) => Promise<void>;
+  /** Closes the window once nothing waits (the background, not the window, so no request races it). */
+  closeWindow: (id: number) => Promise<void>;
   walletStatus: () => Promise<WalletState['status']>;
   unlock: (password: string) => Promise<unknown>;
   now: () => number;
@@ -54,6 +56,17 @@ export function createApprovalQueue(deps: ApprovalDeps) {
     return opening;
   }
 
+  /**
+   * Nothing left to decide: the window is forgotten before it is closed, so a request arriving
+   * while it closes opens a new window instead of being shown in (and rejected with) the old one.
+   */
+  function closeIfDone(): void {
+    if (queue.length > 0 || windowId === null) return;
+    const closing = windowId;
+    windowId = null;
+    void deps.closeWindow(closing).catch(() => undefined);
+  }
+
   async function approvals(): Promise<ApprovalsState> {
     return {
       wallet: await deps.walletStatus(),
@@ -86,6 +99,7 @@ export function createApprovalQueue(deps: ApprovalDeps) {
       if (!approve) {
         queue = removeFromQueue(queue, id);
         pending.settle({ error: toRpcError(rejected()) });
+        closeIfDone();
         return approvals();
       }
       // A wrong password keeps the request waiting: the window says so and asks again.
@@ -104,6 +118,7 @@ export function createApprovalQueue(deps: ApprovalDeps) {
           error instanceof DappRpcError ? error.message : 'Swaplane could not complete the request.',
         );
       }
+      closeIfDone();
       return approvals();
     },
 

@@ -32,6 +32,7 @@ export interface DappDeps {
   /** Opens the approval window (a popup window) and returns its id. */
   openWindow: () => Promise<number | undefined>;
   focusWindow: (id: number) => Promise<void>;
+  closeWindow: (id: number) => Promise<void>;
   sendToFrame: (frame: Frame, event: DappEvent) => Promise<void>;
   now?: () => number;
 }
@@ -41,6 +42,7 @@ export function createDappService(deps: DappDeps) {
   const approvalQueue = createApprovalQueue({
     openWindow: deps.openWindow,
     focusWindow: deps.focusWindow,
+    closeWindow: deps.closeWindow,
     walletStatus: async () => (await deps.wallet.state()).status,
     unlock: (password) => deps.wallet.unlock(password),
     now,
@@ -180,7 +182,7 @@ async function answerWalletMethod(
 }
 
 /** The approval window and event delivery through the browser's windows and tabs APIs. */
-export function dappBrowserApis(): Pick<DappDeps, 'openWindow' | 'focusWindow' | 'sendToFrame'> {
+export function dappBrowserApis(): Pick<DappDeps, 'openWindow' | 'focusWindow' | 'closeWindow' | 'sendToFrame'> {
   return {
     openWindow: async () => {
       const created = await browser.windows.create({
@@ -194,6 +196,9 @@ export function dappBrowserApis(): Pick<DappDeps, 'openWindow' | 'focusWindow' |
     },
     focusWindow: async (id) => {
       await browser.windows.update(id, { focused: true });
+    },
+    closeWindow: async (id) => {
+      await browser.windows.remove(id);
     },
     sendToFrame: async (frame, event) => {
       await browser.tabs.sendMessage(frame.tabId, event, { frameId: frame.frameId });

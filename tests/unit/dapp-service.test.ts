@@ -20,11 +20,13 @@ const B = 'https://evil.example';
 let opened: number;
 let delivered: { frame: Frame; event: DappEvent }[];
 let wallet: ReturnType<typeof createWalletService>;
+let closed: number[] = [];
 let dapp: ReturnType<typeof createDappService>;
 
 beforeEach(async () => {
   fakeBrowser.reset();
   opened = 0;
+  closed = [];
   delivered = [];
   wallet = createWalletService({
     autoLockMinutes: () => 15,
@@ -37,6 +39,9 @@ beforeEach(async () => {
     wallet,
     openWindow: async () => ++opened,
     focusWindow: async () => undefined,
+    closeWindow: async (id) => {
+      closed.push(id);
+    },
     sendToFrame: async (frame, event) => {
       delivered.push({ frame, event });
     },
@@ -72,6 +77,19 @@ describe('the dapp service', () => {
     // Connected: eth_requestAccounts answers at once, no window.
     expect(await dapp.request(A, frameA, 'eth_requestAccounts', undefined)).toEqual({ result: [ACCOUNT] });
     expect(opened).toBe(1);
+  });
+
+  it('the background closes the window once nothing waits; a request arriving as it closes gets a new one', async () => {
+    await connect();
+    expect(closed).toEqual([1]);
+    // The dapp asks again at once, before the browser reports the first window gone.
+    const pending = dapp.request(A, frameA, 'personal_sign', ['0x48656c6c6f', ACCOUNT]);
+    await expect.poll(() => opened).toBe(2);
+    dapp.windowClosed(1); // the first window's removal arrives late: the new request still waits
+    expect((await dapp.approvals()).current?.detail.kind).toBe('sign');
+    await approveNext();
+    expect(await pending).toMatchObject({ result: expect.stringMatching(/^0x/) });
+    expect(closed).toEqual([1, 2]);
   });
 
   it('the bridge handler takes the origin from the sender, never from the message', async () => {
