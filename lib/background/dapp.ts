@@ -182,7 +182,10 @@ async function answerWalletMethod(
 }
 
 /** The approval window and event delivery through the browser's windows and tabs APIs. */
-export function dappBrowserApis(): Pick<DappDeps, 'openWindow' | 'focusWindow' | 'closeWindow' | 'sendToFrame'> {
+export function dappBrowserApis(): Pick<
+  DappDeps,
+  'openWindow' | 'focusWindow' | 'closeWindow' | 'sendToFrame'
+> {
   return {
     openWindow: async () => {
       const created = await browser.windows.create({
