@@ -10,6 +10,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { build } from 'esbuild';
+import type { PageMeasurement } from './bench-explorer-page.ts';
 
 export interface ExplorerBenchResult {
   /** Links on the synthetic page: /token/ links (the baseline's), /address/ links, other links. */
@@ -73,14 +74,10 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CONTENT_SCRIPT = path.join(ROOT, '.output/chrome-mv3/content-scripts/explorer.js');
 
-async function scannerBundle(): Promise<string> {
+/** An esbuild bundle (iife, minified) of a module given as source text, resolved from the repository. */
+async function bundle(contents: string): Promise<string> {
   const result = await build({
-    stdin: {
-      contents:
-        "import { startScanner } from './lib/explorer/scanner.ts'; globalThis.__startScanner = startScanner;",
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
+    stdin: { contents, resolveDir: ROOT, loader: 'ts' },
     bundle: true,
     format: 'iife',
     target: 'es2022',
@@ -89,7 +86,7 @@ async function scannerBundle(): Promise<string> {
     logLevel: 'silent',
   });
   const output = result.outputFiles[0];
-  if (!output) throw new Error('esbuild produced no scanner bundle');
+  if (!output) throw new Error('esbuild produced no bundle');
   return output.text;
 }
 
@@ -109,13 +106,53 @@ function row(i: number): string {
   return `<tr><td>${i + 1}</td><td><a class="d-flex" href="/token/${hex(i, 1)}"><div class="hash-tag">Token ${i}</div><span>(T${i})</span></a></td><td><a href="/tx/0x${i.toString(16).padStart(64, '0')}">tx</a></td><td>${address}</td><td>$${(i % 997) + 1}.00</td></tr>`;
 }
 
+/** The page's figures as the result, with the ratios and the built content script's size. */
+function resultOf(measured: PageMeasurement, rounds: number, added: number): ExplorerBenchResult {
+  const gzip = existsSync(CONTENT_SCRIPT)
+    ? gzipSync(readFileSync(CONTENT_SCRIPT), { level: 9 }).length
+    : null;
+  return {
+    links: measured.counts,
+    rounds,
+    bareMs: measured.bareMs,
+    bareQuerySelectorAllOnlyMs: measured.bareOnlyMs,
+    firstPassMs: measured.firstPassMs,
+    firstPassColdMs: measured.firstPassColdMs,
+    firstPassRatio: measured.firstPassMs / measured.bareMs,
+    firstPassColdRatio: measured.firstPassColdMs / measured.bareColdMs,
+    buttonsNearViewport: measured.buttonsNearViewport,
+    mutation: {
+      rows: added,
+      passMs: measured.mutationPassMs,
+      passes: measured.mutationPasses,
+      bareMs: measured.bareAfter,
+      ratio: measured.mutationPassMs / measured.bareAfter,
+    },
+    intersectionCallbackMaxMs: measured.ioMax,
+    longTasks: {
+      scannerMs: measured.longestScannerTaskMs,
+      startMs: measured.roundsLongestTaskMs,
+      mutationPhaseMs: measured.mutationLongestTaskMs,
+      pageInsertionBaselineMs: measured.pageInsertionBaselineMs,
+      over50ms: measured.longTasksOver50ms,
+    },
+    layoutReadsDuringPasses: measured.layoutReads,
+    contentScriptGzipBytes: gzip,
+  };
+}
+
 export async function benchExplorer(
   options: { links?: number; added?: number; rounds?: number } = {},
 ): Promise<ExplorerBenchResult> {
   const links = options.links ?? 10_000;
   const added = options.added ?? 1_000;
   const rounds = options.rounds ?? 7;
-  const bundle = await scannerBundle();
+  const scanner = await bundle(
+    "import { startScanner } from './lib/explorer/scanner.ts'; globalThis.__startScanner = startScanner;",
+  );
+  // Instruments the page before it loads: long tasks (buffered), layout reads, the scanner's frames
+  // and IntersectionObserver callbacks; then measures the phases (scripts/bench-explorer-page.ts).
+  const instruments = await bundle("import './scripts/bench-explorer-page.ts';");
   const html = syntheticPage(links);
   const extraRows = Array.from({ length: added }, (_, i) => row(links + i));
 
@@ -129,296 +166,17 @@ export async function benchExplorer(
     );
     // tsx (esbuild keepNames) wraps named functions in __name(); give the page a no-op one first.
     await page.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
-    // Instruments before the page loads: long tasks (buffered), layout reads, the scanner's frames
-    // and IntersectionObserver callbacks.
-    await page.addInitScript(() => {
-      const bench = {
-        longTasks: [] as { start: number; duration: number }[],
-        layoutReads: 0,
-        counting: false,
-        frameTimes: [] as number[],
-        ioTimes: [] as number[],
-      };
-      (globalThis as unknown as { __bench: typeof bench }).__bench = bench;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries())
-          bench.longTasks.push({ start: entry.startTime, duration: entry.duration });
-      }).observe({ type: 'longtask', buffered: true });
-      const count = () => {
-        if (bench.counting) bench.layoutReads++;
-      };
-      const rect = Element.prototype.getBoundingClientRect;
-      Element.prototype.getBoundingClientRect = function (this: Element) {
-        count();
-        return rect.call(this);
-      };
-      const rects = Element.prototype.getClientRects;
-      Element.prototype.getClientRects = function (this: Element) {
-        count();
-        return rects.call(this);
-      };
-      const getters: [object, string][] = [
-        [HTMLElement.prototype, 'offsetWidth'],
-        [HTMLElement.prototype, 'offsetHeight'],
-        [HTMLElement.prototype, 'offsetTop'],
-        [HTMLElement.prototype, 'offsetLeft'],
-        [Element.prototype, 'clientWidth'],
-        [Element.prototype, 'clientHeight'],
-        [Element.prototype, 'scrollTop'],
-        [Element.prototype, 'scrollHeight'],
-        [HTMLElement.prototype, 'innerText'],
-      ];
-      for (const [proto, name] of getters) {
-        const descriptor = Object.getOwnPropertyDescriptor(proto, name);
-        if (!descriptor?.get) continue;
-        const get = descriptor.get;
-        Object.defineProperty(proto, name, {
-          ...descriptor,
-          get() {
-            count();
-            return get.call(this);
-          },
-        });
-      }
-      const computed = window.getComputedStyle;
-      window.getComputedStyle = (...args) => {
-        count();
-        return computed.apply(window, args);
-      };
-      const raf = window.requestAnimationFrame.bind(window);
-      window.requestAnimationFrame = (callback) =>
-        raf((time) => {
-          const start = performance.now();
-          callback(time);
-          bench.frameTimes.push(performance.now() - start);
-        });
-      (globalThis as unknown as { __raf: typeof raf }).__raf = raf;
-      const Native = window.IntersectionObserver;
-      window.IntersectionObserver = class extends Native {
-        constructor(callback: IntersectionObserverCallback, init?: IntersectionObserverInit) {
-          super((entries, observer) => {
-            const start = performance.now();
-            callback(entries, observer);
-            bench.ioTimes.push(performance.now() - start);
-          }, init);
-        }
-      };
-    });
+    await page.addInitScript({ content: instruments });
     await page.goto('https://etherscan.io/tokens');
-    await page.addScriptTag({ content: bundle });
-
+    await page.addScriptTag({ content: scanner });
     const measured = await page.evaluate(
-      async ({ rounds, extraRows }) => {
-        type Scanner = { stats: { passes: number }; stop(): void };
-        type Start = (options: { chainId: number; messenger: unknown }) => Scanner;
-        const g = globalThis as unknown as {
-          __startScanner: Start;
-          __raf: (callback: FrameRequestCallback) => number;
-          __bench: {
-            longTasks: { start: number; duration: number }[];
-            layoutReads: number;
-            counting: boolean;
-            frameTimes: number[];
-            ioTimes: number[];
-          };
-        };
-        const bench = g.__bench;
-        const messenger = {
-          whitelistedTokens: async () => ({ ok: true, result: [] }),
-          oneClickQuote: async () => ({ ok: false, error: { code: 'X', message: 'bench' } }),
-          openPopupPrefilled: async () => ({ ok: true, result: false }),
-        };
-        const frames = async (n: number) => {
-          for (let i = 0; i < n; i++) await new Promise((resolve) => g.__raf(resolve));
-        };
-        const median = (values: number[]) => {
-          const sorted = [...values].sort((a, b) => a - b);
-          return sorted[Math.floor(sorted.length / 2)] ?? 0;
-        };
-        const selector = 'a[href*="/token/0x"]';
-        const bare = () => {
-          const start = performance.now();
-          const list = document.querySelectorAll(selector);
-          let n = 0;
-          for (let i = 0; i < list.length; i++) if (list[i]?.getAttribute('href')) n++;
-          return { ms: performance.now() - start, n };
-        };
-        const bareOnly = () => {
-          const start = performance.now();
-          const n = document.querySelectorAll(selector).length;
-          return { ms: performance.now() - start, n };
-        };
-        const counts = {
-          token: bare().n,
-          address: document.querySelectorAll('a[href*="/address/"]').length,
-          other: 0,
-        };
-        counts.other = document.querySelectorAll('a').length - counts.token - counts.address;
-        await frames(2);
-
-        // Long tasks are attributed by time window: [start, end] of each phase, phases separated by
-        // quiet time so one phase's rendering never lands in another's window.
-        const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-        const quiet = async () => {
-          await frames(2);
-          await wait(60);
-        };
-        type Window = [number, number];
-        const longestIn = (windows: Window[]) =>
-          Math.max(
-            0,
-            ...bench.longTasks
-              .filter((task) =>
-                windows.some(([from, to]) => task.start < to && task.start + task.duration > from),
-              )
-              .map((task) => task.duration),
-          );
-        const baselineWindows: Window[] = [];
-        const startWindows: Window[] = [];
-        await quiet();
-
-        // Baseline: the page's own cost of a few plain insertions beside links, as many rounds as the
-        // scanner gets below (removals happen outside the windows, as the scanner's stop() does).
-        for (let round = 0; round < rounds; round++) {
-          const from = performance.now();
-          const spans = [...document.querySelectorAll(selector)].slice(0, 40).map((link) => {
-            const span = document.createElement('span');
-            span.textContent = 'Swap';
-            link.after(span);
-            return span;
-          });
-          await frames(3);
-          await wait(60);
-          baselineWindows.push([from, performance.now()]);
-          for (const span of spans) span.remove();
-          await quiet();
-        }
-
-        const bareTimes: number[] = [];
-        const bareOnlyTimes: number[] = [];
-        const firstTimes: number[] = [];
-        let buttonsNearViewport = 0;
-        for (let round = 0; round < rounds; round++) {
-          // Alternate which goes first so neither always runs on a warmer cache.
-          const scan = () => {
-            bench.counting = true;
-            const start = performance.now();
-            const scanner = g.__startScanner({ chainId: 1, messenger });
-            firstTimes.push(performance.now() - start);
-            bench.counting = false;
-            return scanner;
-          };
-          const from = performance.now();
-          let scanner: Scanner;
-          if (round % 2 === 0) {
-            bareTimes.push(bare().ms);
-            bareOnlyTimes.push(bareOnly().ms);
-            scanner = scan();
-          } else {
-            scanner = scan();
-            bareTimes.push(bare().ms);
-            bareOnlyTimes.push(bareOnly().ms);
-          }
-          bench.counting = true;
-          await frames(3); // IntersectionObserver delivers, runs near the viewport open up, buttons go in
-          await wait(60);
-          bench.counting = false;
-          startWindows.push([from, performance.now()]);
-          buttonsNearViewport = document.querySelectorAll('swaplane-swap').length;
-          scanner.stop();
-          await quiet();
-        }
-
-        // Mutation pass: 1,000 rows appended one by one in a single task, as an infinite list does.
-        const scanner = g.__startScanner({ chainId: 1, messenger });
-        await frames(3);
-        const passesBefore = scanner.stats.passes;
-        const tbody = document.querySelector('#list tbody') as HTMLElement;
-        const template = document.createElement('template');
-        template.innerHTML = extraRows.join('');
-        const newRows = [...template.content.children];
-        const scannerFrames = [...bench.frameTimes];
-        await quiet();
-        const mutationStart = performance.now();
-        bench.frameTimes.length = 0;
-        bench.counting = true;
-        for (const tr of newRows) tbody.append(tr);
-        while (scanner.stats.passes === passesBefore) await new Promise((resolve) => setTimeout(resolve, 1));
-        await frames(3);
-        await wait(60);
-        bench.counting = false;
-        const mutationWindow: Window = [mutationStart, performance.now()];
-        const mutationPassMs = Math.max(0, ...bench.frameTimes);
-        const mutationPasses = scanner.stats.passes - passesBefore;
-        const bareAfter = median([bare().ms, bare().ms, bare().ms]);
-        scanner.stop();
-        await frames(2);
-
-        const tasks = bench.longTasks.filter((task) =>
-          [...startWindows, mutationWindow].some(
-            ([from, to]) => task.start < to && task.start + task.duration > from,
-          ),
-        );
-        return {
-          counts,
-          bareMs: median(bareTimes),
-          bareOnlyMs: median(bareOnlyTimes),
-          bareColdMs: bareTimes[0] ?? 0,
-          firstPassMs: median(firstTimes.slice(1)),
-          firstPassColdMs: firstTimes[0] ?? 0,
-          buttonsNearViewport,
-          mutationPassMs,
-          mutationPasses,
-          bareAfter,
-          ioMax: Math.max(0, ...bench.ioTimes),
-          longestScannerTaskMs: Math.max(
-            0,
-            ...firstTimes,
-            ...scannerFrames,
-            ...bench.frameTimes,
-            ...bench.ioTimes,
-          ),
-          pageInsertionBaselineMs: longestIn(baselineWindows),
-          roundsLongestTaskMs: longestIn(startWindows),
-          mutationLongestTaskMs: longestIn([mutationWindow]),
-          longTasksOver50ms: tasks.filter((task) => task.duration > 50).length,
-          layoutReads: bench.layoutReads,
-        };
-      },
+      (input) =>
+        (
+          globalThis as unknown as { __benchMeasure: (input: unknown) => Promise<PageMeasurement> }
+        ).__benchMeasure(input),
       { rounds, extraRows },
     );
-
-    const gzip = existsSync(CONTENT_SCRIPT)
-      ? gzipSync(readFileSync(CONTENT_SCRIPT), { level: 9 }).length
-      : null;
-    return {
-      links: measured.counts,
-      rounds,
-      bareMs: measured.bareMs,
-      bareQuerySelectorAllOnlyMs: measured.bareOnlyMs,
-      firstPassMs: measured.firstPassMs,
-      firstPassColdMs: measured.firstPassColdMs,
-      firstPassRatio: measured.firstPassMs / measured.bareMs,
-      firstPassColdRatio: measured.firstPassColdMs / measured.bareColdMs,
-      buttonsNearViewport: measured.buttonsNearViewport,
-      mutation: {
-        rows: added,
-        passMs: measured.mutationPassMs,
-        passes: measured.mutationPasses,
-        bareMs: measured.bareAfter,
-        ratio: measured.mutationPassMs / measured.bareAfter,
-      },
-      intersectionCallbackMaxMs: measured.ioMax,
-      longTasks: {
-        scannerMs: measured.longestScannerTaskMs,
-        startMs: measured.roundsLongestTaskMs,
-        mutationPhaseMs: measured.mutationLongestTaskMs,
-        pageInsertionBaselineMs: measured.pageInsertionBaselineMs,
-        over50ms: measured.longTasksOver50ms,
-      },
-      layoutReadsDuringPasses: measured.layoutReads,
-      contentScriptGzipBytes: gzip,
-    };
+    return resultOf(measured, rounds, added);
   } finally {
     await browser.close();
   }

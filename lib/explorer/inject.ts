@@ -59,53 +59,44 @@ export function quoteText(quote: OneClickQuote): [string, string, string, string
   ];
 }
 
-export function createInjector(chainId: number, messenger: Messenger, doc: Document = document): Injector {
-  const hosts = new WeakMap<Element, HTMLElement>();
-  // The token lives here, not in the (page-writable) data attribute, which is only a hook for tests.
-  const tokens = new WeakMap<HTMLElement, string>();
+/** An element of our own: page-controlled and service text only ever goes in as textContent. */
+function node<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, className?: string) {
+  const created = doc.createElement(tag);
+  if (className) created.className = className;
+  return created;
+}
+
+function line(doc: Document, className: string, content: string): HTMLParagraphElement {
+  const created = node(doc, 'p', className);
+  created.textContent = content;
+  return created;
+}
+
+/** The one open quote card of an injector: opens it beside a button, fills it, closes it. */
+interface Cards {
+  toggle(host: HTMLElement, button: HTMLElement, address: string | undefined): void;
+  /** Closes the open card if it is `host`'s (any card without `host`). */
+  close(host?: HTMLElement): void;
+}
+
+function createCards(
+  chainId: number,
+  messenger: Messenger,
+  doc: Document,
+  isListed: (address: string) => boolean | undefined,
+): Cards {
   let open: { host: HTMLElement; close(): void } | undefined;
-  // Token -> on the service's list, as the background answered (absent: not asked yet).
-  const listed = new Map<string, boolean>();
-
-  const node = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string) => {
-    const created = doc.createElement(tag);
-    if (className) created.className = className;
-    return created;
-  };
-  const text = (className: string, content: string) => {
-    const line = node('p', className);
-    line.textContent = content;
-    return line;
-  };
-
-  function point(host: HTMLElement, address: string): void {
-    tokens.set(host, address);
-    host.setAttribute('data-swaplane-token', address);
-    host.setAttribute('data-swaplane-chain', String(chainId));
-    showListed(host);
-  }
-
-  function showListed(host: HTMLElement): void {
-    const known = listed.get(tokens.get(host) ?? '');
-    const button = host.shadowRoot?.querySelector('.s') as HTMLElement | null | undefined;
-    if (known === undefined || !button) return;
-    host.setAttribute('data-swaplane-listed', String(known));
-    button.classList.toggle('u', !known);
-    button.title = known ? 'Swap with Swaplane' : `Swap with Swaplane (${NOT_LISTED})`;
-  }
+  const text = (className: string, content: string) => line(doc, className, content);
 
   function showFailure(card: HTMLElement, error: Failure, keep: Node[] = []): void {
     const [title, next] = failureText(error);
     card.replaceChildren(...keep, text('b', title), ...(next ? [text('', next)] : []));
   }
 
-  function toggle(host: HTMLElement, button: HTMLElement): void {
-    const wasOpen = open?.host === host;
-    open?.close();
-    const address = tokens.get(host);
-    if (wasOpen || !address) return;
+  /** The card, in the top layer where the browser has popovers; its `close` forgets it. */
+  function show(host: HTMLElement, button: HTMLElement) {
     const view = doc.defaultView as Window;
-    const card = node('div');
+    const card = node(doc, 'div');
     card.setAttribute('role', 'dialog');
     card.setAttribute('aria-label', 'Swaplane quote');
     card.append(text('', 'Getting a quote…'));
@@ -113,6 +104,7 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
     const rect = button.getBoundingClientRect();
     const current = {
       host,
+      card,
       close() {
         card.remove();
         button.setAttribute('aria-expanded', 'false');
@@ -135,30 +127,34 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
       );
       (card.showPopover as (options: { source: Element }) => void)({ source: button });
     }
+    return current;
+  }
 
-    // A token not on the service's list gets no quote (the service has no route for it): the card
-    // checks it instead, so the user sees a transfer tax or a blocked sell before going anywhere.
-    const check = () => {
-      card.replaceChildren(text('b', NOT_LISTED), text('', 'Checking the token…'));
-      messenger.tokenSafety(chainId, address).then((outcome) => {
-        if (open !== current) return;
-        if (!outcome.ok) return showFailure(card, outcome.error, [text('b', NOT_LISTED)]);
-        const [headline, detail] = safetyText(outcome.result);
-        const line = text('b', headline);
-        line.setAttribute('role', 'status');
-        card.replaceChildren(text('', NOT_LISTED), line, text('', detail));
-      });
-    };
-    if (listed.get(address) === false) {
-      check();
-      return;
-    }
+  /**
+   * A token not on the service's list gets no quote (the service has no route for it): the card
+   * checks it instead, so the user sees a transfer tax or a blocked sell before going anywhere.
+   */
+  function check(current: ReturnType<typeof show>, address: string): void {
+    const { card } = current;
+    card.replaceChildren(text('b', NOT_LISTED), text('', 'Checking the token…'));
+    messenger.tokenSafety(chainId, address).then((outcome) => {
+      if (open !== current) return;
+      if (!outcome.ok) return showFailure(card, outcome.error, [text('b', NOT_LISTED)]);
+      const [headline, detail] = safetyText(outcome.result);
+      const status = text('b', headline);
+      status.setAttribute('role', 'status');
+      card.replaceChildren(text('', NOT_LISTED), status, text('', detail));
+    });
+  }
+
+  function quote(current: ReturnType<typeof show>, address: string): void {
+    const { card } = current;
     messenger.oneClickQuote(chainId, address).then((outcome) => {
       if (open !== current) return;
-      if (!outcome.ok && outcome.error.code === 'NOT_WHITELISTED') return check();
+      if (!outcome.ok && outcome.error.code === 'NOT_WHITELISTED') return check(current, address);
       if (!outcome.ok) return showFailure(card, outcome.error);
       const [rate, minimum, network, source] = quoteText(outcome.result);
-      const go = node('button', 'go');
+      const go = node(doc, 'button', 'go');
       go.type = 'button';
       go.textContent = 'Swap in Swaplane';
       go.addEventListener('click', (event) => {
@@ -173,60 +169,103 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
     });
   }
 
-  function create(address: string): HTMLElement {
-    const host = doc.createElement(HOST_TAG);
-    point(host, address);
-    const root = host.attachShadow({ mode: 'open' });
-    const style = node('style');
-    style.textContent = CSS;
-    // A span with the button role, not a <button>: on a big page, native buttons make the browser's
-    // pre-paint walk several times slower on every insertion (bench: 10,000-row list).
-    const button = node('span', 's');
-    button.textContent = 'Swap';
-    button.title = 'Swap with Swaplane';
-    button.tabIndex = 0;
-    button.setAttribute('role', 'button');
-    button.setAttribute('aria-expanded', 'false');
-    const activate = (event: Event) => {
-      // Only a person's press: page script can reach an open shadow root, but can't fake isTrusted.
-      if (!event.isTrusted) return;
-      event.preventDefault();
-      event.stopPropagation();
-      toggle(host, button);
-    };
-    button.addEventListener('click', activate);
-    button.addEventListener(
-      'keydown',
-      (event) => (event.key === 'Enter' || event.key === ' ') && activate(event),
-    );
-    root.append(style, button);
+  return {
+    toggle(host, button, address) {
+      const wasOpen = open?.host === host;
+      open?.close();
+      if (wasOpen || !address) return;
+      const current = show(host, button);
+      if (isListed(address) === false) check(current, address);
+      else quote(current, address);
+    },
+    close(host) {
+      if (!host || open?.host === host) open?.close();
+    },
+  };
+}
+
+/** A host element with its shadow root, its styles and its button (not yet in the page). */
+function createHost(doc: Document, onActivate: (host: HTMLElement, button: HTMLElement) => void) {
+  const host = doc.createElement(HOST_TAG);
+  const root = host.attachShadow({ mode: 'open' });
+  const style = node(doc, 'style');
+  style.textContent = CSS;
+  // A span with the button role, not a <button>: on a big page, native buttons make the browser's
+  // pre-paint walk several times slower on every insertion (bench: 10,000-row list).
+  const button = node(doc, 'span', 's');
+  button.textContent = 'Swap';
+  button.title = 'Swap with Swaplane';
+  button.tabIndex = 0;
+  button.setAttribute('role', 'button');
+  button.setAttribute('aria-expanded', 'false');
+  const activate = (event: Event) => {
+    // Only a person's press: page script can reach an open shadow root, but can't fake isTrusted.
+    if (!event.isTrusted) return;
+    event.preventDefault();
+    event.stopPropagation();
+    onActivate(host, button);
+  };
+  button.addEventListener('click', activate);
+  button.addEventListener(
+    'keydown',
+    (event) => (event.key === 'Enter' || event.key === ' ') && activate(event),
+  );
+  root.append(style, button);
+  return host;
+}
+
+/** Where each button goes: after the outermost link enclosing its element, outside its click area. */
+function anchorsOf(items: readonly Placement[]): Element[] {
+  const anchors: Element[] = [];
+  for (const { element } of items) {
+    let anchor = element;
+    for (let link = element.parentElement?.closest('a'); link; link = link.parentElement?.closest('a')) {
+      anchor = link;
+    }
+    anchors.push(anchor);
+  }
+  return anchors;
+}
+
+export function createInjector(chainId: number, messenger: Messenger, doc: Document = document): Injector {
+  const hosts = new WeakMap<Element, HTMLElement>();
+  // The token lives here, not in the (page-writable) data attribute, which is only a hook for tests.
+  const tokens = new WeakMap<HTMLElement, string>();
+  // Token -> on the service's list, as the background answered (absent: not asked yet).
+  const listed = new Map<string, boolean>();
+  const cards = createCards(chainId, messenger, doc, (address) => listed.get(address));
+
+  function point(host: HTMLElement, address: string): void {
+    tokens.set(host, address);
+    host.setAttribute('data-swaplane-token', address);
+    host.setAttribute('data-swaplane-chain', String(chainId));
     showListed(host);
-    return host;
+  }
+
+  function showListed(host: HTMLElement): void {
+    const known = listed.get(tokens.get(host) ?? '');
+    const button = host.shadowRoot?.querySelector('.s') as HTMLElement | null | undefined;
+    if (known === undefined || !button) return;
+    host.setAttribute('data-swaplane-listed', String(known));
+    button.classList.toggle('u', !known);
+    button.title = known ? 'Swap with Swaplane' : `Swap with Swaplane (${NOT_LISTED})`;
   }
 
   return {
     place(items) {
-      // Reads: where each button goes (after the outermost enclosing link, outside its click area).
-      const anchors: Element[] = [];
-      for (const { element } of items) {
-        let anchor = element;
-        for (let link = element.parentElement?.closest('a'); link; link = link.parentElement?.closest('a')) {
-          anchor = link;
-        }
-        anchors.push(anchor);
-      }
-      // Writes.
+      const anchors = anchorsOf(items); // reads, then writes
       items.forEach(({ element, address }, i) => {
         const existing = hosts.get(element);
         if (existing) {
           if (tokens.get(existing) === address) return;
-          if (open?.host === existing) open.close();
+          cards.close(existing);
           point(existing, address);
           return;
         }
         const anchor = anchors[i] as Element;
         if (!anchor.parentNode) return;
-        const host = create(address);
+        const host = createHost(doc, (at, button) => cards.toggle(at, button, tokens.get(at)));
+        point(host, address);
         hosts.set(element, host);
         anchor.after(host);
       });
@@ -245,12 +284,12 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
     remove(element) {
       const host = hosts.get(element);
       if (!host) return;
-      if (open?.host === host) open.close();
+      cards.close(host);
       host.remove();
       hosts.delete(element);
     },
     clear() {
-      open?.close();
+      cards.close();
       for (const host of doc.querySelectorAll(HOST_TAG)) {
         if (tokens.has(host as HTMLElement)) host.remove();
       }

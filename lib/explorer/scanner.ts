@@ -9,6 +9,8 @@
 import {
   ADDRESS_LINKS,
   createWhitelist,
+  type Detected,
+  type PageInfo,
   pageInfo,
   pageTarget,
   readLink,
@@ -37,25 +39,116 @@ export interface Scanner {
   stop(): void;
 }
 
+/** Observes elements until they near the viewport, then hands them over (IntersectionObserver). */
+interface Watcher {
+  watch(elements: Element[], size?: number): void;
+  unobserve(element: Element): void;
+  disconnect(): void;
+}
+
+function createWatcher(
+  win: Window & typeof globalThis,
+  margin: string,
+  near: (elements: Element[]) => void,
+): Watcher {
+  // Observed element -> the elements it stands for (itself, or a run of neighbours: see watch()).
+  const groups = new WeakMap<Element, Element[]>();
+  const io = new win.IntersectionObserver(
+    (entries) => {
+      const single: Element[] = [];
+      const runs: Element[][] = [];
+      for (const { isIntersecting, target } of entries) {
+        const group = groups.get(target);
+        if (!isIntersecting || !group) continue;
+        io.unobserve(target);
+        if (group.length > 1) runs.push(group);
+        else single.push(target);
+      }
+      near(single);
+      // A run came near: watch each of its elements on its own (after the loop, so that all the
+      // buttons near the viewport go in together, in one insertion, on the next callback).
+      for (const run of runs) watch(run, 1);
+    },
+    // scrollMargin: the same reach inside scrolling containers (dropdown lists, table panes).
+    { rootMargin: margin, scrollMargin: margin } as IntersectionObserverInit,
+  );
+
+  /**
+   * The browser recomputes every observed target on each frame, so a big batch (a 10,000-row list) is
+   * watched in runs of 32 neighbours in document order, through the first and last of each run; a run
+   * that comes near is then watched element by element. Small batches are watched element by element
+   * from the start.
+   */
+  function watch(elements: Element[], size = elements.length > 512 ? 32 : 1): void {
+    for (let i = 0; i < elements.length; i += size) {
+      const group = elements.slice(i, i + size);
+      for (const sentinel of [group[0] as Element, group[group.length - 1] as Element]) {
+        groups.set(sentinel, group);
+        io.observe(sentinel);
+      }
+    }
+  }
+
+  return { watch, unobserve: (element) => io.unobserve(element), disconnect: () => io.disconnect() };
+}
+
+/** Queues what the records added (roots to scan) or re-pointed (changed hrefs, also roots). */
+function collect(records: MutationRecord[], roots: Node[], changed: Element[]): void {
+  for (const record of records) {
+    if (record.type === 'attributes') {
+      roots.push(record.target);
+      changed.push(record.target as Element);
+      continue;
+    }
+    for (const node of record.addedNodes) {
+      // Our own buttons are additions too; they hold nothing to scan.
+      if (node.nodeType === 1 && (node as Element).localName !== HOST_TAG) roots.push(node);
+    }
+  }
+}
+
+/**
+ * A pass's reads: the first pass takes every token link unparsed, the next every address link; later
+ * ones parse only what was added.
+ */
+function read(doc: Document, page: PageInfo, sweep: Sweep, roots: Node[]) {
+  const tokens: Element[] = sweep === 'tokens' ? [...doc.querySelectorAll(TOKEN_LINKS)] : [];
+  const found = sweep === 'addresses' ? scanLinks(doc, page, [], ADDRESS_LINKS) : [];
+  for (const root of roots) if (root.isConnected) scanLinks(root as ParentNode, page, found);
+  return { tokens, found };
+}
+
+type Sweep = 'tokens' | 'addresses' | undefined;
+
+/** The background's whitelist, asked in batches and cached (createWhitelist). */
+function askWhitelist(chainId: number, messenger: Messenger) {
+  return createWhitelist(async (addresses) => {
+    const answer = await messenger.whitelistedTokens(chainId, addresses);
+    return answer.ok ? answer.result : [];
+  });
+}
+
+/** Of these address links, the ones the background confirms as whitelisted tokens, still in the page. */
+function whitelisted(ask: ReturnType<typeof askWhitelist>, candidates: Detected[]): Promise<Detected[]> {
+  return ask(candidates.map((record) => record.address)).then((ok) =>
+    candidates.filter(({ element, address }) => ok.has(address) && element.isConnected),
+  );
+}
+
 export function startScanner(options: ScannerOptions): Scanner {
   const { chainId, messenger, doc = document } = options;
   const win = doc.defaultView as Window & typeof globalThis;
   const injector = createInjector(chainId, messenger, doc);
-  const whitelist = createWhitelist(async (addresses) => {
-    const answer = await messenger.whitelistedTokens(chainId, addresses);
-    return answer.ok ? answer.result : [];
-  });
+  const whitelist = askWhitelist(chainId, messenger);
   // Tokens not read from a /token/ href: the page's title, and address links the background confirmed.
   const confirmed = new WeakMap<Element, string>();
-  // Observed element -> the elements it stands for (itself, or a run of neighbours: see watch()).
-  const groups = new WeakMap<Element, Element[]>();
   const stats = { passes: 0 };
   let page = pageInfo(win.location.href, chainId);
   let title: Element | undefined;
   let roots: Node[] = [];
   let changed: Element[] = [];
   // Whole-document sweeps: token links in the first pass, address links in the next frame's.
-  let sweep: 'tokens' | 'addresses' | undefined = 'tokens';
+  let sweep: Sweep = 'tokens';
   let scheduled = false;
   let stopped = false;
 
@@ -81,56 +174,29 @@ export function startScanner(options: ScannerOptions): Scanner {
   }
 
   const lazy = options.lazy ?? typeof win.IntersectionObserver === 'function';
-  const margin = options.rootMargin ?? '600px 0px';
-  const io = lazy
-    ? new win.IntersectionObserver(
-        (entries) => {
-          const near: Element[] = [];
-          const runs: Element[][] = [];
-          for (const { isIntersecting, target } of entries) {
-            const group = groups.get(target);
-            if (!isIntersecting || !group) continue;
-            io?.unobserve(target);
-            if (group.length > 1) runs.push(group);
-            else near.push(target);
-          }
-          place(near);
-          // A run came near: watch each of its elements on its own (after the loop, so that all the
-          // buttons near the viewport go in together, in one insertion, on the next callback).
-          for (const run of runs) watch(run, 1);
-        },
-        // scrollMargin: the same reach inside scrolling containers (dropdown lists, table panes).
-        { rootMargin: margin, scrollMargin: margin } as IntersectionObserverInit,
-      )
-    : undefined;
-
-  /**
-   * Observes elements until they near the viewport. The browser recomputes every observed target on
-   * each frame, so a big batch (a 10,000-row list) is watched in runs of 32 neighbours in document
-   * order, through the first and last of each run; a run that comes near is then watched element by
-   * element. Small batches are watched element by element from the start.
-   */
-  function watch(elements: Element[], size = elements.length > 512 ? 32 : 1): void {
-    for (let i = 0; i < elements.length; i += size) {
-      const group = elements.slice(i, i + size);
-      for (const sentinel of [group[0] as Element, group[group.length - 1] as Element]) {
-        groups.set(sentinel, group);
-        io?.observe(sentinel);
-      }
-    }
-  }
+  const io = lazy ? createWatcher(win, options.rootMargin ?? '600px 0px', place) : undefined;
 
   /** Elements that should carry a button: new ones wait to be seen, existing buttons are re-pointed. */
   function want(elements: Element[]): void {
     const fresh = elements.filter((element) => !injector.has(element));
     place(elements.filter((element) => !io || injector.has(element)));
-    if (io) watch(fresh);
+    io?.watch(fresh);
   }
 
   function forget(element: Element): void {
     confirmed.delete(element);
     io?.unobserve(element);
     injector.remove(element);
+  }
+
+  /** Address links get a button once the background says they are whitelisted tokens. */
+  function confirm(candidates: Detected[]): void {
+    if (candidates.length === 0) return;
+    whitelisted(whitelist, candidates).then((tokens) => {
+      if (stopped) return;
+      for (const { element, address } of tokens) confirmed.set(element, address);
+      want(tokens.map((record) => record.element));
+    });
   }
 
   function pass(): void {
@@ -140,16 +206,11 @@ export function startScanner(options: ScannerOptions): Scanner {
     // SPA navigation (pushState, popstate) changes the URL without a load, and always the DOM too, so
     // each pass looks at the URL: the page's own token may have changed.
     if (win.location.href !== page.url) page = pageInfo(win.location.href, chainId);
-    const pendingRoots = roots;
     const pendingChanged = changed;
+    const { tokens, found } = read(doc, page, sweep, roots);
+    sweep = sweep === 'tokens' ? 'addresses' : undefined;
     roots = [];
     changed = [];
-
-    // Reads. The first pass takes every token link unparsed; later ones parse what was added.
-    const tokens: Element[] = sweep === 'tokens' ? [...doc.querySelectorAll(TOKEN_LINKS)] : [];
-    const found = sweep === 'addresses' ? scanLinks(doc, page, [], ADDRESS_LINKS) : [];
-    sweep = sweep === 'tokens' ? 'addresses' : undefined;
-    for (const root of pendingRoots) if (root.isConnected) scanLinks(root as ParentNode, page, found);
     // A re-pointed address link is asked about again; until then (or if not a token) it has no button.
     for (const element of pendingChanged) confirmed.delete(element);
     const gone = pendingChanged.filter((element) => !tokenOf(element));
@@ -163,38 +224,10 @@ export function startScanner(options: ScannerOptions): Scanner {
       confirmed.set(target.element, target.address);
       tokens.push(target.element);
     }
-    const candidates = found.filter((record) => record.kind === 'address');
     for (const record of found) if (record.kind === 'token') tokens.push(record.element);
     want(tokens);
-    if (candidates.length > 0) {
-      whitelist(candidates.map((record) => record.address)).then((ok) => {
-        if (stopped) return;
-        const elements: Element[] = [];
-        for (const { element, address } of candidates) {
-          if (!ok.has(address) || !element.isConnected) continue;
-          confirmed.set(element, address);
-          elements.push(element);
-        }
-        want(elements);
-      });
-    }
+    confirm(found.filter((record) => record.kind === 'address'));
     if (sweep) schedule();
-  }
-
-  /** Queues what the records added or re-pointed; true when there is something to scan. */
-  function collect(records: MutationRecord[]): boolean {
-    for (const record of records) {
-      if (record.type === 'attributes') {
-        roots.push(record.target);
-        changed.push(record.target as Element);
-        continue;
-      }
-      for (const node of record.addedNodes) {
-        // Our own buttons are additions too; they hold nothing to scan.
-        if (node.nodeType === 1 && (node as Element).localName !== HOST_TAG) roots.push(node);
-      }
-    }
-    return roots.length > 0;
   }
 
   function schedule(): void {
@@ -205,7 +238,8 @@ export function startScanner(options: ScannerOptions): Scanner {
 
   // A changed URL with no element added (a framework only swapping text) still needs its pass.
   const mutations = new win.MutationObserver((records) => {
-    if (collect(records) || win.location.href !== page.url) schedule();
+    collect(records, roots, changed);
+    if (roots.length > 0 || win.location.href !== page.url) schedule();
   });
   mutations.observe(doc, { childList: true, subtree: true, attributes: true, attributeFilter: ['href'] });
   pass();
