@@ -35,6 +35,8 @@ export interface Injector {
   /** Records which of `asked` are on the service's list; the others' buttons are marked as not. */
   mark(asked: readonly string[], listed: ReadonlySet<string>): void;
   remove(element: Element): void;
+  /** Removes the buttons whose element the page took out (an app re-rendering a cell keeps ours). */
+  prune(): void;
   /** Removes every button of this injector and closes its card. */
   clear(): void;
 }
@@ -229,6 +231,7 @@ function anchorsOf(items: readonly Placement[]): Element[] {
 
 export function createInjector(chainId: number, messenger: Messenger, doc: Document = document): Injector {
   const hosts = new WeakMap<Element, HTMLElement>();
+  const owners = new WeakMap<HTMLElement, Element>();
   // The token lives here, not in the (page-writable) data attribute, which is only a hook for tests.
   const tokens = new WeakMap<HTMLElement, string>();
   // Token -> on the service's list, as the background answered (absent: not asked yet).
@@ -251,6 +254,14 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
     button.title = known ? 'Swap with Swaplane' : `Swap with Swaplane (${NOT_LISTED})`;
   }
 
+  function remove(element: Element): void {
+    const host = hosts.get(element);
+    if (!host) return;
+    cards.close(host);
+    host.remove();
+    hosts.delete(element);
+  }
+
   return {
     place(items) {
       const anchors = anchorsOf(items); // reads, then writes
@@ -267,6 +278,7 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
         const host = createHost(doc, (at, button) => cards.toggle(at, button, tokens.get(at)));
         point(host, address);
         hosts.set(element, host);
+        owners.set(host, element);
         anchor.after(host);
       });
     },
@@ -281,12 +293,12 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
         if (token && changed.has(token)) showListed(host as HTMLElement);
       }
     },
-    remove(element) {
-      const host = hosts.get(element);
-      if (!host) return;
-      cards.close(host);
-      host.remove();
-      hosts.delete(element);
+    remove,
+    prune() {
+      for (const host of doc.querySelectorAll(HOST_TAG)) {
+        const element = owners.get(host as HTMLElement);
+        if (element && !element.isConnected) remove(element);
+      }
     },
     clear() {
       cards.close();

@@ -17,7 +17,7 @@ import {
   scanLinks,
   TOKEN_LINKS,
 } from './detect';
-import { createInjector, HOST_TAG, type Placement } from './inject';
+import { createInjector, HOST_TAG, type Injector, type Placement } from './inject';
 import type { Messenger } from './messenger';
 
 export interface ScannerOptions {
@@ -92,9 +92,16 @@ function createWatcher(
   return { watch, unobserve: (element) => io.unobserve(element), disconnect: () => io.disconnect() };
 }
 
-/** Queues what the records added (roots to scan) or re-pointed (changed hrefs, also roots). */
-function collect(records: MutationRecord[], roots: Node[], changed: Element[]): void {
+/**
+ * Queues what the records added (roots to scan) or re-pointed (changed hrefs, also roots); true when
+ * the page removed an element (a button may have lost its link).
+ */
+function collect(records: MutationRecord[], roots: Node[], changed: Element[]): boolean {
+  let removed = false;
   for (const record of records) {
+    for (const node of record.removedNodes) {
+      if (node.nodeType === 1 && (node as Element).localName !== HOST_TAG) removed = true;
+    }
     if (record.type === 'attributes') {
       roots.push(record.target);
       changed.push(record.target as Element);
@@ -105,6 +112,7 @@ function collect(records: MutationRecord[], roots: Node[], changed: Element[]): 
       if (node.nodeType === 1 && (node as Element).localName !== HOST_TAG) roots.push(node);
     }
   }
+  return removed;
 }
 
 /**
@@ -119,6 +127,28 @@ function read(doc: Document, page: PageInfo, sweep: Sweep, roots: Node[]) {
 }
 
 type Sweep = 'tokens' | 'addresses' | undefined;
+
+/** The token an element's /token/ href names, read now. */
+function linkedToken(element: Element, page: PageInfo): string | undefined {
+  const link = readLink(element, page);
+  return link?.kind === 'token' ? link.address : undefined;
+}
+
+/**
+ * Places (or re-points) the buttons. Not-listed ERC-20s keep theirs, marked so: one batched, cached
+ * question per new token.
+ */
+function placeAndMark(
+  injector: Injector,
+  whitelist: ReturnType<typeof askWhitelist>,
+  items: Placement[],
+  live: () => boolean,
+): void {
+  injector.place(items);
+  if (items.length === 0) return;
+  const asked = items.map((item) => item.address);
+  whitelist(asked).then((listed) => live() && injector.mark(asked, listed));
+}
 
 /** The background's whitelist, asked in batches and cached (createWhitelist). */
 function askWhitelist(chainId: number, messenger: Messenger) {
@@ -151,12 +181,9 @@ export function startScanner(options: ScannerOptions): Scanner {
   let sweep: Sweep = 'tokens';
   let scheduled = false;
   let stopped = false;
+  let pruning = false;
 
-  /** The token an element's button is for, read now: its confirmed token, or its /token/ href's. */
-  function tokenOf(element: Element): string | undefined {
-    const link = readLink(element, page);
-    return confirmed.get(element) ?? (link?.kind === 'token' ? link.address : undefined);
-  }
+  const tokenOf = (element: Element) => confirmed.get(element) ?? linkedToken(element, page);
 
   /** Reads every token first, then places (or re-points) the buttons. */
   function place(elements: Element[]): void {
@@ -165,12 +192,7 @@ export function startScanner(options: ScannerOptions): Scanner {
       const address = tokenOf(element);
       if (address) items.push({ element, address });
     }
-    injector.place(items);
-    // Not-listed ERC-20s keep their button, marked so: one batched, cached question per new token.
-    if (items.length > 0) {
-      const asked = items.map((item) => item.address);
-      whitelist(asked).then((listed) => stopped || injector.mark(asked, listed));
-    }
+    placeAndMark(injector, whitelist, items, () => !stopped);
   }
 
   const lazy = options.lazy ?? typeof win.IntersectionObserver === 'function';
@@ -217,6 +239,8 @@ export function startScanner(options: ScannerOptions): Scanner {
     const target = pageTarget(doc, page);
 
     // Writes.
+    if (pruning) injector.prune();
+    pruning = false;
     for (const element of gone) forget(element);
     if (title && title !== target?.element) forget(title);
     title = target?.element;
@@ -238,8 +262,8 @@ export function startScanner(options: ScannerOptions): Scanner {
 
   // A changed URL with no element added (a framework only swapping text) still needs its pass.
   const mutations = new win.MutationObserver((records) => {
-    collect(records, roots, changed);
-    if (roots.length > 0 || win.location.href !== page.url) schedule();
+    if (collect(records, roots, changed)) pruning = true;
+    if (pruning || roots.length > 0 || win.location.href !== page.url) schedule();
   });
   mutations.observe(doc, { childList: true, subtree: true, attributes: true, attributeFilter: ['href'] });
   pass();
