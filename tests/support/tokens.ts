@@ -1,4 +1,25 @@
-import type { Token } from '@/lib/api/schema';
+import { NATIVE_TOKEN_ADDRESS, type Token } from '@/lib/api/schema';
+import { USDC } from './addresses';
+
+/** Ether and USDC on Ethereum as the token list gives them (no logo). */
+export const ETHER_TOKEN: Token = {
+  chainId: 1,
+  address: NATIVE_TOKEN_ADDRESS,
+  name: 'Ether',
+  symbol: 'ETH',
+  decimals: 18,
+  logoURI: '',
+};
+export const USDC_TOKEN: Token = {
+  chainId: 1,
+  address: USDC,
+  name: 'USD Coin',
+  symbol: 'USDC',
+  decimals: 6,
+  logoURI: '',
+};
+/** USDC as the service's token search gives it, with a logo (the unit tests' fake service). */
+export const USDC_LISTED: Token = { ...USDC_TOKEN, logoURI: 'https://example.invalid/usdc.png' };
 
 /** A deterministic list of `count` tokens (seeded), for list-size code paths. */
 export function syntheticTokens(count: number, chainId = 1): Token[] {
