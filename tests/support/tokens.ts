@@ -1,23 +1,14 @@
 import { NATIVE_TOKEN_ADDRESS, type Token } from '@/lib/api/schema';
 import { USDC } from './addresses';
 
+/** A token on Ethereum as the token list gives it, without a logo. */
+function listedToken(address: string, symbol: string, name: string, decimals: number): Token {
+  return { chainId: 1, address, name, symbol, decimals, logoURI: '' };
+}
+
 /** Ether and USDC on Ethereum as the token list gives them (no logo). */
-export const ETHER_TOKEN: Token = {
-  chainId: 1,
-  address: NATIVE_TOKEN_ADDRESS,
-  name: 'Ether',
-  symbol: 'ETH',
-  decimals: 18,
-  logoURI: '',
-};
-export const USDC_TOKEN: Token = {
-  chainId: 1,
-  address: USDC,
-  name: 'USD Coin',
-  symbol: 'USDC',
-  decimals: 6,
-  logoURI: '',
-};
+export const ETHER_TOKEN = listedToken(NATIVE_TOKEN_ADDRESS, 'ETH', 'Ether', 18);
+export const USDC_TOKEN = listedToken(USDC, 'USDC', 'USD Coin', 6);
 /** USDC as the service's token search gives it, with a logo (the unit tests' fake service). */
 export const USDC_LISTED: Token = { ...USDC_TOKEN, logoURI: 'https://example.invalid/usdc.png' };
 
