@@ -1,18 +1,19 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page, TestInfo } from '@playwright/test';
-import * as TOKENS from '../support/addresses';
 import { historySwapFixture } from '../support/swaps';
-import { E2E_PASSWORD, expect, importAnvilWallet, seedHistory, test, useEmbeddedDefault } from './fixtures';
+import {
+  E2E_PASSWORD,
+  ETH,
+  expect,
+  importAnvilWallet,
+  pickToken,
+  seedHistory,
+  test,
+  USDC,
+  useEmbeddedDefault,
+} from './fixtures';
 
-const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = TOKENS.lowercase.USDC;
 const SCHEMES = ['light', 'dark'] as const;
-
-async function pick(page: Page, picker: 'from' | 'to', query: string, address: string) {
-  await page.getByTestId(`${picker}-picker`).click();
-  await page.getByLabel(new RegExp(`Search ${picker} token`, 'i')).fill(query);
-  await page.locator(`button[data-token="${address}"]`).click();
-}
 
 /** Axe finds nothing, the popup fits 360 px without horizontal scroll, and a screenshot is kept. */
 async function audit(page: Page, testInfo: TestInfo, name: string, maxWidth = 360): Promise<void> {
@@ -77,6 +78,23 @@ async function openPopup(page: Page, extensionId: string): Promise<void> {
   await page.goto(`chrome-extension://${extensionId}/popup.html`);
 }
 
+/** A popup page with anvil's wallet imported (the built-in service settings), reloaded onto the wallet. */
+async function importedPage(context: BrowserContext, extensionId: string): Promise<Page> {
+  const page = await context.newPage();
+  await openPopup(page, extensionId);
+  await importAnvilWallet(page);
+  await page.reload();
+  return page;
+}
+
+/** A wrong password sent with `button`: the alert says so, and the screen with it passes the audit. */
+async function auditWrongPassword(page: Page, testInfo: TestInfo, button: string, name: string) {
+  await page.getByLabel('Password').fill('not my password');
+  await page.getByRole('button', { name: button }).click();
+  await expect(page.getByRole('alert')).toContainText('Wrong password');
+  await audit(page, testInfo, name);
+}
+
 test('onboarding screens have no axe violations and fit 360x600', async ({
   context,
   extensionId,
@@ -101,17 +119,11 @@ test('the unlock screen has no axe violations, also with a wrong password', asyn
   context,
   extensionId,
 }, testInfo) => {
-  const page = await context.newPage();
-  await openPopup(page, extensionId);
-  await importAnvilWallet(page);
-  await page.reload();
+  const page = await importedPage(context, extensionId);
   await page.getByRole('button', { name: 'Lock' }).click();
   await expect(page.getByRole('heading', { name: 'Unlock' })).toBeVisible();
   await audit(page, testInfo, 'unlock');
-  await page.getByLabel('Password').fill('not my password');
-  await page.getByRole('button', { name: 'Unlock' }).click();
-  await expect(page.getByRole('alert')).toContainText('Wrong password');
-  await audit(page, testInfo, 'unlock-error');
+  await auditWrongPassword(page, testInfo, 'Unlock', 'unlock-error');
 });
 
 test('the swap screen with a quote, the token picker and review have no axe violations', async ({
@@ -130,7 +142,7 @@ test('the swap screen with a quote, the token picker and review have no axe viol
   await page.getByLabel(/Search from token/i).fill('ETH');
   await page.locator(`button[data-token="${ETH}"]`).click();
 
-  await pick(page, 'to', 'USDC', USDC);
+  await pickToken(page, 'to', 'USDC', USDC);
   await page.getByLabel('Amount').fill('1');
   await expect(page.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
   // The quote line expands into its details (minimum received, route, most the fee can be).
@@ -162,17 +174,11 @@ test('the account screen has no axe violations, before and after a reveal', asyn
   extensionId,
 }, testInfo) => {
   test.setTimeout(90_000);
-  const page = await context.newPage();
-  await openPopup(page, extensionId);
-  await importAnvilWallet(page);
-  await page.reload();
+  const page = await importedPage(context, extensionId);
   await page.getByRole('button', { name: 'Manage accounts' }).click();
   await expect(page.getByRole('heading', { name: 'Accounts' })).toBeVisible();
   await audit(page, testInfo, 'accounts');
-  await page.getByLabel('Password').fill('not my password');
-  await page.getByRole('button', { name: 'Reveal' }).click();
-  await expect(page.getByRole('alert')).toContainText('Wrong password');
-  await audit(page, testInfo, 'accounts-error');
+  await auditWrongPassword(page, testInfo, 'Reveal', 'accounts-error');
   await page.getByLabel('Password').fill(E2E_PASSWORD);
   await page.getByRole('button', { name: 'Reveal' }).click();
   // Hidden by default: the screenshots of this state never show the phrase.
@@ -187,8 +193,8 @@ test('a split-route quote in light and dark; the flip glyph has 3:1 contrast in 
   test.setTimeout(120_000);
   const page = await walletPage(context, extensionId);
   await page.reload();
-  await pick(page, 'from', 'ETH', ETH);
-  await pick(page, 'to', 'USDC', USDC);
+  await pickToken(page, 'from', 'ETH', ETH);
+  await pickToken(page, 'to', 'USDC', USDC);
   // WETH/USDC has two pools on the devnet: a large trade is split between them.
   await page.getByLabel('Amount').fill('500');
   await expect(page.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });

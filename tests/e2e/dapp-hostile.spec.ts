@@ -2,6 +2,7 @@
 // extension, a page cannot read accounts before connecting, cannot sign or send without the
 // window, cannot pass for another origin, cannot flood the queue; closing the window rejects
 // with 4001, a locked wallet answers [] and asks for the password in the window.
+import type { BrowserContext } from '@playwright/test';
 import {
   answerOf,
   BLANK_PAGE,
@@ -12,9 +13,8 @@ import {
   serveStatic,
   startRequests,
 } from './dapp/support';
-import { expect, importAnvilWallet, sendFromView, test, useEmbeddedDefault } from './fixtures';
+import { ACCOUNT, expect, sendFromView, setUpWallet, test } from './fixtures';
 
-const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const HELLO = '0x48656c6c6f'; // "Hello"
 
 let site: StaticSite;
@@ -27,15 +27,26 @@ test.afterAll(async () => site.close());
 const originA = () => site.url;
 const originB = () => site.url.replace('127.0.0.1', 'localhost');
 
-async function setUp(context: import('@playwright/test').BrowserContext, extensionId: string) {
-  const setup = await context.newPage();
-  await setup.goto(`chrome-extension://${extensionId}/options.html`);
-  await useEmbeddedDefault(setup);
-  await importAnvilWallet(setup);
-  return setup;
+async function setUp(context: BrowserContext, extensionId: string) {
+  return (await setUpWallet(context, extensionId)).page;
 }
 
-const approvalWindows = (context: import('@playwright/test').BrowserContext, extensionId: string) =>
+/** A tab on `origin` (originA() unless said), open on the blank page. */
+async function openSite(context: BrowserContext, origin = originA()) {
+  const page = await context.newPage();
+  await page.goto(`${origin}/index.html`);
+  return page;
+}
+
+/** The wallet set up, and a tab on originA() connected to it (the user approved). */
+async function setUpConnected(context: BrowserContext, extensionId: string) {
+  const setup = await setUp(context, extensionId);
+  const page = await openSite(context);
+  await connectPage(page, context, extensionId);
+  return { setup, page };
+}
+
+const approvalWindows = (context: BrowserContext, extensionId: string) =>
   context.pages().filter((page) => page.url().startsWith(`chrome-extension://${extensionId}/approve.html`));
 
 test('an unconnected page reads no account and cannot sign or send: 4100, and no window opens', async ({
@@ -43,8 +54,7 @@ test('an unconnected page reads no account and cannot sign or send: 4100, and no
   extensionId,
 }) => {
   await setUp(context, extensionId);
-  const page = await context.newPage();
-  await page.goto(`${originA()}/index.html`);
+  const page = await openSite(context);
   expect(await providerRequest(page, 'eth_accounts')).toEqual({ result: [] });
   expect(await providerRequest(page, 'eth_chainId')).toEqual({ result: '0x1' });
   expect(await providerRequest(page, 'personal_sign', [HELLO, ACCOUNT])).toMatchObject({
@@ -76,8 +86,7 @@ test('signing waits for the window; closing the window rejects with 4001', async
   extensionId,
 }) => {
   await setUp(context, extensionId);
-  const page = await context.newPage();
-  await page.goto(`${originA()}/index.html`);
+  const page = await openSite(context);
   expect(await connectPage(page, context, extensionId)).toEqual({ result: [ACCOUNT] });
 
   const approval = nextApprovalWindow(context, extensionId);
@@ -103,13 +112,9 @@ test('a page cannot pass for another origin: the background uses the origin the 
   context,
   extensionId,
 }) => {
-  await setUp(context, extensionId);
-  const connected = await context.newPage();
-  await connected.goto(`${originA()}/index.html`);
-  await connectPage(connected, context, extensionId);
+  await setUpConnected(context, extensionId);
 
-  const hostile = await context.newPage();
-  await hostile.goto(`${originB()}/index.html`);
+  const hostile = await openSite(context, originB());
   // Claims to be the connected origin on the page<->bridge channel, in every field it can think of.
   const forged = await hostile.evaluate(async (claimed) => {
     const replies: unknown[] = [];
@@ -152,10 +157,7 @@ test('a page cannot flood the queue: three wait, the rest get -32005, one window
   context,
   extensionId,
 }) => {
-  await setUp(context, extensionId);
-  const page = await context.newPage();
-  await page.goto(`${originA()}/index.html`);
-  await connectPage(page, context, extensionId);
+  const { page } = await setUpConnected(context, extensionId);
 
   const approval = nextApprovalWindow(context, extensionId);
   await startRequests(
@@ -188,10 +190,7 @@ test('locked: eth_accounts is [], eth_requestAccounts asks for the password in t
   context,
   extensionId,
 }) => {
-  const setup = await setUp(context, extensionId);
-  const page = await context.newPage();
-  await page.goto(`${originA()}/index.html`);
-  await connectPage(page, context, extensionId);
+  const { setup, page } = await setUpConnected(context, extensionId);
   expect(await providerRequest(page, 'eth_accounts')).toEqual({ result: [ACCOUNT] });
 
   await sendFromView(setup, { type: 'walletLock' });
@@ -237,8 +236,7 @@ test('window.ethereum only when the user allows it in Settings, and never over a
   extensionId,
 }) => {
   const setup = await setUp(context, extensionId);
-  const before = await context.newPage();
-  await before.goto(`${originA()}/index.html`);
+  const before = await openSite(context);
   // Announced by EIP-6963 either way; window.ethereum is off by default.
   expect(await providerRequest(before, 'eth_chainId')).toEqual({ result: '0x1' });
   expect(await before.evaluate(() => 'ethereum' in window)).toBe(false);
@@ -249,8 +247,7 @@ test('window.ethereum only when the user allows it in Settings, and never over a
   await toggle.check();
   await expect(toggle).toBeChecked();
 
-  const allowed = await context.newPage();
-  await allowed.goto(`${originA()}/index.html`);
+  const allowed = await openSite(context);
   await expect
     .poll(() =>
       allowed.evaluate(() => (window as { ethereum?: { isSwaplane?: boolean } }).ethereum?.isSwaplane),

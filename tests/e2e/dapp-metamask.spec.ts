@@ -13,9 +13,8 @@ import {
   type StaticSite,
   serveStatic,
 } from './dapp/support';
-import { expect, importAnvilWallet, rpcCall, test, useEmbeddedDefault, watchPageProblems } from './fixtures';
+import { ACCOUNT, expect, rpcCall, setUpWallet, test, watchPageProblems } from './fixtures';
 
-const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const TEST_DAPP = path.join(
   path.dirname(createRequire(import.meta.url).resolve('@metamask/test-dapp/package.json')),
   'dist',
@@ -32,10 +31,7 @@ test('MetaMask test dapp: connect, sign, sign typed data, send on the devnet, sw
   extensionId,
 }) => {
   test.setTimeout(120_000);
-  const setup = await context.newPage();
-  await setup.goto(`chrome-extension://${extensionId}/options.html`);
-  const { rpcUrls } = await useEmbeddedDefault(setup);
-  await importAnvilWallet(setup);
+  const { page: setup, rpcUrls } = await setUpWallet(context, extensionId);
   await setup.close();
 
   const dapp = await context.newPage();

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { type Hex, parseEther, recoverTypedDataAddress, verifyMessage } from 'viem';
 import { build } from 'vite';
+import { PERMIT_SINGLE_TYPES, PERMIT2 } from '../support/typed-data';
 import {
   axeViolations,
   keepOnLoopback,
@@ -11,9 +12,8 @@ import {
   type StaticSite,
   serveStatic,
 } from './dapp/support';
-import { expect, importAnvilWallet, rpcCall, test, useEmbeddedDefault } from './fixtures';
+import { ACCOUNT, expect, rpcCall, setUpWallet, test } from './fixtures';
 
-const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const SPENDER = '0x3fC91A3afd70395Cd496C647d5a6CC9D4B2b7FAD';
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
@@ -49,10 +49,7 @@ test('viem over custom(provider), discovered with mipd: connect, sign, Permit2, 
   extensionId,
 }) => {
   test.setTimeout(90_000);
-  const setup = await context.newPage();
-  await setup.goto(`chrome-extension://${extensionId}/options.html`);
-  const { rpcUrls } = await useEmbeddedDefault(setup);
-  await importAnvilWallet(setup);
+  const { page: setup, rpcUrls } = await setUpWallet(context, extensionId);
   await setup.close();
 
   const page = await context.newPage();
@@ -151,20 +148,8 @@ test('viem over custom(provider), discovered with mipd: connect, sign, Permit2, 
 function permit2Single() {
   const expiration = Math.floor(Date.now() / 1000) + 30 * 24 * 3600;
   return {
-    domain: { name: 'Permit2', chainId: 1, verifyingContract: '0x000000000022D473030F116dDEE9F6B43aC78BA3' },
-    types: {
-      PermitDetails: [
-        { name: 'token', type: 'address' },
-        { name: 'amount', type: 'uint160' },
-        { name: 'expiration', type: 'uint48' },
-        { name: 'nonce', type: 'uint48' },
-      ],
-      PermitSingle: [
-        { name: 'details', type: 'PermitDetails' },
-        { name: 'spender', type: 'address' },
-        { name: 'sigDeadline', type: 'uint256' },
-      ],
-    },
+    domain: { name: 'Permit2', chainId: 1, verifyingContract: PERMIT2 },
+    types: PERMIT_SINGLE_TYPES,
     primaryType: 'PermitSingle',
     message: {
       details: { token: USDC, amount: (2n ** 160n - 1n).toString(), expiration, nonce: 0 },

@@ -10,13 +10,14 @@
 // which Chromium resolves `true` without a dialog because the user already granted that site.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page, Route } from '@playwright/test';
+import type { BrowserContext, Page, Route } from '@playwright/test';
 import { formatAmount } from '../../lib/amounts/index.ts';
 import { ETH, fixtureHtml, PAGES } from '../fixtures/explorer/pages.ts';
 import {
   expect,
   grantSiteAccess,
   pageSettled,
+  quoteEthDirectly,
   restrictSiteAccess,
   revokeSiteAccess,
   stopServiceWorker,
@@ -28,7 +29,6 @@ import { EXTENSION_PATH } from './launch';
 
 const HOST = 'explorer.example.org';
 const TOKEN_PAGE = `https://${HOST}/token/${ETH.usdc}`;
-const NATIVE = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
 const BUTTON = 'swaplane-swap';
 
 /** The Etherscan token-page fixture, served at the user's own explorer host. */
@@ -46,6 +46,17 @@ async function extensionEval<T>(page: Page, script: string): Promise<T> {
   return page.evaluate(script) as Promise<T>;
 }
 
+/**
+ * Site access set to "On specific sites", every https page answered empty but HOST's, which serves
+ * the token page fixture; gives a new tab for the options page.
+ */
+async function restrictAndServeHost(context: BrowserContext, extensionId: string): Promise<Page> {
+  await restrictSiteAccess(context, extensionId);
+  await context.route(/^https:\/\//, (route) => route.fulfill({ status: 204, body: '' }));
+  await context.route(`https://${HOST}/**`, serve);
+  return context.newPage();
+}
+
 async function expectNoButtons(tab: Page): Promise<void> {
   await tab.goto(TOKEN_PAGE);
   await expect(tab.locator('h1')).toContainText('USDC'); // the fixture was served
@@ -58,10 +69,7 @@ test('a host added in settings gets buttons and quotes on its chain; removing it
   extensionId,
 }) => {
   test.setTimeout(120_000);
-  await restrictSiteAccess(context, extensionId);
-  await context.route(/^https:\/\//, (route) => route.fulfill({ status: 204, body: '' }));
-  await context.route(`https://${HOST}/**`, serve);
-  const options = await context.newPage();
+  const options = await restrictAndServeHost(context, extensionId);
   const problems = await watchPageProblems(options);
   await options.goto(`chrome-extension://${extensionId}/options.html`);
   const { serviceUrl } = await useEmbeddedDefault(options);
@@ -114,18 +122,7 @@ test('a host added in settings gets buttons and quotes on its chain; removing it
   const title = tab.locator(`h1 + ${BUTTON}`);
   await expect(title).toHaveAttribute('data-swaplane-chain', '1');
   await expect(title).toHaveAttribute('data-swaplane-token', ETH.usdc);
-  const response = await fetch(`${serviceUrl}/v1/quote`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      chainId: 1,
-      inToken: NATIVE,
-      outToken: ETH.usdc,
-      inAmount: (25n * 10n ** 16n).toString(),
-      slippage: 0.5,
-    }),
-  });
-  const { data } = (await response.json()) as { data: { outAmount: string; outDecimals: number } };
+  const data = await quoteEthDirectly(serviceUrl, ETH.usdc, 25n * 10n ** 16n);
   await title.getByRole('button', { name: 'Swap', exact: true }).click();
   await expect(title.getByRole('dialog')).toContainText(
     `0.25 ETH ≈ ${formatAmount(BigInt(data.outAmount), data.outDecimals)} USDC`,
@@ -151,10 +148,7 @@ test('access revoked in the browser: the script is unregistered and the options 
   extensionId,
 }) => {
   test.setTimeout(120_000);
-  await restrictSiteAccess(context, extensionId);
-  await context.route(/^https:\/\//, (route) => route.fulfill({ status: 204, body: '' }));
-  await context.route(`https://${HOST}/**`, serve);
-  const options = await context.newPage();
+  const options = await restrictAndServeHost(context, extensionId);
   await options.goto(`chrome-extension://${extensionId}/options.html`);
   await useEmbeddedDefault(options);
   await grantSiteAccess(context, extensionId, `https://${HOST}/*`);

@@ -11,16 +11,8 @@ import {
   SPAM_TOKEN,
   tokenListAddresses,
 } from '../fixtures/explorer/pages.ts';
-import {
-  expect,
-  importAnvilWallet,
-  pageSettled,
-  test,
-  useEmbeddedDefault,
-  watchPageProblems,
-} from './fixtures';
+import { expect, pageSettled, quoteEthDirectly, setUpWallet, test, watchPageProblems } from './fixtures';
 
-const NATIVE = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
 const HOST = 'swaplane-swap';
 
 /** Look-alike hosts serve exactly what the real one does. */
@@ -60,12 +52,16 @@ async function serve(route: Route): Promise<void> {
  * Points the extension at the embedded default, gives it a wallet (the popup's swap screen needs one)
  * and serves every https request from fixtures.
  */
+/** setUp(), then a new tab on `url`. */
+async function setUpAndOpen(context: BrowserContext, extensionId: string, url: string): Promise<Page> {
+  await setUp(context, extensionId);
+  const tab = await context.newPage();
+  await tab.goto(url);
+  return tab;
+}
+
 async function setUp(context: BrowserContext, extensionId: string): Promise<void> {
-  const settings = await context.newPage();
-  await settings.goto(`chrome-extension://${extensionId}/popup.html`);
-  await useEmbeddedDefault(settings);
-  await importAnvilWallet(settings);
-  await settings.close();
+  await (await setUpWallet(context, extensionId, 'popup.html')).page.close();
   // Catch-all first (routes added later win): no request may reach the internet.
   await context.route(/^https:\/\//, serve);
   for (const host of ['etherscan.io', 'basescan.org', 'base.blockscout.com', ...Object.keys(LOOK_ALIKES)]) {
@@ -158,26 +154,13 @@ test('a click shows the quote from the reference service; "Swap in Swaplane" ope
   context,
   extensionId,
 }) => {
-  await setUp(context, extensionId);
+  const tab = await setUpAndOpen(context, extensionId, PAGES.token.url);
   const serviceUrl = process.env.SWAPLANE_E2E_SERVICE_URL as string;
-  const tab = await context.newPage();
-  await tab.goto(PAGES.token.url);
   const titleButton = tab.locator(`h1 + ${HOST}`).getByRole('button', { name: 'Swap', exact: true });
   await titleButton.click();
 
   // What the reference service quotes for 0.1 ETH (the default one-click amount) -> USDC, asked directly.
-  const response = await fetch(`${serviceUrl}/v1/quote`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      chainId: 1,
-      inToken: NATIVE,
-      outToken: ETH.usdc,
-      inAmount: (10n ** 17n).toString(),
-      slippage: 0.5,
-    }),
-  });
-  const { data } = (await response.json()) as { data: { outAmount: string; outDecimals: number } };
+  const data = await quoteEthDirectly(serviceUrl, ETH.usdc, 10n ** 17n);
   const expected = `0.1 ETH ≈ ${formatAmount(BigInt(data.outAmount), data.outDecimals)} USDC`;
   const quoteCard = tab.locator(`h1 + ${HOST}`).getByRole('dialog', { name: 'Swaplane quote' });
   await expect(quoteCard).toContainText(expected, { timeout: 20_000 });
@@ -229,9 +212,7 @@ test('Base: a Blockscout page quotes on chain 8453; a token off the list says so
   context,
   extensionId,
 }) => {
-  await setUp(context, extensionId);
-  const tab = await context.newPage();
-  await tab.goto(PAGES.blockscout.url);
+  const tab = await setUpAndOpen(context, extensionId, PAGES.blockscout.url);
   const title = tab.locator(`h1 + ${HOST}`);
   await expect(title).toHaveAttribute('data-swaplane-chain', '8453');
   await expect(title).toHaveAttribute('data-swaplane-token', BASE.usdc);
@@ -259,9 +240,7 @@ test('off-screen rows get buttons when scrolled near; rows added after load get 
   context,
   extensionId,
 }) => {
-  await setUp(context, extensionId);
-  const tab = await context.newPage();
-  await tab.goto(PAGES.tokens.url);
+  const tab = await setUpAndOpen(context, extensionId, PAGES.tokens.url);
   const { initial, more } = tokenListAddresses();
   const rowButton = (address: string) => tab.locator(`${HOST}[data-swaplane-token="${address}"]`);
   await expect(rowButton(initial[0] as string)).toBeAttached();
@@ -281,9 +260,7 @@ test('off-screen rows get buttons when scrolled near; rows added after load get 
 });
 
 test("the page's own links and styles keep working", async ({ context, extensionId }) => {
-  await setUp(context, extensionId);
-  const tab = await context.newPage();
-  await tab.goto(PAGES.tokens.url);
+  const tab = await setUpAndOpen(context, extensionId, PAGES.tokens.url);
   const usdtButton = tab.locator(`${HOST}[data-swaplane-token="${ETH.usdt}"]`);
   await expect(usdtButton).toBeAttached();
 

@@ -3,27 +3,25 @@
 // Ethereum's RPC and between the extension and the service: the RPC goes down right after the
 // swap is sent, the popup closes, the service worker is stopped; the swap must land (or be
 // reported for what it is) with its history intact.
-import type { Page } from '@playwright/test';
-import * as TOKENS from '../support/addresses';
+import type { BrowserContext, Page } from '@playwright/test';
 import { type Fault, type FaultProxy, onPath, type ProxyRequestInfo } from '../support/fault-proxy';
 import {
+  ACCOUNT,
+  ETH,
   expect,
   expectNewWorker,
   expectNoRawErrors,
   markWorker,
-  openWalletPopup,
+  openProxiedPopup,
+  openWatched,
   pickToken,
   proxiedTest,
   rpcCall,
   sendFromView,
-  stopServiceWorker,
+  stopWorkerFromBlankTab,
   swapAnswer,
-  watchPageProblems,
+  USDC,
 } from './fixtures';
-
-const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = TOKENS.lowercase.USDC;
 
 type SwapAnswer = {
   result: {
@@ -38,22 +36,22 @@ type HistoryAnswer = { result: { kind: string; id: string; status: string; hash:
 
 const test = proxiedTest;
 
-/** The popup on the devnet, with Ethereum's RPC and the service behind the fault proxies. */
-async function open(
-  context: Parameters<typeof openWalletPopup>[0],
+/**
+ * The popup as openProxiedPopup gives it, with the RPC meeting `fault` from the moment the swap's raw
+ * transaction went out, and an ETH -> USDC swap of `amount` sent and waiting for its receipt.
+ */
+async function openAndSendThenRpcDown(
+  context: BrowserContext,
   extensionId: string,
-  proxies: {
-    rpcProxy: FaultProxy;
-    serviceProxy: FaultProxy;
-  },
+  proxies: { rpcProxy: FaultProxy; serviceProxy: FaultProxy },
+  fault: Fault,
+  amount: string,
 ) {
-  const rpcUrls = JSON.parse(process.env.SWAPLANE_E2E_RPC_URLS ?? '{}') as Record<string, string>;
-  const opened = await openWalletPopup(context, extensionId, {
-    serviceBaseUrl: proxies.serviceProxy.url,
-    rpcOverrides: { ...rpcUrls, '1': proxies.rpcProxy.url },
-  });
-  // Direct to anvil, for the test's own reads.
-  return { ...opened, rpc: rpcUrls['1'] ?? '' };
+  const opened = await openProxiedPopup(context, extensionId, proxies);
+  downAfterSend(proxies.rpcProxy, fault);
+  await swapEthForUsdc(opened.popup, amount);
+  await expectWaitingForReceipt(opened.popup);
+  return { ...opened, sent: await swapState(opened.popup) };
 }
 
 /** From the moment the swap's raw transaction went out, every later RPC request meets `fault`. */
@@ -130,13 +128,14 @@ test('RPC down right after the send (reset, then 502), then back: tracking resum
   serviceProxy,
 }) => {
   test.setTimeout(150_000);
-  const { popup, problems, rpc } = await open(context, extensionId, { rpcProxy, serviceProxy });
-  downAfterSend(rpcProxy, { kind: 'reset' });
-  await swapEthForUsdc(popup, '0.2');
-
-  await expectWaitingForReceipt(popup);
-  const { tx } = await swapState(popup);
-  const hash = tx?.hash ?? '';
+  const { popup, problems, rpc, sent } = await openAndSendThenRpcDown(
+    context,
+    extensionId,
+    { rpcProxy, serviceProxy },
+    { kind: 'reset' },
+    '0.2',
+  );
+  const hash = sent.tx?.hash ?? '';
   // The node mined it at once (automine): only the unreachable RPC keeps the wallet from knowing.
   expect(await rpcCall(rpc, 'eth_getTransactionReceipt', [hash])).not.toBeNull();
   // Tracking keeps asking, at its own pace, and does not give up or cry failure.
@@ -175,17 +174,18 @@ test('popup closed mid-swap (RPC hanging) and reopened: it shows the swap waitin
   serviceProxy,
 }) => {
   test.setTimeout(150_000);
-  const { popup, popupUrl, problems } = await open(context, extensionId, { rpcProxy, serviceProxy });
-  downAfterSend(rpcProxy, { kind: 'hang' });
-  await swapEthForUsdc(popup, '0.3');
-  await expectWaitingForReceipt(popup);
-  const hash = (await swapState(popup)).tx?.hash ?? '';
+  const { popup, popupUrl, problems, sent } = await openAndSendThenRpcDown(
+    context,
+    extensionId,
+    { rpcProxy, serviceProxy },
+    { kind: 'hang' },
+    '0.3',
+  );
+  const hash = sent.tx?.hash ?? '';
   expect(problems).toEqual([]);
   await popup.close();
 
-  const reopened = await context.newPage();
-  const reopenedProblems = await watchPageProblems(reopened);
-  await reopened.goto(popupUrl);
+  const { page: reopened, problems: reopenedProblems } = await openWatched(context, popupUrl);
   await expectWaitingForReceipt(reopened, hash);
   await reopened.screenshot({ path: test.info().outputPath('swap-waiting-after-reopen.png') });
 
@@ -204,24 +204,22 @@ test('service worker stopped after the send (RPC down): the new worker resumes t
   serviceProxy,
 }) => {
   test.setTimeout(150_000);
-  const { popup, popupUrl, problems } = await open(context, extensionId, { rpcProxy, serviceProxy });
-  downAfterSend(rpcProxy, { kind: 'reset' });
-  await swapEthForUsdc(popup, '0.15');
-  await expectWaitingForReceipt(popup);
-  const { id, tx } = await swapState(popup);
+  const { popup, popupUrl, problems, sent } = await openAndSendThenRpcDown(
+    context,
+    extensionId,
+    { rpcProxy, serviceProxy },
+    { kind: 'reset' },
+    '0.15',
+  );
+  const { id, tx } = sent;
   const hash = tx?.hash ?? '';
   await markWorker(context);
 
   // The browser stops the worker while the user is away (popup closed).
-  const helper = await context.newPage();
-  await helper.goto('about:blank');
-  await popup.close();
-  await stopServiceWorker(context, helper, extensionId);
+  await stopWorkerFromBlankTab(context, extensionId, popup);
 
   // Opening the popup wakes a new worker, which resumes the swap from storage and shows it at once.
-  const reopened = await context.newPage();
-  const reopenedProblems = await watchPageProblems(reopened);
-  await reopened.goto(popupUrl);
+  const { page: reopened, problems: reopenedProblems } = await openWatched(context, popupUrl);
   await expectNewWorker(context);
   await expectWaitingForReceipt(reopened, hash);
   expect((await swapState(reopened)).id).toBe(id);
@@ -250,7 +248,7 @@ test('service worker stopped before the send (build hanging): reported as interr
   serviceProxy,
 }) => {
   test.setTimeout(150_000);
-  const { popup, problems, rpc } = await open(context, extensionId, { rpcProxy, serviceProxy });
+  const { popup, problems, rpc } = await openProxiedPopup(context, extensionId, { rpcProxy, serviceProxy });
   const nonceBefore = await rpcCall(rpc, 'eth_getTransactionCount', [ACCOUNT, 'latest']);
   // The review's preview builds once (answered); the swap's own build after Confirm hangs.
   let builds = 0;
@@ -266,9 +264,7 @@ test('service worker stopped before the send (build hanging): reported as interr
   await expect.poll(() => serviceProxy.hits.filter(onPath('/v1/build')).length).toBe(2);
 
   // The worker dies with the build request in flight; the popup stays open and reconnects.
-  const helper = await context.newPage();
-  await helper.goto('about:blank');
-  await stopServiceWorker(context, helper, extensionId);
+  await stopWorkerFromBlankTab(context, extensionId);
 
   const failed = popup.getByTestId('swap-failed');
   await expect(failed).toContainText('Swap interrupted', { timeout: 30_000 });
@@ -302,7 +298,7 @@ test('service hanging on quotes: the wait is bounded, then a "not responding" me
   serviceProxy,
 }) => {
   test.setTimeout(120_000);
-  const { popup, problems } = await open(context, extensionId, { rpcProxy, serviceProxy });
+  const { popup, problems } = await openProxiedPopup(context, extensionId, { rpcProxy, serviceProxy });
   serviceProxy.add({ match: onPath('/v1/quote'), fault: { kind: 'hang' } });
   await pickToken(popup, 'from', 'ETH', ETH);
   await pickToken(popup, 'to', 'USDC', USDC);

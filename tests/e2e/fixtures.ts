@@ -1,4 +1,5 @@
 import { type BrowserContext, test as base, type Page, type Worker } from '@playwright/test';
+import * as TOKENS from '../support/addresses';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
 import { extensionIdOf, launchWithExtension, serviceWorkerOf } from './launch';
 
@@ -114,22 +115,18 @@ export async function useEmbeddedDefault(
   const serviceUrl = process.env.SWAPLANE_E2E_SERVICE_URL;
   const rpcUrls = JSON.parse(process.env.SWAPLANE_E2E_RPC_URLS ?? 'null') as Record<string, string> | null;
   if (!serviceUrl || !rpcUrls) throw new Error('global-setup.ts did not start the embedded default');
-  const current = (await sendFromView(page, { type: 'getSettings' })) as {
-    ok: boolean;
-    result: Record<string, unknown>;
-  };
-  if (!current.ok) throw new Error('could not read settings');
-  const answer = (await sendFromView(page, {
-    type: 'updateSettings',
-    settings: { ...current.result, serviceBaseUrl: serviceUrl, rpcOverrides: rpcUrls },
-    confirmTrustChange: true,
-  })) as { ok: boolean };
-  if (!answer.ok) throw new Error(`could not update settings: ${JSON.stringify(answer)}`);
+  await patchSettings(page, { serviceBaseUrl: serviceUrl, rpcOverrides: rpcUrls });
   return { serviceUrl, rpcUrls };
 }
 
 export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
 export const E2E_PASSWORD = 'e2e correct horse battery';
+/** anvil's first funded account: the imported wallet's first account. */
+export const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+/** The tokens the popup tests pick, in lower case as the pickers' data-token attributes write them. */
+export const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+export const USDC = TOKENS.lowercase.USDC;
+export const DAI = TOKENS.lowercase.DAI;
 
 /** Imports anvil's funded test wallet through the protocol, as the import screen would. */
 export async function importAnvilWallet(page: Page): Promise<void> {
@@ -171,6 +168,30 @@ export async function stopServiceWorker(
 }
 
 // ----- faults (popup-errors.spec.ts, faults.spec.ts) -----
+
+/**
+ * What the reference service at `serviceUrl` quotes for `inAmount` wei of ETH into `outToken` on
+ * Ethereum at 0.5% slippage, asked directly (not through the extension).
+ */
+export async function quoteEthDirectly(
+  serviceUrl: string,
+  outToken: string,
+  inAmount: bigint,
+): Promise<{ outAmount: string; outDecimals: number }> {
+  const response = await fetch(`${serviceUrl}/v1/quote`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      chainId: 1,
+      inToken: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
+      outToken,
+      inAmount: inAmount.toString(),
+      slippage: 0.5,
+    }),
+  });
+  const { data } = (await response.json()) as { data: { outAmount: string; outDecimals: number } };
+  return data;
+}
 
 /** Changes some settings from an extension page (e.g. the service URL or an RPC to a fault proxy). */
 export async function patchSettings(page: Page, patch: Record<string, unknown>): Promise<void> {
@@ -227,16 +248,72 @@ export async function openWalletPopup(
   settings: Record<string, unknown> = {},
 ): Promise<{ popup: Page; popupUrl: string; problems: string[]; rpcUrls: Record<string, string> }> {
   const popupUrl = `chrome-extension://${extensionId}/popup.html`;
-  const setup = await context.newPage();
-  await setup.goto(popupUrl);
-  const { rpcUrls } = await useEmbeddedDefault(setup);
-  if (Object.keys(settings).length > 0) await patchSettings(setup, settings);
-  await importAnvilWallet(setup);
-  await setup.close();
-  const popup = await context.newPage();
-  const problems = await watchPageProblems(popup);
-  await popup.goto(popupUrl);
-  return { popup, popupUrl, problems, rpcUrls };
+  const setup = await setUpWallet(context, extensionId, 'popup.html', settings);
+  await setup.page.close();
+  const { page: popup, problems } = await openWatched(context, popupUrl);
+  return { popup, popupUrl, problems, rpcUrls: setup.rpcUrls };
+}
+
+/**
+ * openWalletPopup with Ethereum's RPC and the swap service behind the fault proxies; `rpc` is anvil's
+ * own URL, for the test's direct reads.
+ */
+export async function openProxiedPopup(
+  context: BrowserContext,
+  extensionId: string,
+  proxies: { rpcProxy: FaultProxy; serviceProxy: FaultProxy },
+) {
+  const rpcUrls = JSON.parse(process.env.SWAPLANE_E2E_RPC_URLS ?? '{}') as Record<string, string>;
+  const opened = await openWalletPopup(context, extensionId, {
+    serviceBaseUrl: proxies.serviceProxy.url,
+    rpcOverrides: { ...rpcUrls, '1': proxies.rpcProxy.url },
+  });
+  return { ...opened, rpc: rpcUrls['1'] ?? '' };
+}
+
+/**
+ * An extension page (`path`, e.g. options.html) with the extension on the embedded default (with
+ * `settings` on top) and anvil's wallet imported through it; the page is left open.
+ */
+export async function setUpWallet(
+  context: BrowserContext,
+  extensionId: string,
+  path = 'options.html',
+  settings: Record<string, unknown> = {},
+): Promise<{ page: Page; serviceUrl: string; rpcUrls: Record<string, string> }> {
+  const page = await context.newPage();
+  await page.goto(`chrome-extension://${extensionId}/${path}`);
+  const embedded = await useEmbeddedDefault(page);
+  if (Object.keys(settings).length > 0) await patchSettings(page, settings);
+  await importAnvilWallet(page);
+  return { page, ...embedded };
+}
+
+/** A new tab on `url`, watched for page problems from its first load. */
+export async function openWatched(
+  context: BrowserContext,
+  url: string,
+): Promise<{ page: Page; problems: string[] }> {
+  const page = await context.newPage();
+  const problems = await watchPageProblems(page);
+  await page.goto(url);
+  return { page, problems };
+}
+
+/**
+ * Stops the service worker from a blank helper tab (left open, so the browser keeps a window), as the
+ * browser does while the user is away: `closeFirst` (the popup, or any extension page) is closed
+ * before, since an extension page holding the CDP session can be closed along with the worker.
+ */
+export async function stopWorkerFromBlankTab(
+  context: BrowserContext,
+  extensionId: string,
+  closeFirst?: Page,
+): Promise<void> {
+  const helper = await context.newPage();
+  await helper.goto('about:blank');
+  await closeFirst?.close();
+  await stopServiceWorker(context, helper, extensionId);
 }
 
 /**

@@ -5,28 +5,22 @@ import type { Page } from '@playwright/test';
 import { encodeFunctionData, parseAbi } from 'viem';
 import { quoteDigest } from '@/lib/swap/digest';
 import { minReceivedFor, scaledSlippage } from '@/lib/swap/verify';
-import { type FaultProxy, onPath, onRpc } from '../support/fault-proxy';
-import { expect, openWalletPopup, pickToken, proxiedTest, rpcCall, sendFromView } from './fixtures';
+import { onPath, onRpc } from '../support/fault-proxy';
+import {
+  ACCOUNT,
+  ETH,
+  expect,
+  openProxiedPopup,
+  pickToken,
+  proxiedTest,
+  rpcCall,
+  sendFromView,
+  USDC,
+} from './fixtures';
 
-const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const ATTACKER = '0x000000000000000000000000000000000000dEaD';
-const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
 
 const test = proxiedTest;
-
-async function open(
-  context: Parameters<typeof openWalletPopup>[0],
-  extensionId: string,
-  proxies: { rpcProxy: FaultProxy; serviceProxy: FaultProxy },
-) {
-  const rpcUrls = JSON.parse(process.env.SWAPLANE_E2E_RPC_URLS ?? '{}') as Record<string, string>;
-  const opened = await openWalletPopup(context, extensionId, {
-    serviceBaseUrl: proxies.serviceProxy.url,
-    rpcOverrides: { ...rpcUrls, '1': proxies.rpcProxy.url },
-  });
-  return { ...opened, rpc: rpcUrls['1'] ?? '' };
-}
 
 /** The account's nonce and balances (ETH, USDC), read straight from anvil. */
 async function accountState(rpc: string) {
@@ -57,11 +51,22 @@ async function start(page: Page) {
   return answer.result;
 }
 
-async function formEthToUsdc(popup: Page, amount: string): Promise<void> {
+async function fillEthToUsdc(popup: Page, amount: string): Promise<void> {
   await pickToken(popup, 'from', 'ETH', ETH);
   await pickToken(popup, 'to', 'USDC', USDC);
   await popup.getByLabel('Amount').fill(amount);
+}
+
+async function formEthToUsdc(popup: Page, amount: string): Promise<void> {
+  await fillEthToUsdc(popup, amount);
   await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+}
+
+/** Runs `during`, then checks the account's nonce and balances are what they were before it. */
+async function expectAccountUntouched(rpc: string, during: () => Promise<void>): Promise<void> {
+  const before = await accountState(rpc);
+  await during();
+  expect(await accountState(rpc)).toEqual(before);
 }
 
 /** Rewrites the `data` object of the service's JSON answers. */
@@ -89,12 +94,12 @@ test('lying decimals: a token list that gives USDC 18 decimals is refused, namin
         ),
     },
   });
-  const { popup, rpc } = await open(context, extensionId, { rpcProxy, serviceProxy });
-  const before = await accountState(rpc);
-  await expect(popup.getByTestId('list-error')).toContainText('USDC has 18 decimals; the chain says 6', {
-    timeout: 20_000,
+  const { popup, rpc } = await openProxiedPopup(context, extensionId, { rpcProxy, serviceProxy });
+  await expectAccountUntouched(rpc, async () => {
+    await expect(popup.getByTestId('list-error')).toContainText('USDC has 18 decimals; the chain says 6', {
+      timeout: 20_000,
+    });
   });
-  expect(await accountState(rpc)).toEqual(before);
 });
 
 test('lying decimals in a quote: the quote is refused, nothing is shown with the wrong decimals', async ({
@@ -107,15 +112,13 @@ test('lying decimals in a quote: the quote is refused, nothing is shown with the
     match: onPath('/v1/quote'),
     fault: { kind: 'rewrite', transform: rewriteData((data) => Object.assign(data, { outDecimals: 15 })) },
   });
-  const { popup, rpc } = await open(context, extensionId, { rpcProxy, serviceProxy });
-  const before = await accountState(rpc);
-  await pickToken(popup, 'from', 'ETH', ETH);
-  await pickToken(popup, 'to', 'USDC', USDC);
-  await popup.getByLabel('Amount').fill('1');
-  await expect(popup.getByTestId('quote-error')).toContainText('has 15 decimals; the chain says 6', {
-    timeout: 20_000,
+  const { popup, rpc } = await openProxiedPopup(context, extensionId, { rpcProxy, serviceProxy });
+  await expectAccountUntouched(rpc, async () => {
+    await fillEthToUsdc(popup, '1');
+    await expect(popup.getByTestId('quote-error')).toContainText('has 15 decimals; the chain says 6', {
+      timeout: 20_000,
+    });
   });
-  expect(await accountState(rpc)).toEqual(before);
 });
 
 test('quote changed under an open review: the review stays frozen, Confirm signs the reviewed quote, a view cannot sign another', async ({
@@ -124,7 +127,7 @@ test('quote changed under an open review: the review stays frozen, Confirm signs
   rpcProxy,
   serviceProxy,
 }) => {
-  const { popup, rpc } = await open(context, extensionId, { rpcProxy, serviceProxy });
+  const { popup, rpc } = await openProxiedPopup(context, extensionId, { rpcProxy, serviceProxy });
   await formEthToUsdc(popup, '1');
   await popup.getByRole('button', { name: 'Review swap' }).click();
   await expect(popup.getByRole('button', { name: 'Confirm swap' })).toBeEnabled({ timeout: 30_000 });
@@ -197,13 +200,13 @@ test('unknown calldata paying another address: refused before signing, the revie
       transform: rewriteData((data) => Object.assign(data, { transaction: stealing })),
     },
   });
-  const { popup, rpc } = await open(context, extensionId, { rpcProxy, serviceProxy });
-  const before = await accountState(rpc);
-  await formEthToUsdc(popup, '1');
-  await popup.getByRole('button', { name: 'Review swap' }).click();
-  await expect(popup.getByRole('alert')).toContainText('Swap call cannot be read', { timeout: 30_000 });
-  await expect(popup.getByRole('button', { name: 'Confirm swap' })).toBeDisabled();
-  expect(await accountState(rpc)).toEqual(before);
+  const { popup, rpc } = await openProxiedPopup(context, extensionId, { rpcProxy, serviceProxy });
+  await expectAccountUntouched(rpc, async () => {
+    await formEthToUsdc(popup, '1');
+    await popup.getByRole('button', { name: 'Review swap' }).click();
+    await expect(popup.getByRole('alert')).toContainText('Swap call cannot be read', { timeout: 30_000 });
+    await expect(popup.getByRole('button', { name: 'Confirm swap' })).toBeDisabled();
+  });
   expect(rpcProxy.hits.some((hit) => hit.rpcMethods.includes('eth_sendRawTransaction'))).toBe(false);
 });
 
@@ -220,7 +223,7 @@ test('an RPC inflating fees: the priority fee is capped against the fee history,
       transform: (body) => JSON.stringify({ ...JSON.parse(body), result: '0xe8d4a51000' }), // 1,000 gwei
     },
   });
-  const { popup, rpc } = await open(context, extensionId, { rpcProxy, serviceProxy });
+  const { popup, rpc } = await openProxiedPopup(context, extensionId, { rpcProxy, serviceProxy });
   await formEthToUsdc(popup, '0.5');
   await popup.getByRole('button', { name: 'Review swap' }).click();
   await expect(popup.getByText('Swaplane capped it')).toBeVisible({ timeout: 30_000 });

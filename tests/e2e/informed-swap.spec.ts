@@ -1,10 +1,25 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
-import { expect, openWalletPopup, pickToken, test } from './fixtures';
+import type { BrowserContext, Page, TestInfo } from '@playwright/test';
+import { DAI, ETH, expect, openWalletPopup, pickToken, test, USDC } from './fixtures';
 
-const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
-const DAI = '0x6b175474e89094c44da98b954eedeac495271d0f';
+type Pick = [query: string, address: string];
+const SHORT = { width: 360, height: 480 };
+const TALL = { width: 360, height: 600 };
+
+/** The wallet's popup at `size`, with `from` and `to` picked. */
+async function popupWithPair(
+  context: BrowserContext,
+  extensionId: string,
+  size: { width: number; height: number },
+  [fromQuery, fromAddress]: Pick,
+  [toQuery, toAddress]: Pick,
+): Promise<Page> {
+  const { popup } = await openWalletPopup(context, extensionId);
+  await popup.setViewportSize(size);
+  await pickToken(popup, 'from', fromQuery, fromAddress);
+  await pickToken(popup, 'to', toQuery, toAddress);
+  return popup;
+}
 
 /** A screenshot in light and dark; with `axe`, axe finds nothing in either. */
 async function shot(page: Page, testInfo: TestInfo, name: string, axe = false) {
@@ -35,19 +50,13 @@ async function expectInViewport(page: Page, name: string) {
   expect(await page.evaluate(() => window.scrollY), 'no scrolling').toBe(0);
 }
 
-for (const size of [
-  { width: 360, height: 480 },
-  { width: 360, height: 600 },
-]) {
+for (const size of [SHORT, TALL]) {
   test(`main path at ${size.width}x${size.height}: fee, USD and price impact on the quote line, the review as a sheet, confirm`, async ({
     context,
     extensionId,
   }, testInfo) => {
     test.setTimeout(120_000);
-    const { popup } = await openWalletPopup(context, extensionId);
-    await popup.setViewportSize(size);
-    await pickToken(popup, 'from', 'ETH', ETH);
-    await pickToken(popup, 'to', 'USDC', USDC);
+    const popup = await popupWithPair(context, extensionId, size, ['ETH', ETH], ['USDC', USDC]);
     await popup.getByLabel('Amount').fill('1');
     const quote = popup.getByRole('region', { name: 'Quote' });
     await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
@@ -85,11 +94,8 @@ test('price impact: a large trade warns, and Confirm needs the acknowledgement',
   extensionId,
 }, testInfo) => {
   test.setTimeout(90_000);
-  const { popup } = await openWalletPopup(context, extensionId);
-  await popup.setViewportSize({ width: 360, height: 480 });
-  await pickToken(popup, 'from', 'ETH', ETH);
   // DAI: no V3 pool, so 3,000 ETH moves its pools far (ETH -> USDC is deep enough on V3 not to).
-  await pickToken(popup, 'to', 'DAI', DAI);
+  const popup = await popupWithPair(context, extensionId, SHORT, ['ETH', ETH], ['DAI', DAI]);
   await popup.getByLabel('Amount').fill('3000');
   await expect(popup.getByTestId('quote-impact')).toContainText(/\d+\.\d\d%/, { timeout: 20_000 });
   const impact = Number((await popup.getByTestId('quote-impact').textContent())?.replace('%', ''));
@@ -110,10 +116,7 @@ test('above the balance: refused before the review, with the reason inline', asy
   extensionId,
 }, testInfo) => {
   test.setTimeout(90_000);
-  const { popup } = await openWalletPopup(context, extensionId);
-  await popup.setViewportSize({ width: 360, height: 480 });
-  await pickToken(popup, 'from', 'ETH', ETH);
-  await pickToken(popup, 'to', 'USDC', USDC);
+  const popup = await popupWithPair(context, extensionId, SHORT, ['ETH', ETH], ['USDC', USDC]);
   await expect(popup.getByTestId('balance-ETH')).toContainText(/Balance: [\d,.]+ ETH/, { timeout: 20_000 });
   await popup.getByLabel('Amount').fill('20000');
   await expect(popup.getByRole('alert').filter({ hasText: 'Insufficient ETH balance' })).toBeVisible();
@@ -149,11 +152,7 @@ test('approvals: an unlimited approval is listed with its on-chain value and rev
   extensionId,
 }, testInfo) => {
   test.setTimeout(120_000);
-  const DAI = '0x6b175474e89094c44da98b954eedeac495271d0f';
-  const { popup } = await openWalletPopup(context, extensionId);
-  await popup.setViewportSize({ width: 360, height: 600 });
-  await pickToken(popup, 'from', 'USDC', USDC);
-  await pickToken(popup, 'to', 'DAI', DAI);
+  const popup = await popupWithPair(context, extensionId, TALL, ['USDC', USDC], ['DAI', DAI]);
   await popup.getByLabel('Amount').fill('10');
   await expect(popup.getByTestId('quote-out')).toContainText('DAI', { timeout: 20_000 });
   await popup.getByRole('button', { name: 'Review swap' }).click();

@@ -1,45 +1,27 @@
-import type { Page } from '@playwright/test';
-import * as TOKENS from '../support/addresses';
 import {
+  ETH,
   expect,
   expectNewWorker,
-  importAnvilWallet,
   markWorker,
+  openWalletPopup,
+  openWatched,
+  pickToken,
   quoteSessionAnswer,
-  stopServiceWorker,
+  stopWorkerFromBlankTab,
   test,
-  useEmbeddedDefault,
-  watchPageProblems,
+  USDC,
 } from './fixtures';
 
-const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = TOKENS.lowercase.USDC;
-
 type SessionAnswer = { ok: boolean; result: { status: string; revision: number; receivedAt: number | null } };
-
-async function pick(page: Page, picker: 'from' | 'to', query: string, address: string) {
-  await page.getByTestId(`${picker}-picker`).click();
-  await page.getByLabel(new RegExp(`Search ${picker} token`, 'i')).fill(query);
-  await page.locator(`button[data-token="${address}"]`).click();
-}
 
 test('the quote session outlives the popup and a stopped service worker', async ({
   context,
   extensionId,
 }) => {
   test.setTimeout(90_000);
-  const popupUrl = `chrome-extension://${extensionId}/popup.html`;
-  const setup = await context.newPage();
-  await setup.goto(popupUrl);
-  await useEmbeddedDefault(setup);
-  await importAnvilWallet(setup);
-  await setup.close();
-
-  const popup = await context.newPage();
-  const problems = await watchPageProblems(popup);
-  await popup.goto(popupUrl);
-  await pick(popup, 'from', 'ETH', ETH);
-  await pick(popup, 'to', 'USDC', USDC);
+  const { popup, popupUrl, problems } = await openWalletPopup(context, extensionId);
+  await pickToken(popup, 'from', 'ETH', ETH);
+  await pickToken(popup, 'to', 'USDC', USDC);
   await popup.getByLabel('Amount').fill('1.5');
   await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
   await expect(popup.getByTestId('quote-countdown')).toContainText(/New quote in \d+s/);
@@ -49,14 +31,9 @@ test('the quote session outlives the popup and a stopped service worker', async 
   expect(problems).toEqual([]);
 
   // Close the popup, then stop the worker while nobody watches.
-  const helper = await context.newPage();
-  await helper.goto('about:blank');
-  await popup.close();
-  await stopServiceWorker(context, helper, extensionId);
+  await stopWorkerFromBlankTab(context, extensionId, popup);
 
-  const reopened = await context.newPage();
-  const reopenedProblems = await watchPageProblems(reopened);
-  await reopened.goto(popupUrl);
+  const { page: reopened, problems: reopenedProblems } = await openWatched(context, popupUrl);
   // The same session, at once: no spinner, the same input and a quote.
   await expect(reopened.getByLabel('Amount')).toHaveValue('1.5');
   await expect(reopened.getByTestId('from-picker')).toContainText('ETH');

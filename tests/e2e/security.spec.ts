@@ -5,20 +5,21 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page, Route } from '@playwright/test';
 import { fixtureHtml, PAGES } from '../fixtures/explorer/pages.ts';
-import * as TOKENS from '../support/addresses';
 import {
+  DAI,
+  ETH,
   expect,
   importAnvilWallet,
   pageSettled,
+  pickToken,
   sendFromView,
+  setUpWallet,
   test,
+  USDC,
   useEmbeddedDefault,
   watchPageProblems,
 } from './fixtures';
 
-const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = TOKENS.lowercase.USDC;
-const DAI = TOKENS.lowercase.DAI;
 const WBTC = '0x2260fac5e5542a773aa44fbcfedf7c193bc2c599';
 const HOST = 'swaplane-swap';
 
@@ -102,12 +103,6 @@ async function injections(page: Page, ours = false): Promise<string[]> {
   }, ours);
 }
 
-async function pick(page: Page, picker: 'from' | 'to', query: string, address: string) {
-  await page.getByTestId(`${picker}-picker`).click();
-  await page.getByLabel(new RegExp(`Search ${picker} token`, 'i')).fill(query);
-  await page.locator(`button[data-token="${address}"]`).click();
-}
-
 async function serveExplorer(context: BrowserContext): Promise<void> {
   const serve = (route: Route) => {
     const url = new URL(route.request().url());
@@ -156,7 +151,7 @@ test('hostile token metadata from the service is inert in the popup (picker, quo
 
   // The picker: the hostile rows are listed as text, the 10 kB name does not widen the popup, and only
   // the service's own logos load (the javascript:, data:text/html and foreign http logos fall back).
-  await pick(popup, 'from', 'ETH', ETH);
+  await pickToken(popup, 'from', 'ETH', ETH);
   await popup.getByTestId('to-picker').click();
   await popup.getByLabel(/Search to token/i).fill('<img');
   const row = popup.locator(`button[data-token="${USDC}"]`);
@@ -220,10 +215,7 @@ test('page script cannot press Swaplane: synthetic clicks and keys on the page b
   extensionId,
 }) => {
   test.setTimeout(90_000);
-  const setup = await context.newPage();
-  await setup.goto(`chrome-extension://${extensionId}/options.html`);
-  await useEmbeddedDefault(setup);
-  await importAnvilWallet(setup);
+  const { page: setup } = await setUpWallet(context, extensionId);
   await serveExplorer(context);
   const tab = await context.newPage();
   await tab.goto(PAGES.token.url);

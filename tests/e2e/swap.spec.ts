@@ -1,54 +1,25 @@
-import type { Page } from '@playwright/test';
 import { createPublicClient, erc20Abi, http } from 'viem';
 import { formatAmount } from '@/lib/amounts';
-import * as TOKENS from '../support/addresses';
-import {
-  expect,
-  importAnvilWallet,
-  swapAnswer,
-  test,
-  useEmbeddedDefault,
-  watchPageProblems,
-} from './fixtures';
-
-const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = TOKENS.lowercase.USDC;
-const DAI = TOKENS.lowercase.DAI;
+import { ACCOUNT, DAI, ETH, expect, openWalletPopup, pickToken, swapAnswer, test, USDC } from './fixtures';
 
 type SwapAnswer = {
   result: { status: string; outcome: { received: string | null; gasPaid: string } | null } | null;
 };
-
-async function pick(page: Page, picker: 'from' | 'to', query: string, address: string) {
-  await page.getByTestId(`${picker}-picker`).click();
-  await page.getByLabel(new RegExp(`Search ${picker} token`, 'i')).fill(query);
-  await page.locator(`button[data-token="${address}"]`).click();
-}
 
 test('swap ETH -> USDC and USDC -> DAI from the popup; history and balances follow', async ({
   context,
   extensionId,
 }) => {
   test.setTimeout(120_000);
-  const popupUrl = `chrome-extension://${extensionId}/popup.html`;
-  const setup = await context.newPage();
-  await setup.goto(popupUrl);
-  const { rpcUrls } = await useEmbeddedDefault(setup);
-  await importAnvilWallet(setup);
-  await setup.close();
+  const { popup, problems, rpcUrls } = await openWalletPopup(context, extensionId);
   const chain = createPublicClient({ transport: http(rpcUrls['1']) });
   const balance = (token: `0x${string}`) =>
     chain.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [ACCOUNT] });
 
-  const popup = await context.newPage();
-  const problems = await watchPageProblems(popup);
-  await popup.goto(popupUrl);
-
   // 1. ETH -> USDC: the first swap on this chain asks to trust the router.
   const usdcBefore = await balance(USDC);
-  await pick(popup, 'from', 'ETH', ETH);
-  await pick(popup, 'to', 'USDC', USDC);
+  await pickToken(popup, 'from', 'ETH', ETH);
+  await pickToken(popup, 'to', 'USDC', USDC);
   await popup.getByLabel('Amount').fill('1');
   await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
   await expect(popup.getByTestId('balance-USDC')).toContainText(formatAmount(usdcBefore, 6));
@@ -68,8 +39,8 @@ test('swap ETH -> USDC and USDC -> DAI from the popup; history and balances foll
 
   // 2. USDC -> DAI: needs an exact approval first (the router is trusted now).
   const daiBefore = await balance(DAI);
-  await pick(popup, 'from', 'USDC', USDC);
-  await pick(popup, 'to', 'DAI', DAI);
+  await pickToken(popup, 'from', 'USDC', USDC);
+  await pickToken(popup, 'to', 'DAI', DAI);
   await popup.getByLabel('Amount').fill('100');
   await expect(popup.getByTestId('quote-out')).toContainText('DAI', { timeout: 20_000 });
   await popup.getByRole('button', { name: 'Review swap' }).click();

@@ -4,20 +4,19 @@
 // service or an RPC from the options page needs the wallet unlocked and a confirmation.
 import {
   E2E_PASSWORD,
+  ETH,
   expect,
   expectNewWorker,
-  importAnvilWallet,
   markWorker,
   openWalletPopup,
   pickToken,
   sendFromView,
-  stopServiceWorker,
+  setUpWallet,
+  stopWorkerFromBlankTab,
   test,
-  useEmbeddedDefault,
+  USDC,
 } from './fixtures';
 
-const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
 const FOREIGN_ROUTER = '0x000000000000000000000000000000000000dEaD';
 
 test('a trust setting rewritten outside Swaplane stops the review until the user confirms it in Settings', async ({
@@ -50,10 +49,7 @@ test('a trust setting rewritten outside Swaplane stops the review until the user
   // The worker is stopped from a blank page with no extension page open (as the other restart tests do:
   // an extension page holding the CDP session can be closed along with the worker).
   await markWorker(context);
-  const helper = await context.newPage();
-  await helper.goto('about:blank');
-  await writer.close();
-  await stopServiceWorker(context, helper, extensionId);
+  await stopWorkerFromBlankTab(context, extensionId, writer);
   const popup = await context.newPage();
   await popup.goto(popupUrl);
   await expectNewWorker(context);
@@ -93,10 +89,7 @@ test('changing the swap service in Settings needs the wallet unlocked and a conf
   context,
   extensionId,
 }) => {
-  const setup = await context.newPage();
-  await setup.goto(`chrome-extension://${extensionId}/popup.html`);
-  const { serviceUrl } = await useEmbeddedDefault(setup);
-  await importAnvilWallet(setup);
+  const { page: setup, serviceUrl } = await setUpWallet(context, extensionId, 'popup.html');
   expect(await sendFromView(setup, { type: 'walletLock' })).toMatchObject({ ok: true });
 
   const options = await context.newPage();

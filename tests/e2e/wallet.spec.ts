@@ -5,10 +5,10 @@ import {
   extensionIdOf,
   importAnvilWallet,
   launchWithExtension,
+  openWatched,
   serviceWorkerOf,
-  stopServiceWorker,
+  stopWorkerFromBlankTab,
   test,
-  watchPageProblems,
 } from './fixtures';
 
 const PASSWORD = 'wallet e2e passphrase';
@@ -21,9 +21,10 @@ test('create a wallet, confirm the words, lock, refuse a wrong password, unlock,
   extensionId,
 }) => {
   test.setTimeout(90_000);
-  const popup = await context.newPage();
-  const problems = await watchPageProblems(popup);
-  await popup.goto(`chrome-extension://${extensionId}/popup.html`);
+  const { page: popup, problems } = await openWatched(
+    context,
+    `chrome-extension://${extensionId}/popup.html`,
+  );
 
   await popup.getByRole('button', { name: 'Create a new wallet' }).click();
   const words = (await popup.getByTestId('recovery-phrase').locator('li').allTextContents()).map((word) =>
@@ -82,10 +83,7 @@ test('import the anvil phrase in a fresh profile; still unlocked after the worke
       },
     );
 
-    const helper = await context.newPage();
-    await helper.goto('about:blank');
-    await popup.close();
-    await stopServiceWorker(context, helper, extensionId);
+    await stopWorkerFromBlankTab(context, extensionId, popup);
 
     const reopened = await context.newPage();
     await reopened.goto(`chrome-extension://${extensionId}/popup.html`);
@@ -103,9 +101,10 @@ test('by keyboard: rename the account, import a private key, reveal the phrase a
   extensionId,
 }) => {
   test.setTimeout(120_000);
-  const popup = await context.newPage();
-  const problems = await watchPageProblems(popup);
-  await popup.goto(`chrome-extension://${extensionId}/popup.html`);
+  const { page: popup, problems } = await openWatched(
+    context,
+    `chrome-extension://${extensionId}/popup.html`,
+  );
   await importAnvilWallet(popup);
   await popup.reload();
 

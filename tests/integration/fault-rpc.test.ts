@@ -48,6 +48,7 @@ import {
   type ProxyRequestInfo,
   startFaultProxy,
 } from '../support/fault-proxy';
+import { recordingDeps, reportDurations } from '../support/swap-deps';
 
 /** One swap through the machine the background runs (lib/background/swaps.ts builds the same). */
 const runSwap = (
@@ -197,12 +198,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   clearInterval(kicker);
-  if (durations.length > 0) {
-    console.log(
-      'RPC fault matrix: time to the end state (ms), faulted requests, eth_sendRawTransaction hits',
-    );
-    console.table(durations);
-  }
+  reportDurations(
+    'RPC fault matrix: time to the end state (ms), faulted requests, eth_sendRawTransaction hits',
+    durations,
+  );
   await proxy?.close();
   await embedded?.stop();
 });
@@ -215,15 +214,7 @@ beforeEach(async () => {
 });
 
 function deps(statuses: SwapStatus[], extra: Partial<SwapDeps> = {}): SwapDeps {
-  return {
-    client,
-    api,
-    timing: TIMING,
-    onChange: (state) => {
-      if (statuses.at(-1) !== state.status) statuses.push(state.status);
-    },
-    ...extra,
-  };
+  return recordingDeps({ client, api, timing: TIMING }, statuses, extra);
 }
 
 const sendHits = () => proxy.hits.filter(onRpc('eth_sendRawTransaction'));

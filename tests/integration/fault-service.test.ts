@@ -28,6 +28,7 @@ import { createRouterPins } from '../../lib/swap/router-pins';
 import { createKeyring, signerFor } from '../../lib/wallet/keyring';
 import { type EmbeddedDefault, startEmbeddedDefault } from '../../scripts/embedded';
 import { type Fault, type FaultProxy, onPath, onRpc, startFaultProxy } from '../support/fault-proxy';
+import { reportDurations } from '../support/swap-deps';
 
 /** One swap through the machine the background runs (lib/background/swaps.ts builds the same). */
 const runSwap = (
@@ -166,10 +167,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (durations.length > 0) {
-    console.log('service fault matrix: time to the user-facing answer (ms)');
-    console.table(durations);
-  }
+  reportDurations('service fault matrix: time to the user-facing answer (ms)', durations);
   await service?.close();
   await rpc?.close();
   await embedded?.stop();

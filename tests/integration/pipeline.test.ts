@@ -40,6 +40,7 @@ import { createRouterPins } from '../../lib/swap/router-pins';
 import { preflightSwap, simulateSwap } from '../../lib/swap/simulate';
 import { addDerivedAccount, createKeyring, signerFor } from '../../lib/wallet/keyring';
 import { type EmbeddedDefault, startEmbeddedDefault } from '../../scripts/embedded';
+import { recordingDeps } from '../support/swap-deps';
 
 /** One swap through the machine the background runs (lib/background/swaps.ts builds the same). */
 const runSwap = (
@@ -133,16 +134,7 @@ beforeEach(async () => {
 
 function deps(extra: Partial<SwapDeps> = {}): SwapDeps & { statuses: SwapStatus[] } {
   const statuses: SwapStatus[] = [];
-  return {
-    client,
-    api,
-    timing: TIMING,
-    onChange: (state) => {
-      if (statuses.at(-1) !== state.status) statuses.push(state.status);
-    },
-    ...extra,
-    statuses,
-  };
+  return { ...recordingDeps({ client, api, timing: TIMING }, statuses, extra), statuses };
 }
 
 function requestOf(inToken: string, outToken: string, inAmount: bigint, slippage = 0.5): QuoteRequest {

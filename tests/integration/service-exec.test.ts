@@ -36,6 +36,7 @@ import { buildChainContext } from '../../service/chains';
 import type { Path } from '../../service/routing/graph';
 import { simulateRoute } from '../../service/routing/simulate';
 import { type RunningService, startService } from '../../service/server';
+import { rng } from '../support/random';
 
 type ChainName = 'ethereum' | 'base';
 type Devnet = Awaited<ReturnType<typeof startDevnet>>;
@@ -57,18 +58,6 @@ const SYMBOL = (name: ChainName, symbol: string): Hex => {
   if (!token) throw new Error(`no ${symbol} on ${name}`);
   return token.address;
 };
-
-/** mulberry32: same "random" cases on every run. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function post(path: string, body: unknown) {
   const response = await fetch(`${service.url}${path}`, {

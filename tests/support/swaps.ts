@@ -10,6 +10,11 @@ import { USDC } from './addresses';
 /** anvil's first funded account. */
 export const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 
+/** The router the unit tests' builds go to (and pin), a pool their routes name, and the zero address. */
+export const ROUTER = '0xb19b36b1456E65E3A6D514D3F715f204BD59f431';
+export const POOL = '0x8AF1FAd2Acc1C375b3d24024F04A4cE02F872f9D';
+export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
 export function swapStateFixture(overrides: Partial<SwapState> = {}): SwapState {
   return {
     id: 'swap-1',

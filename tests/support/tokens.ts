@@ -1,4 +1,16 @@
-import type { Token } from '@/lib/api/schema';
+import { NATIVE_TOKEN_ADDRESS, type Token } from '@/lib/api/schema';
+import { USDC } from './addresses';
+
+/** A token on Ethereum as the token list gives it, without a logo. */
+function listedToken(address: string, symbol: string, name: string, decimals: number): Token {
+  return { chainId: 1, address, name, symbol, decimals, logoURI: '' };
+}
+
+/** Ether and USDC on Ethereum as the token list gives them (no logo). */
+export const ETHER_TOKEN = listedToken(NATIVE_TOKEN_ADDRESS, 'ETH', 'Ether', 18);
+export const USDC_TOKEN = listedToken(USDC, 'USDC', 'USD Coin', 6);
+/** USDC as the service's token search gives it, with a logo (the unit tests' fake service). */
+export const USDC_LISTED: Token = { ...USDC_TOKEN, logoURI: 'https://example.invalid/usdc.png' };
 
 /** A deterministic list of `count` tokens (seeded), for list-size code paths. */
 export function syntheticTokens(count: number, chainId = 1): Token[] {

@@ -16,21 +16,11 @@ import {
   createSwapApiClient,
   normaliseBaseUrl,
 } from '@/lib/api/client';
-import {
-  BadRequestError,
-  ClientConfigError,
-  InvalidRequestError,
-  InvalidResponseError,
-  QuoteOutdatedError,
-  RequestCancelledError,
-  ServiceUnavailableError,
-  SlippageError,
-  SwapApiError,
-  UnsupportedChainError,
-  UnsupportedTokenError,
-} from '@/lib/api/errors';
+import * as E from '@/lib/api/errors';
 import type { Quote, QuoteRequest } from '@/lib/api/schema';
 import { USDC, WETH } from '../support/addresses';
+import { quoteFixture, requestOf } from '../support/quotes';
+import { USDC_LISTED } from '../support/tokens';
 
 // --- the fake service -------------------------------------------------------------------------
 
@@ -118,47 +108,28 @@ const HTML_PAGE = '<!doctype html><html><body><h1>502 Bad Gateway</h1><hr>nginx<
 
 const ROUTER = '0x2222222222222222222222222222222222222222';
 
-const usdc = {
-  chainId: 1,
-  address: USDC,
-  name: 'USD Coin',
-  symbol: 'USDC',
-  decimals: 6,
-  logoURI: 'https://example.invalid/usdc.png',
-  extensions: { opListId: 'list-1', opTokenId: 'usdc' },
-};
+const usdc = { ...USDC_LISTED, extensions: { opListId: 'list-1', opTokenId: 'usdc' } };
 
-const request: QuoteRequest = {
-  chainId: 1,
-  inToken: WETH,
-  outToken: USDC,
-  inAmount: '1000000000000000000',
-  slippage: 0.5,
-};
+/** 1 WETH for USDC on Ethereum at 0.5%. */
+const request: QuoteRequest = requestOf(quoteFixture({ inToken: WETH }));
 
-// Unknown fields first and nested: /build must get them back, in the same order.
+// Unknown fields first and nested: /build must get them back, in the same order. quoteFixture's
+// fields (1 WETH for 3,000 USDC, minReceived 2,985, executor 0x1111…) keep their order in between.
 const quoteData = {
   quoteId: 'q-42',
-  chainId: 1,
-  inToken: WETH.toLowerCase(),
-  inDecimals: 18,
-  inAmount: '1000000000000000000',
-  outToken: USDC,
-  outDecimals: 6,
-  outAmount: '3000000000',
-  slippage: 0.5,
-  minReceived: '2985000000',
-  bestRoute: [
-    {
-      percent: 60,
-      swaps: [{ dex: 'v2-a', pool: WETH, amountIn: '600', amountOut: '1800', fee: 30 }],
-      tag: 'a',
-    },
-    { percent: 40, swaps: [{ dex: 'v2-b', pool: USDC, amountIn: '400', amountOut: '1200' }] },
-  ],
-  contractAddress: '0x1111111111111111111111111111111111111111',
-  contractMethod: 'swapExactETHForTokens',
-  blockNumber: 19_000_000,
+  ...quoteFixture({
+    inToken: WETH.toLowerCase(),
+    bestRoute: [
+      {
+        percent: 60,
+        swaps: [{ dex: 'v2-a', pool: WETH, amountIn: '600', amountOut: '1800', fee: 30 }],
+        tag: 'a',
+      },
+      { percent: 40, swaps: [{ dex: 'v2-b', pool: USDC, amountIn: '400', amountOut: '1200' }] },
+    ],
+    contractMethod: 'swapExactETHForTokens',
+    blockNumber: 19_000_000,
+  }),
   meta: { signature: '0xabc', list: [1, 'two', { three: 3 }], empty: null },
 };
 const quoteEnvelope = { success: true, data: quoteData, timestamp: TS };
@@ -175,12 +146,12 @@ function client(overrides: Partial<Parameters<typeof createSwapApiClient>[0]> = 
   return createSwapApiClient({ baseUrl: origin, timeoutMs: 2_000, retry: instant, ...overrides });
 }
 
-async function failure(promise: Promise<unknown>): Promise<SwapApiError> {
+async function failure(promise: Promise<unknown>): Promise<E.SwapApiError> {
   try {
     await promise;
   } catch (error) {
-    expect(error).toBeInstanceOf(SwapApiError);
-    return error as SwapApiError;
+    expect(error).toBeInstanceOf(E.SwapApiError);
+    return error as E.SwapApiError;
   }
   throw new Error('expected the call to fail');
 }
@@ -215,7 +186,7 @@ describe('search', () => {
     const { extensions: _dropped, ...bare } = usdc;
     handler = sequence([200, [bare]]);
     const error = await failure(client().searchToken('ethereum', USDC));
-    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error).toBeInstanceOf(E.InvalidResponseError);
     expect(error).toMatchObject({ reason: 'schema', endpoint: 'search', status: 200 });
   });
 
@@ -228,7 +199,7 @@ describe('search', () => {
   it('400 on search is a BadRequestError (not a chain error), with the server code kept', async () => {
     handler = sequence([400, errorBody('BAD_REQUEST', 'unknown chain name')]);
     const error = await failure(client().searchToken('nochain', USDC));
-    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error).toBeInstanceOf(E.BadRequestError);
     expect(error).toMatchObject({
       status: 400,
       endpoint: 'search',
@@ -241,7 +212,7 @@ describe('search', () => {
   it.each([500, 502, 503, 504])('%d is retried, then ServiceUnavailableError', async (status) => {
     handler = sequence([status, errorBody('SERVICE_UNAVAILABLE', 'down')]);
     const error = await failure(client().searchToken('ethereum', USDC));
-    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(error).toBeInstanceOf(E.ServiceUnavailableError);
     expect(error).toMatchObject({
       status,
       cause: 'http-5xx',
@@ -274,7 +245,7 @@ describe('list', () => {
   it('5xx with an HTML error page: ServiceUnavailableError, no server code', async () => {
     handler = (_req, res) => send(res, 502, HTML_PAGE, 'text/html');
     const error = await failure(client().listTokens('ethereum'));
-    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(error).toBeInstanceOf(E.ServiceUnavailableError);
     expect(error.serverCode).toBeUndefined();
     expect(error.serverMessage).toBeUndefined();
   });
@@ -282,7 +253,7 @@ describe('list', () => {
   it('404 on list (unknown chain name) is a BadRequestError, not retried', async () => {
     handler = sequence([404, errorBody('NOT_FOUND', 'no such chain')]);
     const error = await failure(client().listTokens('nochain'));
-    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error).toBeInstanceOf(E.BadRequestError);
     expect(hits).toHaveLength(1);
   });
 
@@ -311,9 +282,9 @@ describe('quote', () => {
   });
 
   it.each([
-    [400, UnsupportedChainError, 'UNSUPPORTED_CHAIN'],
-    [404, UnsupportedTokenError, 'UNSUPPORTED_TOKENS'],
-    [406, SlippageError, 'SLIPPAGE_OUT_OF_RANGE'],
+    [400, E.UnsupportedChainError, 'UNSUPPORTED_CHAIN'],
+    [404, E.UnsupportedTokenError, 'UNSUPPORTED_TOKENS'],
+    [406, E.SlippageError, 'SLIPPAGE_OUT_OF_RANGE'],
   ] as const)('%d maps to %o and is not retried', async (status, type, code) => {
     handler = sequence([status, errorBody(code, 'refused')]);
     const error = await failure(client().quote(request));
@@ -334,7 +305,7 @@ describe('quote', () => {
     async (status) => {
       handler = sequence([status, errorBody('BAD_REQUEST', 'no')]);
       const error = await failure(client().quote(request));
-      expect(error).toBeInstanceOf(BadRequestError);
+      expect(error).toBeInstanceOf(E.BadRequestError);
       expect(error.status).toBe(status);
       expect(hits).toHaveLength(1);
     },
@@ -360,8 +331,8 @@ describe('quote', () => {
     ['a missing field', { ...request, outToken: undefined as unknown as string }],
   ])('a request with %s is an InvalidRequestError and is never sent', async (_label, bad) => {
     const error = await failure(client().quote(bad));
-    expect(error).toBeInstanceOf(InvalidRequestError);
-    expect((error as InvalidRequestError).issues.length).toBeGreaterThan(0);
+    expect(error).toBeInstanceOf(E.InvalidRequestError);
+    expect((error as E.InvalidRequestError).issues.length).toBeGreaterThan(0);
     expect(hits).toHaveLength(0);
   });
 
@@ -389,7 +360,7 @@ describe('build', () => {
   it('400 is QuoteOutdatedError, not retried', async () => {
     handler = sequence([400, errorBody('QUOTE_OUTDATED', 'quote is 12 blocks old')]);
     const error = await failure(client().build(quoteData as Quote));
-    expect(error).toBeInstanceOf(QuoteOutdatedError);
+    expect(error).toBeInstanceOf(E.QuoteOutdatedError);
     expect(error).toMatchObject({ status: 400, endpoint: 'build', serverCode: 'QUOTE_OUTDATED' });
     expect(hits).toHaveLength(1);
   });
@@ -397,7 +368,7 @@ describe('build', () => {
   it.each([404, 406])('%d on build (no meaning in the contract) is a BadRequestError', async (status) => {
     handler = sequence([status, errorBody('NOT_FOUND', 'no')]);
     const error = await failure(client().build(quoteData as Quote));
-    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error).toBeInstanceOf(E.BadRequestError);
     expect(error.status).toBe(status);
     expect(hits).toHaveLength(1);
   });
@@ -405,13 +376,13 @@ describe('build', () => {
   it('5xx is retried then ServiceUnavailableError', async () => {
     handler = sequence([503, '']);
     const error = await failure(client().build(quoteData as Quote));
-    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(error).toBeInstanceOf(E.ServiceUnavailableError);
     expect(hits).toHaveLength(3);
   });
 
   it('refuses to send something that is not a quote', async () => {
     const error = await failure(client().build({ ...quoteData, minReceived: 'lots' } as unknown as Quote));
-    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error).toBeInstanceOf(E.InvalidRequestError);
     expect(hits).toHaveLength(0);
   });
 });
@@ -442,14 +413,14 @@ describe('error bodies', () => {
       res.end(body);
     };
     const error = await failure(client().quote(request));
-    expect(error).toBeInstanceOf(SlippageError);
+    expect(error).toBeInstanceOf(E.SlippageError);
     expect(error.serverCode).toBeUndefined();
   });
 
   it('does not read a huge error body (content-length above the cap)', async () => {
     handler = (_req, res) => send(res, 503, 'x'.repeat(5 * 1024 * 1024), 'text/html');
     const error = await failure(client({ retry: false }).listTokens('ethereum'));
-    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(error).toBeInstanceOf(E.ServiceUnavailableError);
   });
 
   it('stops reading an endless error body at the cap', async () => {
@@ -461,7 +432,7 @@ describe('error bodies', () => {
     };
     const started = Date.now();
     const error = await failure(client().searchToken('ethereum', USDC));
-    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error).toBeInstanceOf(E.BadRequestError);
     expect(error.serverCode).toBeUndefined(); // truncated, so not JSON
     expect(Date.now() - started).toBeLessThan(1_500); // did not wait for the 2 s timeout
   });
@@ -472,7 +443,7 @@ describe('error bodies', () => {
       res.write('{"error":');
     };
     const error = await failure(client({ timeoutMs: 200 }).build(quoteData as Quote));
-    expect(error).toBeInstanceOf(QuoteOutdatedError);
+    expect(error).toBeInstanceOf(E.QuoteOutdatedError);
     expect(hits).toHaveLength(1);
   });
 
@@ -502,7 +473,7 @@ describe('invalid success bodies', () => {
   ])('a 200 with %s is an InvalidResponseError, not retried', async (_label, body, reason) => {
     handler = (_req, res) => send(res, 200, body, 'application/json');
     const error = await failure(client().quote(request));
-    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error).toBeInstanceOf(E.InvalidResponseError);
     expect(error).toMatchObject({ reason, status: 200, endpoint: 'quote' });
     expect(hits).toHaveLength(1);
   });
@@ -512,7 +483,7 @@ describe('invalid success bodies', () => {
       200,
       { success: true, data: { ...buildEnvelope.data, transaction: 'zz' }, timestamp: TS },
     ]);
-    const error = (await failure(client().build(quoteData as Quote))) as InvalidResponseError;
+    const error = (await failure(client().build(quoteData as Quote))) as E.InvalidResponseError;
     expect(error.issues.join('\n')).toContain('data.transaction');
   });
 });
@@ -522,7 +493,7 @@ describe('timeouts and network failures', () => {
     handler = () => {}; // hangs
     const started = Date.now();
     const error = await failure(client({ timeoutMs: 150, retry: false }).quote(request));
-    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(error).toBeInstanceOf(E.ServiceUnavailableError);
     expect(error).toMatchObject({ cause: 'timeout', endpoint: 'quote' });
     expect(Date.now() - started).toBeLessThan(1_500);
     expect(hits).toHaveLength(1);
@@ -557,7 +528,7 @@ describe('timeouts and network failures', () => {
       retry: { sleep: async (ms) => void sleeps.push(ms) },
     });
     const error = await failure(refused.quote(request));
-    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(error).toBeInstanceOf(E.ServiceUnavailableError);
     expect(error).toMatchObject({ cause: 'network', status: undefined });
     expect(sleeps).toHaveLength(2);
   });
@@ -682,8 +653,8 @@ describe('caller cancellation', () => {
     const controller = new AbortController();
     handler = () => controller.abort(); // hang, and cancel once the service has the request
     const error = await failure(client().quote(request, { signal: controller.signal }));
-    expect(error).toBeInstanceOf(RequestCancelledError);
-    expect(error).not.toBeInstanceOf(ServiceUnavailableError);
+    expect(error).toBeInstanceOf(E.RequestCancelledError);
+    expect(error).not.toBeInstanceOf(E.ServiceUnavailableError);
     await delay(100);
     expect(hits).toHaveLength(1);
   });
@@ -699,7 +670,7 @@ describe('caller cancellation', () => {
       },
     });
     const error = await failure(api.listTokens('ethereum', { signal: controller.signal }));
-    expect(error).toBeInstanceOf(RequestCancelledError);
+    expect(error).toBeInstanceOf(E.RequestCancelledError);
     expect(hits).toHaveLength(1);
   });
 
@@ -712,13 +683,13 @@ describe('caller cancellation', () => {
     const started = Date.now();
     const api = client({ retry: { baseDelayMs: 10_000, maxDelayMs: 10_000, random: () => 0.999 } });
     const error = await failure(api.listTokens('ethereum', { signal: controller.signal }));
-    expect(error).toBeInstanceOf(RequestCancelledError);
+    expect(error).toBeInstanceOf(E.RequestCancelledError);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('an already aborted signal sends nothing', async () => {
     const error = await failure(client().searchToken('ethereum', USDC, { signal: AbortSignal.abort() }));
-    expect(error).toBeInstanceOf(RequestCancelledError);
+    expect(error).toBeInstanceOf(E.RequestCancelledError);
     expect(hits).toHaveLength(0);
   });
 });
@@ -736,9 +707,9 @@ describe('URLs', () => {
 
   it.each(['', '.', '..'])('refuses the path segment %j (URL parsing would collapse it)', async (name) => {
     const error = await failure(client().listTokens(name));
-    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error).toBeInstanceOf(E.InvalidRequestError);
     const error2 = await failure(client().searchToken('ethereum', name));
-    expect(error2).toBeInstanceOf(InvalidRequestError);
+    expect(error2).toBeInstanceOf(E.InvalidRequestError);
     expect(hits).toHaveLength(0);
   });
 
@@ -775,20 +746,22 @@ describe('URLs', () => {
     'https://swap.example.com/?key=1',
     'https://swap.example.com/#frag',
   ])('refuses the base URL %j at creation', (baseUrl) => {
-    expect(() => createSwapApiClient({ baseUrl })).toThrow(ClientConfigError);
+    expect(() => createSwapApiClient({ baseUrl })).toThrow(E.ClientConfigError);
   });
 
   it('refuses a bad timeout or retry policy at creation', () => {
-    expect(() => createSwapApiClient({ baseUrl: origin, timeoutMs: 0 })).toThrow(ClientConfigError);
-    expect(() => createSwapApiClient({ baseUrl: origin, timeoutMs: Number.NaN })).toThrow(ClientConfigError);
+    expect(() => createSwapApiClient({ baseUrl: origin, timeoutMs: 0 })).toThrow(E.ClientConfigError);
+    expect(() => createSwapApiClient({ baseUrl: origin, timeoutMs: Number.NaN })).toThrow(
+      E.ClientConfigError,
+    );
     expect(() => createSwapApiClient({ baseUrl: origin, retry: { attempts: -1 } })).toThrow(
-      ClientConfigError,
+      E.ClientConfigError,
     );
     expect(() => createSwapApiClient({ baseUrl: origin, retry: { attempts: 1.5 } })).toThrow(
-      ClientConfigError,
+      E.ClientConfigError,
     );
     expect(() => createSwapApiClient({ baseUrl: origin, retry: { maxTotalMs: 0 } })).toThrow(
-      ClientConfigError,
+      E.ClientConfigError,
     );
   });
 });

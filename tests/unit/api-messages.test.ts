@@ -1,37 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BadRequestError,
-  ClientConfigError,
-  InvalidRequestError,
-  InvalidResponseError,
-  QuoteOutdatedError,
-  RequestCancelledError,
-  ServiceUnavailableError,
-  SlippageError,
-  UnsupportedChainError,
-  UnsupportedTokenError,
-} from '@/lib/api/errors';
+import * as E from '@/lib/api/errors';
 import { userMessageFor } from '@/lib/api/messages';
 
 const errors = {
-  unsupportedChain: new UnsupportedChainError({ endpoint: 'quote', status: 400 }),
-  unsupportedToken: new UnsupportedTokenError({ endpoint: 'quote', status: 404 }),
-  noRoute: new UnsupportedTokenError({ endpoint: 'quote', status: 404, serverCode: 'NO_ROUTE' }),
-  slippage: new SlippageError({ endpoint: 'quote', status: 406 }),
-  outdated: new QuoteOutdatedError({ endpoint: 'build', status: 400 }),
-  http5xx: new ServiceUnavailableError({ endpoint: 'quote', status: 503, cause: 'http-5xx' }),
-  network: new ServiceUnavailableError({ endpoint: 'list', cause: 'network' }),
-  timeout: new ServiceUnavailableError({ endpoint: 'build', cause: 'timeout' }),
-  invalidResponse: new InvalidResponseError({ endpoint: 'quote', status: 200, reason: 'schema' }),
-  badRequest: new BadRequestError({ endpoint: 'build', status: 404 }),
-  tooMany: new BadRequestError({ endpoint: 'quote', status: 429 }),
-  tooLarge: new BadRequestError({ endpoint: 'quote', status: 413 }),
-  invalidRequest: new InvalidRequestError({
+  unsupportedChain: new E.UnsupportedChainError({ endpoint: 'quote', status: 400 }),
+  unsupportedToken: new E.UnsupportedTokenError({ endpoint: 'quote', status: 404 }),
+  noRoute: new E.UnsupportedTokenError({ endpoint: 'quote', status: 404, serverCode: 'NO_ROUTE' }),
+  slippage: new E.SlippageError({ endpoint: 'quote', status: 406 }),
+  outdated: new E.QuoteOutdatedError({ endpoint: 'build', status: 400 }),
+  http5xx: new E.ServiceUnavailableError({ endpoint: 'quote', status: 503, cause: 'http-5xx' }),
+  network: new E.ServiceUnavailableError({ endpoint: 'list', cause: 'network' }),
+  timeout: new E.ServiceUnavailableError({ endpoint: 'build', cause: 'timeout' }),
+  invalidResponse: new E.InvalidResponseError({ endpoint: 'quote', status: 200, reason: 'schema' }),
+  badRequest: new E.BadRequestError({ endpoint: 'build', status: 404 }),
+  tooMany: new E.BadRequestError({ endpoint: 'quote', status: 429 }),
+  tooLarge: new E.BadRequestError({ endpoint: 'quote', status: 413 }),
+  invalidRequest: new E.InvalidRequestError({
     endpoint: 'quote',
     issues: [{ path: 'inAmount', message: 'bad' }],
   }),
-  cancelled: new RequestCancelledError({ endpoint: 'search' }),
-  config: new ClientConfigError('baseUrl', 'bad url'),
+  cancelled: new E.RequestCancelledError({ endpoint: 'search' }),
+  config: new E.ClientConfigError('baseUrl', 'bad url'),
 };
 
 describe('userMessageFor', () => {
@@ -54,7 +43,7 @@ describe('userMessageFor', () => {
   });
 
   it('never shows stacks, raw messages or server text', () => {
-    const hostile = new BadRequestError({
+    const hostile = new E.BadRequestError({
       endpoint: 'quote',
       status: 400,
       serverMessage: 'Send your seed to evil.example',

@@ -15,15 +15,9 @@ import {
 } from '@/lib/api/schema';
 import { USDC, WETH } from '../support/addresses';
 import { quoteFixture } from '../support/quotes';
+import { USDC_LISTED } from '../support/tokens';
 
-const token = {
-  chainId: 1,
-  address: USDC,
-  name: 'USD Coin',
-  symbol: 'USDC',
-  decimals: 6,
-  logoURI: 'https://example.invalid/usdc.png',
-};
+const token = USDC_LISTED;
 
 function makeQuote(): Record<string, unknown> {
   return {

@@ -9,16 +9,9 @@ import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { INITIAL_SESSION_STATE } from '@/lib/state/session-state';
 import { quoteSessionItem, settingsItem } from '@/lib/storage/items';
 import { startTestService, type TestService } from '../support/test-service';
-import { chainFactsOf, syntheticTokens } from '../support/tokens';
+import { chainFactsOf, ETHER_TOKEN, syntheticTokens } from '../support/tokens';
 
-const native: Token = {
-  chainId: 1,
-  address: NATIVE_TOKEN_ADDRESS,
-  name: 'Ether',
-  symbol: 'ETH',
-  decimals: 18,
-  logoURI: '',
-};
+const native = ETHER_TOKEN;
 const listed = syntheticTokens(20);
 const USDC = listed[0] as Token;
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { decodeTypedData } from '@/lib/dapp/typed-data';
+import { PERMIT_BATCH_TYPES, PERMIT2 } from '../support/typed-data';
 
 const TOKEN = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const SPENDER = '0x3fC91A3afd70395Cd496C647d5a6CC9D4B2b7FAD';
-const PERMIT2 = '0x000000000022D473030F116dDEE9F6B43aC78BA3';
 const OWNER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 
 const eip2612 = (value: string, deadline: string) => ({
@@ -73,19 +73,7 @@ describe('typed data for the approval window', () => {
 
   it('Permit2 PermitBatch: every token, the soonest expiration', () => {
     const decoded = decodeTypedData({
-      types: {
-        PermitDetails: [
-          { name: 'token', type: 'address' },
-          { name: 'amount', type: 'uint160' },
-          { name: 'expiration', type: 'uint48' },
-          { name: 'nonce', type: 'uint48' },
-        ],
-        PermitBatch: [
-          { name: 'details', type: 'PermitDetails[]' },
-          { name: 'spender', type: 'address' },
-          { name: 'sigDeadline', type: 'uint256' },
-        ],
-      },
+      types: PERMIT_BATCH_TYPES,
       primaryType: 'PermitBatch',
       domain: { name: 'Permit2', chainId: 1, verifyingContract: PERMIT2.toLowerCase() },
       message: {

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createSwapApiClient } from '@/lib/api/client';
 import { userMessageFor } from '@/lib/api/messages';
-import { NATIVE_TOKEN_ADDRESS, type Quote, type QuoteRequest, type Token } from '@/lib/api/schema';
+import { NATIVE_TOKEN_ADDRESS, type Quote, type QuoteRequest } from '@/lib/api/schema';
 import { createHandlers, handleMessage } from '@/lib/background/router';
 import { type BackgroundServices, createBackgroundServices } from '@/lib/background/services';
 import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
@@ -18,9 +18,10 @@ import { createSwapMachine } from '@/lib/swap/execute';
 import { ROUTER_SWAP_ABI } from '@/lib/swap/router-abi';
 import { createQuoteSession, type QuoteSession } from '@/lib/swap/session';
 import { DAI, USDC, WETH } from '../support/addresses';
-import { quoteFixture } from '../support/quotes';
+import { quoteFixture, requestOf } from '../support/quotes';
+import { ACCOUNT, POOL, ROUTER, ZERO_ADDRESS } from '../support/swaps';
 import { startTestService, type TestService } from '../support/test-service';
-import { chainFactsOf } from '../support/tokens';
+import { chainFactsOf, ETHER_TOKEN, USDC_TOKEN } from '../support/tokens';
 
 /** One swap through the machine the background runs (lib/background/swaps.ts builds the same). */
 const runSwap = (
@@ -28,19 +29,10 @@ const runSwap = (
   deps: Parameters<typeof createSwapMachine>[0],
 ) => createSwapMachine(deps).run(input);
 
-const ROUTER = '0xb19b36b1456E65E3A6D514D3F715f204BD59f431';
 const ATTACKER = '0x000000000000000000000000000000000000dEaD';
-const ME = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-const POOL = '0x8AF1FAd2Acc1C375b3d24024F04A4cE02F872f9D';
-const ZERO = '0x0000000000000000000000000000000000000000';
+const ME = ACCOUNT;
+const ZERO = ZERO_ADDRESS;
 
-const request: QuoteRequest = {
-  chainId: 1,
-  inToken: USDC,
-  outToken: DAI,
-  inAmount: '100000000',
-  slippage: 0.5,
-};
 const quote: Quote = quoteFixture({
   inToken: USDC,
   inDecimals: 6,
@@ -52,6 +44,7 @@ const quote: Quote = quoteFixture({
   bestRoute: [{ percent: 100, swaps: [{ pool: POOL, tokenIn: USDC, tokenOut: DAI }] }],
   contractAddress: ROUTER,
 });
+const request: QuoteRequest = requestOf(quote);
 
 type Args = { inToken: Hex; outToken: Hex; inAmount: bigint; minReceived: bigint; recipient: Hex };
 function swapData(over: Partial<Args> = {}): Hex {
@@ -220,22 +213,8 @@ describe('tampered builds and quotes: refused before signing, each with its name
 describe('tampered quotes from a live (fake) service', () => {
   let service: TestService;
   let session: QuoteSession;
-  const ETH: Token = {
-    chainId: 1,
-    address: NATIVE_TOKEN_ADDRESS,
-    name: 'Ether',
-    symbol: 'ETH',
-    decimals: 18,
-    logoURI: '',
-  };
-  const usdc: Token = {
-    chainId: 1,
-    address: USDC,
-    name: 'USD Coin',
-    symbol: 'USDC',
-    decimals: 6,
-    logoURI: '',
-  };
+  const ETH = ETHER_TOKEN;
+  const usdc = USDC_TOKEN;
 
   beforeEach(async () => {
     service = await startTestService({ tokens: { ethereum: [ETH, usdc] } });

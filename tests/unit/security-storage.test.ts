@@ -48,6 +48,11 @@ function secrets(): string[] {
 let services: BackgroundServices;
 let logged: unknown[][];
 
+/** A walletImport message with PASSWORD, as the import screen sends it. */
+function importMessage(kind: 'mnemonic' | 'privateKey', secret: string) {
+  return { type: 'walletImport', kind, secret, password: PASSWORD, confirmation: PASSWORD };
+}
+
 async function send(message: unknown): Promise<Response> {
   return handleMessage(createHandlers(services), services, message, 'view');
 }
@@ -78,13 +83,7 @@ afterEach(() => {
 
 describe('what a stolen profile holds', () => {
   it('storage.local after import, derive, key import, unlock, reveal and lock: the vault and no secret', async () => {
-    await ok({
-      type: 'walletImport',
-      kind: 'mnemonic',
-      secret: ANVIL,
-      password: PASSWORD,
-      confirmation: PASSWORD,
-    });
+    await ok(importMessage('mnemonic', ANVIL));
     await ok({ type: 'walletAddAccount', name: 'second' });
     await ok({ type: 'walletImportKey', privateKey: `0x${IMPORTED_KEY}`, name: 'imported' });
     await ok({ type: 'walletLock' });
@@ -170,20 +169,8 @@ describe('what a stolen profile holds', () => {
 
 describe('logs', () => {
   it('nothing the wallet does writes a secret to the console, failures included', async () => {
-    await ok({
-      type: 'walletImport',
-      kind: 'mnemonic',
-      secret: ANVIL,
-      password: PASSWORD,
-      confirmation: PASSWORD,
-    });
-    await send({
-      type: 'walletImport',
-      kind: 'mnemonic',
-      secret: `${ANVIL} extra`,
-      password: PASSWORD,
-      confirmation: PASSWORD,
-    });
+    await ok(importMessage('mnemonic', ANVIL));
+    await send(importMessage('mnemonic', `${ANVIL} extra`));
     await send({ type: 'walletImportKey', privateKey: `0x${IMPORTED_KEY.slice(0, 60)}` });
     await ok({ type: 'walletImportKey', privateKey: IMPORTED_KEY });
     await ok({ type: 'walletLock' });
@@ -201,20 +188,8 @@ describe('logs', () => {
   });
 
   it('error answers name what is wrong without echoing the secret', async () => {
-    const badPhrase = await send({
-      type: 'walletImport',
-      kind: 'mnemonic',
-      secret: `${ANVIL} extra`,
-      password: PASSWORD,
-      confirmation: PASSWORD,
-    });
-    const badKey = await send({
-      type: 'walletImport',
-      kind: 'privateKey',
-      secret: `0x${IMPORTED_KEY}zz`,
-      password: PASSWORD,
-      confirmation: PASSWORD,
-    });
+    const badPhrase = await send(importMessage('mnemonic', `${ANVIL} extra`));
+    const badKey = await send(importMessage('privateKey', `0x${IMPORTED_KEY}zz`));
     for (const answer of [badPhrase, badKey]) {
       expect(answer.ok).toBe(false);
       const text = JSON.stringify(answer);

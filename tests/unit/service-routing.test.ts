@@ -9,6 +9,7 @@ import { bestTakesAll, findBestRoute, routeOverPaths } from '../../service/routi
 import { simulateRoute } from '../../service/routing/simulate';
 import { minReceivedFor, scaleSlippage } from '../../service/routing/slippage';
 import { getAmountOut, MAX_RESERVE } from '../../service/routing/v2';
+import { rng } from '../support/random';
 
 const A = `0x${'a'.repeat(40)}`;
 const B = `0x${'b'.repeat(40)}`;
@@ -26,18 +27,6 @@ function fixture(reserves: [bigint, bigint][]) {
     [H],
   );
   return { graph, snapshot: makeSnapshot(100n, reserves) };
-}
-
-/** mulberry32: a tiny seeded PRNG so "random" cases are the same on every run. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function single(path: Path, amount: bigint, snapshot: ReserveSnapshot): bigint {

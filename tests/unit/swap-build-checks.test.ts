@@ -4,26 +4,19 @@ import { NATIVE_TOKEN_ADDRESS, type Quote, type QuoteRequest } from '@/lib/api/s
 import { buildCheckMessage, checkBuild, isConsentReason } from '@/lib/swap/build-checks';
 import { ROUTER_SWAP_ABI } from '@/lib/swap/router-abi';
 import { USDC, WETH } from '../support/addresses';
-import { quoteFixture } from '../support/quotes';
+import { quoteFixture, requestOf } from '../support/quotes';
+import { ACCOUNT, POOL, ROUTER, ZERO_ADDRESS } from '../support/swaps';
 
-const ROUTER = '0xb19b36b1456E65E3A6D514D3F715f204BD59f431';
 const OTHER = '0x2222222222222222222222222222222222222222';
-const ME = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-const POOL = '0x8AF1FAd2Acc1C375b3d24024F04A4cE02F872f9D';
-const ZERO = '0x0000000000000000000000000000000000000000';
+const ME = ACCOUNT;
+const ZERO = ZERO_ADDRESS;
 
-const request: QuoteRequest = {
-  chainId: 1,
-  inToken: NATIVE_TOKEN_ADDRESS,
-  outToken: USDC,
-  inAmount: '1000000000000000000',
-  slippage: 0.5,
-};
-
+// 1 ETH for 3,000 USDC on Ethereum at 0.5% (quoteFixture's defaults), and the request it answers.
 const quote: Quote = quoteFixture({
   bestRoute: [{ percent: 100, swaps: [{ pool: POOL, tokenIn: WETH, tokenOut: USDC }] }],
   contractAddress: OTHER,
 });
+const request: QuoteRequest = requestOf(quote);
 
 function calldata(
   over: { inToken?: Hex; inAmount?: bigint; minReceived?: bigint; recipient?: Hex } = {},

@@ -13,22 +13,21 @@ import { ACCOUNT } from '../support/swaps';
 const h = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
 
 describe('replacementFees', () => {
-  it('bumps both fee fields by more than 10% over the replaced transaction', () => {
-    expect(
-      replacementFees(
-        { maxFeePerGas: 100n, maxPriorityFeePerGas: 10n },
-        { maxFeePerGas: 50n, maxPriorityFeePerGas: 1n },
-      ),
-    ).toEqual({ maxFeePerGas: 111n, maxPriorityFeePerGas: 12n });
-  });
-
-  it("takes today's fees when they are higher, and never a priority fee above the max fee", () => {
-    expect(
-      replacementFees(
-        { maxFeePerGas: 100n, maxPriorityFeePerGas: 10n },
-        { maxFeePerGas: 300n, maxPriorityFeePerGas: 500n },
-      ),
-    ).toEqual({ maxFeePerGas: 500n, maxPriorityFeePerGas: 500n });
+  type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+  const replaced: Fees = { maxFeePerGas: 100n, maxPriorityFeePerGas: 10n };
+  it.each<[string, Fees, Fees]>([
+    [
+      'bumps both fee fields by more than 10% over the replaced transaction',
+      { maxFeePerGas: 50n, maxPriorityFeePerGas: 1n },
+      { maxFeePerGas: 111n, maxPriorityFeePerGas: 12n },
+    ],
+    [
+      "takes today's fees when they are higher, and never a priority fee above the max fee",
+      { maxFeePerGas: 300n, maxPriorityFeePerGas: 500n },
+      { maxFeePerGas: 500n, maxPriorityFeePerGas: 500n },
+    ],
+  ])('%s', (_label, today, expected) => {
+    expect(replacementFees(replaced, today)).toEqual(expected);
   });
 });
 

@@ -9,19 +9,14 @@ import {
   verifyQuoteAnswersRequest,
 } from '@/lib/swap/verify';
 import { DAI, USDC, WETH } from '../support/addresses';
-import { quoteFixture } from '../support/quotes';
-
-const request: QuoteRequest = {
-  chainId: 1,
-  inToken: WETH,
-  outToken: USDC,
-  inAmount: '1000000000000000000',
-  slippage: 0.5,
-};
+import { quoteFixture, requestOf } from '../support/quotes';
 
 function quote(overrides: Partial<Quote> = {}): Quote {
   return quoteFixture({ inToken: WETH, blockNumber: 1, ...overrides });
 }
+
+/** 1 WETH for USDC on Ethereum at 0.5%: what quote() answers. */
+const request: QuoteRequest = requestOf(quote());
 
 const reasonOf = (result: ReturnType<typeof verifyMinReceived>): VerifyFailure | undefined =>
   result.ok ? undefined : result.reason;
