@@ -13,7 +13,7 @@ import { CodedError } from './errors';
 export interface ApprovalDeps {
   openWindow: () => Promise<number | undefined>;
   focusWindow: (id: number) => Promise<void>;
-  /** Closes the window once nothing waits (the background, not the window, so no request races it). */
+  /** Closes a window the queue no longer uses (if it did not close itself first). */
   closeWindow: (id: number) => Promise<void>;
   walletStatus: () => Promise<WalletState['status']>;
   unlock: (password: string) => Promise<unknown>;

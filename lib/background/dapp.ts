@@ -181,6 +181,9 @@ async function answerWalletMethod(
   }
 }
 
+/** How long a forgotten approval window may take to close itself before the background closes it. */
+const FORGOTTEN_WINDOW_GRACE_MS = 1_000;
+
 /** The approval window and event delivery through the browser's windows and tabs APIs. */
 export function dappBrowserApis(): Pick<
   DappDeps,
@@ -201,6 +204,10 @@ export function dappBrowserApis(): Pick<
       await browser.windows.update(id, { focused: true });
     },
     closeWindow: async (id) => {
+      // The window closes itself once its answer renders; this only sweeps one that did not (it was
+      // showing a request that arrived as it was being forgotten). Closing it at once would pull the
+      // page away under the click that answered.
+      await new Promise((resolve) => setTimeout(resolve, FORGOTTEN_WINDOW_GRACE_MS));
       await browser.windows.remove(id);
     },
     sendToFrame: async (frame, event) => {
