@@ -5,13 +5,14 @@ import { type Address, encodeFunctionData, HttpRequestError, type TransactionRec
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { QuoteOutdatedError } from '@/lib/api/errors';
-import type { Quote, QuoteRequest } from '@/lib/api/schema';
+import { NATIVE_TOKEN_ADDRESS, type Quote, type QuoteRequest } from '@/lib/api/schema';
 import type { RpcClient } from '@/lib/rpc/network';
 import type { ApprovalTxState, HistoryEntry, SwapState } from '@/lib/state/pipeline-state';
 import { createSwapMachine } from '@/lib/swap/execute';
 import { ROUTER_SWAP_ABI } from '@/lib/swap/router-abi';
 import type { RouterPins } from '@/lib/swap/router-pins';
 import { checkSwap } from '@/lib/swap/step-check';
+import { checkGasFunds, readFunds } from '@/lib/swap/step-preflight';
 import { buildSwap, checkQuote, requote } from '@/lib/swap/step-quote';
 import { finishApproval, signAndSend } from '@/lib/swap/step-send';
 import { simulateStep } from '@/lib/swap/step-simulate';
@@ -220,6 +221,45 @@ describe('check step', () => {
     );
     expect(error).toBeInstanceOf(Halt);
     expect(ledger.current()).toMatchObject({ status: 'needs-consent', consent: { router: ROUTER } });
+  });
+});
+
+describe('balance and preflight steps', () => {
+  const reader = (held: bigint) => ({
+    read: async () => ({
+      chainId: 1,
+      owner: ME,
+      blockNumber: 1n,
+      failed: [],
+      balances: new Map([
+        [USDC.toLowerCase(), held],
+        [NATIVE_TOKEN_ADDRESS.toLowerCase(), 10n ** 18n],
+      ]),
+    }),
+    invalidate: () => undefined,
+  });
+
+  it('stops when the input token held is less than the amount', async () => {
+    const { ledger } = memoryLedger();
+    const stop = await stopOf(readFunds({} as RpcClient, ledger, reader(99_999_999n), ME, quote, ROUTER));
+    expect(stop).toMatchObject({ code: 'INSUFFICIENT_BALANCE', step: 'balance' });
+  });
+
+  it('stops when the native coin cannot pay the simulated gas; else records the preflight', async () => {
+    const fees = { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n };
+    const passed = { status: 'passed', deltas: [], granted: [], gasUsed: [80n, 20n] } as never;
+    const poor = memoryLedger();
+    const funds = { nativeHeld: 1_249n, approvalCalls: [], fees };
+    const stop = await stopOf(checkGasFunds(poor.ledger, quote, 0n, funds, passed, 25));
+    expect(stop).toMatchObject({ code: 'INSUFFICIENT_GAS_FUNDS', step: 'balance' });
+    const { ledger } = memoryLedger();
+    await checkGasFunds(ledger, quote, 0n, { ...funds, nativeHeld: 1_250n }, passed, 25);
+    expect(ledger.current().simulation).toEqual({
+      preflight: 'passed',
+      gasEstimate: null,
+      gasLimit: null,
+      simulatedReceived: null,
+    });
   });
 });
 
