@@ -2,22 +2,20 @@
 // one, else the registry default; clients are cached so every module shares one transport.
 import { BaseError, createClient, http, type PublicClient } from 'viem';
 import {
-  call,
   estimateFeesPerGas,
   estimateGas,
-  getBalance,
   getBlockNumber,
   getChainId,
   getTransaction,
   getTransactionCount,
   getTransactionReceipt,
-  readContract,
   sendRawTransaction,
   simulateBlocks,
 } from 'viem/actions';
 import { requireChain } from '@/lib/chains';
 import { viemChainFor } from '@/lib/chains/viem';
 import type { Settings } from '@/lib/settings/settings';
+import { ethCall, getBalance, readContract } from './read-actions';
 
 export type RpcSettings = Pick<Settings, 'rpcOverrides'>;
 
@@ -38,7 +36,8 @@ export function rpcUrlFor(chainId: number, settings?: RpcSettings): string {
 /**
  * The RPC calls the wallet makes: a subset of viem's PublicClient. Built from viem's
  * tree-shakeable actions rather than createPublicClient, whose every action (ENS, signatures,
- * CCIP, deployless bytecode) would otherwise ship in the background bundle.
+ * CCIP, deployless bytecode) would otherwise ship in the background bundle; `call`,
+ * `readContract` and `getBalance` are slim ones of our own (./read-actions.ts) for the same reason.
  */
 export type RpcClient = Pick<
   PublicClient,
@@ -86,7 +85,7 @@ export function publicClientFor(
     const c = base;
     client = {
       ...base,
-      call: (args: Parameters<typeof call>[1]) => call(c, args),
+      call: (args: Parameters<typeof ethCall>[1]) => ethCall(c, args),
       estimateFeesPerGas: (args?: Parameters<typeof estimateFeesPerGas>[1]) => estimateFeesPerGas(c, args),
       estimateGas: (args: Parameters<typeof estimateGas>[1]) => estimateGas(c, args),
       getBalance: (args: Parameters<typeof getBalance>[1]) => getBalance(c, args),

@@ -37,13 +37,10 @@ const PRODUCT_FOLDERS = ['lib', 'entrypoints', 'components', 'service', 'devnet'
 
 /** Files over 400 lines today, each being split by the team named. */
 const LONG_FILE_ALLOWLIST = new Set([
-  'lib/swap/execute.ts', // the swap machine as named steps (trust-boundary team)
 ]);
 
 /** Functions over 120 lines today (file › function), each being split by the team named. */
 const LONG_FUNCTION_ALLOWLIST = new Set([
-  'lib/swap/execute.ts › createSwapMachine', // named steps: a split as a class over modules cost the background budget 0.4 kB
-  'lib/swap/execute.ts › run', // named steps (same)
   'lib/background/wallet.ts › createWalletService', // the wallet-service closure split (a class cost the background budget 0.2 kB)
   'lib/background/swaps.ts › createSwapService', // split into functions over a context cost the background budget 0.2 kB
   'entrypoints/popup/SwapScreen.tsx › SwapScreen', // the swap form state hook (popup team)
@@ -125,8 +122,9 @@ describe('size', () => {
   });
 
   it('measures functions (the check can fail)', () => {
-    const spans = functionSpans('lib/swap/execute.ts');
-    expect(spans.find((span) => span.name === 'createSwapMachine')?.lines).toBeGreaterThan(120);
+    // The product has none left, so a long one of the test support (not held to the limit) stands in.
+    const spans = functionSpans('tests/support/fault-proxy.ts');
+    expect(spans.find((span) => span.name === 'startFaultProxy')?.lines).toBeGreaterThan(120);
   });
 });
 

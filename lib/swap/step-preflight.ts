@@ -1,0 +1,142 @@
+// Swap step 4, before anything is sent: the balances and the approval plan ('balance'), an
+// asset-change simulation of the approvals and the swap ('preflight'), then the gas money check.
+import { type Address, getAddress } from 'viem';
+import { isNativeToken, NATIVE_TOKEN_ADDRESS, type Quote } from '@/lib/api/schema';
+import { type BalanceReader, balanceOf } from '@/lib/rpc/balances';
+import { cappedFees } from '@/lib/rpc/fees';
+import type { RpcClient } from '@/lib/rpc/network';
+import { type Fees, withGasMargin } from '@/lib/rpc/transactions';
+import { type ApprovalMode, approvalTransactions, planApproval, readAllowance } from './approval';
+import { type AssetSimResult, simulateAssets, simulationGas } from './asset-sim';
+import { assetWords } from './preview-words';
+import type { CheckedSwap } from './step-check';
+import type { Ledger } from './swap-ledger';
+import { Stop } from './swap-stop';
+
+export type ApprovalCalls = ReturnType<typeof approvalTransactions>;
+
+export interface Funds {
+  nativeHeld: bigint;
+  approvalCalls: ApprovalCalls;
+  fees: Fees;
+}
+
+/** The input token held, the allowance and the approvals it needs (persisted), and the fees. */
+export async function readFunds(
+  client: RpcClient,
+  ledger: Ledger,
+  reader: BalanceReader,
+  from: Address,
+  quote: Quote,
+  router: Address,
+  approvalMode: ApprovalMode = 'exact',
+): Promise<Funds> {
+  const inAmount = BigInt(quote.inAmount);
+  const snapshot = await reader.read(from, [quote.inToken, NATIVE_TOKEN_ADDRESS]);
+  const nativeHeld = balanceOf(snapshot, NATIVE_TOKEN_ADDRESS) ?? 0n;
+  const inHeld = balanceOf(snapshot, quote.inToken);
+  if (inHeld === undefined || inHeld < inAmount) {
+    throw new Stop('INSUFFICIENT_BALANCE', 'balance', {
+      detail: `have ${inHeld ?? 'unknown'}, need ${inAmount}`,
+    });
+  }
+  const nativeIn = isNativeToken(quote.inToken);
+  const allowance = nativeIn ? 0n : await readAllowance(client, quote.inToken as Address, from, router);
+  const plan = planApproval({ token: quote.inToken, allowance, required: inAmount, mode: approvalMode });
+  const approvalCalls = nativeIn ? [] : approvalTransactions(plan, quote.inToken as Address, router);
+  if (!nativeIn) {
+    await ledger.update({
+      approval: {
+        token: getAddress(quote.inToken),
+        spender: router,
+        plan: plan.kind,
+        unlimited: plan.kind === 'none' ? false : plan.unlimited,
+        allowance: allowance.toString(),
+        required: inAmount.toString(),
+        txs: [],
+      },
+    });
+  }
+  return { nativeHeld, approvalCalls, fees: await cappedFees(client) };
+}
+
+/** The asset-change simulation of the approvals then the swap; any refusal stops the swap. */
+export async function preflight(
+  client: RpcClient,
+  from: Address,
+  quote: Quote,
+  checked: CheckedSwap,
+  funds: Funds,
+): Promise<AssetSimResult> {
+  const nonce = await client.getTransactionCount({ address: from, blockTag: 'pending' });
+  const result = await simulateAssets(client, {
+    from,
+    nonce,
+    fees: funds.fees,
+    approvals: funds.approvalCalls.map((call) => ({ to: call.to, data: call.data, value: 0n })),
+    swap: checked.swapCall,
+    swapGas: simulationGas(quote.bestRoute),
+    inToken: quote.inToken,
+    outToken: quote.outToken,
+    inAmount: BigInt(quote.inAmount),
+    minReceived: BigInt(quote.minReceived),
+    router: checked.router,
+  });
+  if (result.status === 'no-funds') {
+    throw new Stop('INSUFFICIENT_GAS_FUNDS', 'balance', { detail: result.detail });
+  }
+  if (result.status === 'reverted') {
+    throw new Stop(result.call === 'swap' ? 'SIMULATION_REVERTED' : 'APPROVAL_FAILED', 'preflight', {
+      revert: result.revert,
+      detail: result.revert.text,
+    });
+  }
+  if (result.status === 'violated') {
+    const low = result.violations[0]?.code === 'OUTPUT_LOW';
+    throw new Stop(low ? 'SIMULATED_OUTPUT_LOW' : 'BUILD_REJECTED', 'preflight', {
+      detail: JSON.stringify(result.violations, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)),
+      ...(low ? {} : { message: assetWords(result.violations) }),
+    });
+  }
+  if (result.status === 'unsupported' && !checked.readable) {
+    // Unreadable calldata is signed only when an asset-change simulation proved the outcome.
+    throw new Stop('BUILD_REJECTED', 'preflight', {
+      detail: 'unreadable calldata without asset simulation',
+    });
+  }
+  return result;
+}
+
+/** Enough of the native coin for the swap's value and the simulated gas; records the preflight. */
+export async function checkGasFunds(
+  ledger: Ledger,
+  quote: Quote,
+  swapValue: bigint,
+  funds: Funds,
+  result: AssetSimResult,
+  gasMarginPercent: number,
+): Promise<void> {
+  const { nativeHeld, fees } = funds;
+  const gasBudget =
+    result.status === 'passed'
+      ? withGasMargin(
+          result.gasUsed.reduce((a, b) => a + b, 0n),
+          gasMarginPercent,
+        )
+      : 0n;
+  if (nativeHeld < swapValue + gasBudget * fees.maxFeePerGas) {
+    throw new Stop('INSUFFICIENT_GAS_FUNDS', 'balance', {
+      detail: `have ${nativeHeld}, need ${swapValue} + ${gasBudget} gas at ${fees.maxFeePerGas}`,
+    });
+  }
+  const outKey = (isNativeToken(quote.outToken) ? NATIVE_TOKEN_ADDRESS : quote.outToken).toLowerCase();
+  const simulatedIn = result.status === 'passed' ? result.deltas.find((d) => d.token === outKey) : undefined;
+  await ledger.update({
+    simulation: {
+      preflight: result.status === 'passed' ? 'passed' : 'unsupported',
+      gasEstimate: null,
+      gasLimit: null,
+      simulatedReceived: simulatedIn ? simulatedIn.delta.toString() : null,
+    },
+  });
+}

@@ -1,0 +1,165 @@
+// Swap steps that put transactions on the chain: sign and send (approvals and the swap), follow a
+// sent transaction to its receipt, and the approvals themselves (step 5).
+import type { Address, Hex, LocalAccount, TransactionReceipt } from 'viem';
+import { explorerTxUrl } from '@/lib/chains';
+import { cappedFees } from '@/lib/rpc/fees';
+import type { RpcClient } from '@/lib/rpc/network';
+import { isRpcUnavailable } from '@/lib/rpc/network';
+import {
+  broadcast,
+  type Fees,
+  SendError,
+  signCall,
+  type TrackResult,
+  withGasMargin,
+} from '@/lib/rpc/transactions';
+import type { ApprovalTxState, SentTx, SwapFailureCode, SwapStep } from '@/lib/state/pipeline-state';
+import type { ApprovalCalls } from './step-preflight';
+import type { Ledger } from './swap-ledger';
+import { checkAbort, Halt, Stop } from './swap-stop';
+
+/** Follows a sent transaction (approval or swap) until mined, dropped or the signal aborts. */
+export type Follow = (
+  tx: { hash: string; nonce: number; raw: string },
+  from: Address,
+  signal?: AbortSignal,
+) => Promise<TrackResult>;
+
+const SEND_FAILURES: Readonly<Record<SendError['code'], SwapFailureCode>> = {
+  NONCE_CONFLICT: 'NONCE_CONFLICT',
+  REPLACEMENT_UNDERPRICED: 'REPLACEMENT_UNDERPRICED',
+  INSUFFICIENT_FUNDS: 'INSUFFICIENT_GAS_FUNDS',
+  RPC_UNAVAILABLE: 'RPC_UNAVAILABLE',
+  REJECTED: 'SEND_FAILED',
+};
+
+export function gasPaidOf(receipt: TransactionReceipt): bigint {
+  return receipt.gasUsed * receipt.effectiveGasPrice;
+}
+
+/** Signs, persists the hash and bytes, then broadcasts: a restart in between loses nothing. */
+export async function signAndSend(
+  client: RpcClient,
+  ledger: Ledger,
+  account: LocalAccount,
+  call: { to: Address; data: Hex; value: bigint; gas: bigint },
+  fees: Fees,
+  step: SwapStep,
+  persistSigned: (tx: SentTx) => Promise<void>,
+): Promise<SentTx> {
+  const signed = await signCall(client, account, call, fees);
+  const tx: SentTx = {
+    hash: signed.hash,
+    nonce: signed.nonce,
+    raw: signed.raw,
+    gasLimit: call.gas.toString(),
+    maxFeePerGas: fees.maxFeePerGas.toString(),
+    explorerUrl: explorerTxUrl(ledger.current().chainId, signed.hash) ?? null,
+    signedAt: ledger.now(),
+    sentAt: null,
+  };
+  await persistSigned(tx);
+  try {
+    await broadcast(client, signed.raw);
+  } catch (error) {
+    // No answer is not a refusal: the node may have the transaction (a cut or late answer).
+    // Never say "nothing sent" then: track it by hash; the tracker re-broadcasts these same
+    // bytes (same nonce, so at most one of them can ever be mined) while the node lacks it.
+    if (error instanceof SendError && error.code === 'RPC_UNAVAILABLE')
+      return { ...tx, sentAt: ledger.now() };
+    if (error instanceof SendError) {
+      const code = SEND_FAILURES[error.code];
+      throw new Stop(code, step, { detail: error.message });
+    }
+    throw error;
+  }
+  return { ...tx, sentAt: ledger.now() };
+}
+
+/** Step 7: signs and sends the swap itself, then records it as sent. */
+export async function sendSwap(
+  client: RpcClient,
+  ledger: Ledger,
+  account: LocalAccount,
+  call: { to: Address; data: Hex; value: bigint; gas: bigint },
+  fees: Fees,
+): Promise<void> {
+  await ledger.moveTo('signing');
+  const sent = await signAndSend(client, ledger, account, call, fees, 'send', (tx) =>
+    ledger.update({ tx }).then(() => undefined),
+  );
+  const sentState = await ledger.moveTo('sent', { tx: sent });
+  await ledger.recordSwap(sentState);
+}
+
+async function setApprovalTx(ledger: Ledger, tx: ApprovalTxState): Promise<void> {
+  const approval = ledger.current().approval;
+  if (!approval) return;
+  const txs = approval.txs.filter((t) => t.step !== tx.step);
+  await ledger.update({ approval: { ...approval, txs: [...txs, tx] } });
+}
+
+/** Step 5: each approval signed, sent and followed to its receipt, in order. */
+export async function approve(
+  client: RpcClient,
+  ledger: Ledger,
+  follow: Follow,
+  account: LocalAccount,
+  calls: ApprovalCalls,
+  gasMarginPercent: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  await ledger.moveTo('approving');
+  for (const call of calls) {
+    checkAbort(signal, 'approve');
+    let gas: bigint;
+    try {
+      gas = withGasMargin(
+        await client.estimateGas({ account: account.address, to: call.to, data: call.data }),
+        gasMarginPercent,
+      );
+    } catch (error) {
+      if (isRpcUnavailable(error)) throw error;
+      throw new Stop('APPROVAL_FAILED', 'approve', { detail: String(error) });
+    }
+    const fees = await cappedFees(client);
+    const amount = call.amount.toString();
+    const sent = await signAndSend(
+      client,
+      ledger,
+      account,
+      { ...call, value: 0n, gas },
+      fees,
+      'approve',
+      (tx) => setApprovalTx(ledger, { ...tx, step: call.step, amount, status: 'pending', gasPaid: null }),
+    );
+    const pending: ApprovalTxState = { ...sent, step: call.step, amount, status: 'pending', gasPaid: null };
+    await setApprovalTx(ledger, pending);
+    await ledger.recordApproval(ledger.current(), pending);
+    await finishApproval(ledger, follow, pending, account.address, signal);
+  }
+}
+
+/** Waits for an approval's receipt and records it; a revert or a drop stops the swap. */
+export async function finishApproval(
+  ledger: Ledger,
+  follow: Follow,
+  tx: ApprovalTxState,
+  from: Address,
+  signal?: AbortSignal,
+): Promise<void> {
+  const result = await follow(tx, from, signal);
+  // Stop following, not cancel: the approval is out there. The state stays 'approving' (persisted)
+  // and a resume finishes it.
+  if (result.kind === 'aborted') throw new Halt();
+  const gasPaid = result.kind === 'mined' ? gasPaidOf(result.receipt).toString() : null;
+  const ok = result.kind === 'mined' && result.receipt.status === 'success';
+  const done: ApprovalTxState = { ...tx, status: ok ? 'confirmed' : 'failed', gasPaid };
+  await setApprovalTx(ledger, done);
+  await ledger.recordApproval(ledger.current(), done);
+  if (!ok) {
+    throw new Stop('APPROVAL_FAILED', 'approve', {
+      detail: result.kind === 'dropped' ? 'approval dropped' : 'approval reverted',
+    });
+  }
+}

@@ -1,0 +1,104 @@
+// Swap step 8: the sent swap followed to its receipt (or its replacement's), and the outcome
+// recorded: what was received against the quote, the gas paid.
+import type { Address, Hex } from 'viem';
+import { explorerTxUrl } from '@/lib/chains';
+import type { RpcClient } from '@/lib/rpc/network';
+import { isRpcUnavailable } from '@/lib/rpc/network';
+import { broadcast } from '@/lib/rpc/transactions';
+import type { SwapState } from '@/lib/state/pipeline-state';
+import { replacementOf } from './replace';
+import { receivedFromLogs } from './simulate';
+import { type Follow, gasPaidOf } from './step-send';
+import type { Ledger } from './swap-ledger';
+import { Stop } from './swap-stop';
+
+export async function trackSwap(
+  ledger: Ledger,
+  follow: Follow,
+  invalidate: (account: Address) => void,
+  signal: AbortSignal | undefined,
+): Promise<SwapState> {
+  const s = ledger.current();
+  const tx = s.tx;
+  if (!tx || !s.quote) throw new Stop('UNEXPECTED', 'track', { detail: 'no transaction to track' });
+  const result = await follow(tx, s.account as Address, signal);
+  if (result.kind === 'aborted') return ledger.current(); // still 'sent': resume later
+  invalidate(s.account as Address);
+  if (result.kind === 'dropped') throw new Stop('DROPPED', 'track');
+  const receipt = result.receipt;
+  const mined = replacementOf(ledger.current(), receipt.transactionHash);
+  const sentTx = ledger.current().tx;
+  // The transaction mined at the nonce is the one the state names (an earlier one may have won).
+  if (sentTx && sentTx.hash.toLowerCase() !== receipt.transactionHash.toLowerCase()) {
+    const hash = receipt.transactionHash;
+    await ledger.update({ tx: { ...sentTx, hash, explorerUrl: explorerTxUrl(s.chainId, hash) ?? null } });
+  }
+  if (mined?.kind === 'cancel') {
+    throw new Stop('CANCELLED', 'track', {
+      message: {
+        title: 'Swap cancelled',
+        detail:
+          'Your cancel transaction replaced the swap: no tokens were swapped, only its network fee was paid.',
+        action: 'Start again when you are ready.',
+      },
+    });
+  }
+  const success = receipt.status === 'success';
+  const received = success
+    ? receivedFromLogs(receipt.logs, {
+        outToken: s.quote.outToken,
+        recipient: s.account,
+        router: s.build?.to ?? receipt.to ?? undefined,
+      })
+    : null;
+  await ledger.update({
+    outcome: {
+      status: success ? 'success' : 'reverted',
+      blockNumber: receipt.blockNumber.toString(),
+      gasUsed: receipt.gasUsed.toString(),
+      effectiveGasPrice: receipt.effectiveGasPrice.toString(),
+      gasPaid: gasPaidOf(receipt).toString(),
+      received: received?.toString() ?? null,
+      quotedOut: s.quote.outAmount,
+      minReceived: s.quote.minReceived,
+      difference: received === null ? null : (received - BigInt(s.quote.outAmount)).toString(),
+      confirmedAt: ledger.now(),
+    },
+  });
+  if (!success) throw new Stop('REVERTED', 'track');
+  const confirmed = await ledger.moveTo('confirmed');
+  await ledger.recordSwap(confirmed);
+  return confirmed;
+}
+
+/**
+ * A swap signed before a restart: broadcast it again unless the node has it, it was mined, or
+ * it is too late (its nonce was used, or the send window passed); then it is 'sent'.
+ */
+export async function resendSigned(
+  client: RpcClient,
+  ledger: Ledger,
+  tx: NonNullable<SwapState['tx']>,
+  resumeSendWindowMs: number,
+): Promise<void> {
+  const s = ledger.current();
+  const known = await client.getTransaction({ hash: tx.hash as Hex }).then(
+    () => true,
+    (error: unknown) => {
+      if (isRpcUnavailable(error)) throw error;
+      return false;
+    },
+  );
+  if (!known) {
+    const used = await client.getTransactionCount({ address: s.account as Address, blockTag: 'latest' });
+    const receipt = await client.getTransactionReceipt({ hash: tx.hash as Hex }).catch(() => null);
+    if (!receipt) {
+      if (used > tx.nonce || ledger.now() - tx.signedAt > resumeSendWindowMs) {
+        throw new Stop('INTERRUPTED', 'resume', { detail: 'signed swap was never broadcast' });
+      }
+      await broadcast(client, tx.raw as Hex);
+    }
+  }
+  await ledger.moveTo('sent', { tx: { ...tx, sentAt: tx.sentAt ?? ledger.now() } });
+  await ledger.recordSwap(ledger.current());
+}

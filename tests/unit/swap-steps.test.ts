@@ -1,0 +1,393 @@
+// The swap machine's steps one by one (lib/swap/step-*.ts, swap-ledger.ts, swap-stop.ts), over a
+// fake client and an in-memory ledger; the machine's whole run on a real chain is
+// tests/integration/pipeline.test.ts.
+import { type Address, encodeFunctionData, HttpRequestError, type TransactionReceipt } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { describe, expect, it } from 'vitest';
+import { QuoteOutdatedError } from '@/lib/api/errors';
+import { NATIVE_TOKEN_ADDRESS, type Quote, type QuoteRequest } from '@/lib/api/schema';
+import type { RpcClient } from '@/lib/rpc/network';
+import type { ApprovalTxState, HistoryEntry, SwapState } from '@/lib/state/pipeline-state';
+import { createSwapMachine } from '@/lib/swap/execute';
+import { ROUTER_SWAP_ABI } from '@/lib/swap/router-abi';
+import type { RouterPins } from '@/lib/swap/router-pins';
+import { checkSwap } from '@/lib/swap/step-check';
+import { checkGasFunds, readFunds } from '@/lib/swap/step-preflight';
+import { buildSwap, checkQuote, requote } from '@/lib/swap/step-quote';
+import { finishApproval, signAndSend } from '@/lib/swap/step-send';
+import { simulateStep } from '@/lib/swap/step-simulate';
+import { trackSwap } from '@/lib/swap/step-track';
+import { anythingSent, createLedger, failureOf } from '@/lib/swap/swap-ledger';
+import { asStop, checkAbort, Halt, Stop } from '@/lib/swap/swap-stop';
+import { DAI, USDC } from '../support/addresses';
+import { quoteFixture } from '../support/quotes';
+
+const ACCOUNT = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+const ME = ACCOUNT.address;
+const ROUTER: Address = '0xb19b36b1456E65E3A6D514D3F715f204BD59f431';
+const POOL = '0x8AF1FAd2Acc1C375b3d24024F04A4cE02F872f9D';
+const ZERO = '0x0000000000000000000000000000000000000000';
+const HASH = `0x${'ab'.repeat(32)}` as const;
+
+const request: QuoteRequest = {
+  chainId: 1,
+  inToken: USDC,
+  outToken: DAI,
+  inAmount: '100000000',
+  slippage: 0.5,
+};
+const quote: Quote = quoteFixture({
+  inToken: USDC,
+  inDecimals: 6,
+  inAmount: '100000000',
+  outToken: DAI,
+  outDecimals: 18,
+  outAmount: '100000000000000000000',
+  minReceived: '99500000000000000000',
+  bestRoute: [{ percent: 100, swaps: [{ pool: POOL, tokenIn: USDC, tokenOut: DAI }] }],
+  contractAddress: ROUTER,
+});
+/** The honest build of `quote` (as in security-service.test.ts). */
+const build = {
+  to: ROUTER,
+  transaction: encodeFunctionData({
+    abi: ROUTER_SWAP_ABI,
+    functionName: 'swap',
+    args: [
+      USDC,
+      DAI,
+      100_000_000n,
+      99_500_000_000_000_000_000n,
+      [{ percent: 100, hops: [{ pool: POOL, tokenIn: USDC, tokenOut: DAI }] }],
+      ZERO,
+      0n,
+    ],
+  }),
+  value: '0',
+};
+
+function startState(over: Partial<SwapState> = {}): SwapState {
+  return {
+    id: 'swap-1',
+    status: 'building',
+    chainId: 1,
+    account: ME,
+    approvalMode: 'exact',
+    request,
+    quote,
+    requotes: 0,
+    build: null,
+    approval: null,
+    simulation: null,
+    tx: null,
+    outcome: null,
+    failure: null,
+    consent: null,
+    createdAt: 1,
+    updatedAt: 1,
+    ...over,
+  };
+}
+
+/** A ledger over memory: what was saved, removed, shown and recorded. */
+function memoryLedger(state: SwapState | null = startState()) {
+  const saved: SwapState[] = [];
+  const removed: string[] = [];
+  const shown: string[] = [];
+  const history: HistoryEntry[] = [];
+  const ledger = createLedger(
+    {
+      save: async (s) => void saved.push(s),
+      remove: async (id) => void removed.push(id),
+      list: async () => saved,
+    },
+    { record: async (e) => void history.push(e), list: async () => history, clear: async () => undefined },
+    () => 1_000,
+    (s) => shown.push(s.status),
+  );
+  ledger.set(state);
+  return { ledger, saved, removed, shown, history };
+}
+
+const stopOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => error as Stop,
+  );
+
+describe('swap-stop', () => {
+  it('keeps a Stop, names an unreachable RPC, and calls anything else unexpected', () => {
+    const stop = new Stop('DROPPED', 'track');
+    expect(asStop(stop, 'quote')).toBe(stop);
+    const down = asStop(new HttpRequestError({ url: 'http://x', status: 503 }), 'balance');
+    expect([down.code, down.step]).toEqual(['RPC_UNAVAILABLE', 'balance']);
+    expect(asStop(new Error('bug'), 'check')).toMatchObject({ code: 'UNEXPECTED', extra: { detail: 'bug' } });
+  });
+
+  it('cancels only on an aborted signal', () => {
+    expect(() => checkAbort(undefined, 'quote')).not.toThrow();
+    expect(() => checkAbort(AbortSignal.abort(), 'build')).toThrow(
+      expect.objectContaining({ code: 'CANCELLED' }),
+    );
+  });
+});
+
+describe('swap-ledger', () => {
+  it('persists each change, removes a terminal state, and shows every state in order', async () => {
+    const { ledger, saved, removed, shown } = memoryLedger(null);
+    expect(() => ledger.current()).toThrow('no swap in progress');
+    await ledger.commit(startState());
+    await ledger.moveTo('checking');
+    await ledger.moveTo('confirmed');
+    expect(saved.map((s) => s.status)).toEqual(['building', 'checking']);
+    expect(removed).toEqual(['swap-1']);
+    expect(shown).toEqual(['building', 'checking', 'confirmed']);
+    expect(ledger.current().updatedAt).toBe(1_000);
+  });
+
+  it('says what was sent in every failure', () => {
+    const approvalTx: ApprovalTxState = {
+      hash: HASH,
+      nonce: 1,
+      raw: '0x01',
+      gasLimit: '1',
+      maxFeePerGas: '1',
+      explorerUrl: null,
+      signedAt: 1,
+      sentAt: 2,
+      step: 'approve',
+      amount: '1',
+      status: 'confirmed',
+      gasPaid: '1',
+    };
+    const s = startState({
+      approval: {
+        token: USDC,
+        spender: ROUTER,
+        plan: 'approve',
+        unlimited: false,
+        allowance: '0',
+        required: '1',
+        txs: [approvalTx],
+      },
+    });
+    expect(anythingSent(s)).toEqual({ any: true, approval: true });
+    const failure = failureOf(new Stop('SIMULATION_REVERTED', 'simulate', { detail: 'x'.repeat(3_000) }), s);
+    expect(failure).toMatchObject({ step: 'simulate', code: 'SIMULATION_REVERTED', anythingSent: true });
+    expect(failure.detail).toHaveLength(2_000);
+    expect(anythingSent(startState())).toEqual({ any: false, approval: false });
+  });
+});
+
+describe('quote and build steps', () => {
+  it('refuses a quote for another request', () => {
+    expect(() => checkQuote(request, { ...quote, inToken: DAI })).toThrow(
+      expect.objectContaining({ code: 'QUOTE_REJECTED', step: 'quote' }),
+    );
+  });
+
+  it('re-quotes, and stops when the new minimum is below the confirmed one', async () => {
+    const { ledger, shown } = memoryLedger();
+    const worse = { ...quote, outAmount: '99900000000000000000', minReceived: '99400500000000000000' };
+    const api = { quote: async () => ({ quote: worse }), build: async () => ({}) as never };
+    const stop = await stopOf(requote(api as never, ledger, { request, quote }, BigInt(quote.minReceived)));
+    expect(stop).toMatchObject({ code: 'PRICE_CHANGED', step: 'quote' });
+    expect(shown).toEqual(['quoting', 'quoting']);
+    expect(ledger.current().requotes).toBe(1);
+  });
+
+  it('builds again once after an outdated quote, then gives up', async () => {
+    const { ledger } = memoryLedger();
+    let builds = 0;
+    const api = {
+      quote: async () => ({ quote }),
+      build: async () => {
+        builds++;
+        throw new QuoteOutdatedError({ endpoint: 'build', status: 409 });
+      },
+    };
+    const stop = await stopOf(buildSwap(api as never, ledger, { request, quote }, quote, null));
+    expect(stop).toMatchObject({ code: 'QUOTE_OUTDATED', step: 'build' });
+    expect(builds).toBe(2);
+  });
+});
+
+describe('check step', () => {
+  it('halts at needs-consent for a router never used', async () => {
+    const { ledger } = memoryLedger();
+    const pins: RouterPins = { get: async () => null, pin: async () => undefined } as never;
+    const error = await checkSwap(ledger, pins, { chainId: 1, request, from: ME }, quote, build).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(Halt);
+    expect(ledger.current()).toMatchObject({ status: 'needs-consent', consent: { router: ROUTER } });
+  });
+});
+
+describe('balance and preflight steps', () => {
+  const reader = (held: bigint) => ({
+    read: async () => ({
+      chainId: 1,
+      owner: ME,
+      blockNumber: 1n,
+      failed: [],
+      balances: new Map([
+        [USDC.toLowerCase(), held],
+        [NATIVE_TOKEN_ADDRESS.toLowerCase(), 10n ** 18n],
+      ]),
+    }),
+    invalidate: () => undefined,
+  });
+
+  it('stops when the input token held is less than the amount', async () => {
+    const { ledger } = memoryLedger();
+    const stop = await stopOf(readFunds({} as RpcClient, ledger, reader(99_999_999n), ME, quote, ROUTER));
+    expect(stop).toMatchObject({ code: 'INSUFFICIENT_BALANCE', step: 'balance' });
+  });
+
+  it('stops when the native coin cannot pay the simulated gas; else records the preflight', async () => {
+    const fees = { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n };
+    const passed = { status: 'passed', deltas: [], granted: [], gasUsed: [80n, 20n] } as never;
+    const poor = memoryLedger();
+    const funds = { nativeHeld: 1_249n, approvalCalls: [], fees };
+    const stop = await stopOf(checkGasFunds(poor.ledger, quote, 0n, funds, passed, 25));
+    expect(stop).toMatchObject({ code: 'INSUFFICIENT_GAS_FUNDS', step: 'balance' });
+    const { ledger } = memoryLedger();
+    await checkGasFunds(ledger, quote, 0n, { ...funds, nativeHeld: 1_250n }, passed, 25);
+    expect(ledger.current().simulation).toEqual({
+      preflight: 'passed',
+      gasEstimate: null,
+      gasLimit: null,
+      simulatedReceived: null,
+    });
+  });
+});
+
+describe('simulate step', () => {
+  const swapCall = { to: ROUTER, data: '0x' as const, value: 0n };
+  const fakeClient = (native: bigint) =>
+    ({
+      call: async () => ({ data: undefined }),
+      estimateGas: async () => 100_000n,
+      estimateFeesPerGas: async () => ({ maxFeePerGas: 10n, maxPriorityFeePerGas: 1n }),
+      request: async () => ({ baseFeePerGas: ['0x5', '0x5'], reward: [['0x1'], ['0x1']] }),
+      getBalance: async () => native,
+      chain: { id: 1 },
+    }) as unknown as RpcClient;
+
+  it('stops when the gas at fresh fees is more than the native coin held', async () => {
+    const { ledger } = memoryLedger();
+    const stop = await stopOf(
+      simulateStep(fakeClient(1n), ledger, ME, swapCall, 1n, 25, async () => 1n, undefined),
+    );
+    expect(stop).toMatchObject({ code: 'INSUFFICIENT_GAS_FUNDS', step: 'simulate' });
+    expect(ledger.current().status).toBe('simulating');
+  });
+
+  it('stops before simulating when cancelled', async () => {
+    const { ledger, shown } = memoryLedger();
+    const stop = await stopOf(
+      simulateStep(fakeClient(0n), ledger, ME, swapCall, 1n, 25, async () => 0n, AbortSignal.abort()),
+    );
+    expect(stop).toMatchObject({ code: 'CANCELLED', step: 'simulate' });
+    expect(shown).toEqual([]);
+  });
+});
+
+describe('send and track steps', () => {
+  const sendingClient = (send: () => Promise<never>) =>
+    ({
+      chain: undefined,
+      getChainId: async () => 1,
+      getTransactionCount: async () => 7,
+      sendRawTransaction: send,
+    }) as unknown as RpcClient;
+  const call = { to: ROUTER, data: '0x' as const, value: 0n, gas: 21_000n };
+  const fees = { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n };
+
+  it('persists the signed transaction before broadcasting; no answer still counts as sent', async () => {
+    const { ledger } = memoryLedger();
+    const persisted: unknown[] = [];
+    const down = async () => {
+      throw new HttpRequestError({ url: 'http://x', status: 502 });
+    };
+    const tx = await signAndSend(sendingClient(down), ledger, ACCOUNT, call, fees, 'send', async (t) => {
+      persisted.push(t);
+    });
+    expect(persisted).toEqual([{ ...tx, sentAt: null }]);
+    expect(tx).toMatchObject({ nonce: 7, sentAt: 1_000, gasLimit: '21000' });
+  });
+
+  it('names a refused send', async () => {
+    const { ledger } = memoryLedger();
+    const low = async () => {
+      throw new Error('nonce too low');
+    };
+    const stop = await stopOf(
+      signAndSend(sendingClient(low), ledger, ACCOUNT, call, fees, 'approve', async () => undefined),
+    );
+    expect(stop).toMatchObject({ code: 'NONCE_CONFLICT', step: 'approve' });
+  });
+
+  it('detaches from an approval when the signal aborts, and stops on a dropped one', async () => {
+    const { ledger } = memoryLedger();
+    const tx = { hash: HASH, nonce: 1, raw: '0x01', step: 'approve' } as ApprovalTxState;
+    const aborted = await finishApproval(ledger, async () => ({ kind: 'aborted' }), tx, ME).catch((e) => e);
+    expect(aborted).toBeInstanceOf(Halt);
+    const dropped = await stopOf(finishApproval(ledger, async () => ({ kind: 'dropped' }), tx, ME));
+    expect(dropped).toMatchObject({ code: 'APPROVAL_FAILED', extra: { detail: 'approval dropped' } });
+  });
+
+  it('records the outcome of a mined swap and confirms it', async () => {
+    const sent = { hash: HASH, nonce: 1, raw: '0x01', gasLimit: '1', maxFeePerGas: '1', explorerUrl: null };
+    const { ledger, history } = memoryLedger(
+      startState({ status: 'sent', tx: { ...sent, signedAt: 1, sentAt: 2 } }),
+    );
+    const receipt = {
+      transactionHash: HASH,
+      status: 'success',
+      blockNumber: 5n,
+      gasUsed: 100n,
+      effectiveGasPrice: 3n,
+      logs: [],
+      to: ROUTER,
+    } as unknown as TransactionReceipt;
+    const invalidated: string[] = [];
+    const done = await trackSwap(
+      ledger,
+      async () => ({ kind: 'mined', receipt }),
+      (a) => invalidated.push(a),
+      undefined,
+    );
+    expect(done.status).toBe('confirmed');
+    expect(done.outcome).toMatchObject({
+      status: 'success',
+      gasPaid: '300',
+      received: null,
+      blockNumber: '5',
+    });
+    expect(invalidated).toEqual([ME]);
+    expect(history).toHaveLength(1);
+  });
+});
+
+describe('the machine', () => {
+  it('fails at the network step on an RPC of another chain, nothing sent', async () => {
+    const client = { getChainId: async () => 10 } as unknown as RpcClient;
+    const machine = createSwapMachine({
+      client,
+      api: { quote: async () => ({ quote }), build: async () => ({}) as never } as never,
+      store: { save: async () => undefined, remove: async () => undefined, list: async () => [] },
+      now: () => 5,
+      newId: () => 'swap-x',
+    });
+    const end = await machine.run({ chainId: 1, account: ACCOUNT, request, quote });
+    expect(end).toMatchObject({
+      id: 'swap-x',
+      status: 'failed',
+      failure: { code: 'RPC_WRONG_CHAIN', step: 'network' },
+    });
+    expect(end.failure?.anythingSent).toBe(false);
+    expect(machine.current()).toBe(end);
+  });
+});
