@@ -45,7 +45,6 @@ const LONG_FILE_ALLOWLIST = new Set([
 const LONG_FUNCTION_ALLOWLIST = new Set([
   'lib/swap/execute.ts › createSwapMachine', // named steps: a split as a class over modules cost the background budget 0.4 kB
   'lib/swap/execute.ts › run', // named steps (same)
-  'lib/background/swaps.ts › createSwapService', // split into functions over a context cost the background budget 0.2 kB
   'lib/explorer/inject.ts › createInjector', // content-script precision (explorer team)
   'lib/explorer/scanner.ts › startScanner', // content-script reach (explorer team)
   'entrypoints/popup/SwapScreen.tsx › SwapScreen', // the swap form state hook (popup team)
