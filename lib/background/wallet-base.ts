@@ -1,0 +1,73 @@
+// What every part of the wallet service shares (lib/background/wallet.ts): its error, its options,
+// the unlocked secrets' shape, reading the stored vault, the password policy and the unlock backoff.
+import type { StorageItem } from '@/lib/storage/item';
+import { unlockBackoffItem } from '@/lib/storage/items';
+import type { KeyringMeta } from '@/lib/wallet/keyring';
+import { checkPassword } from '@/lib/wallet/password';
+import { afterFailure, backoffMessage, NO_BACKOFF, waitLeft } from '@/lib/wallet/unlock-backoff';
+import { type KdfParams, type Vault, VaultError, type VaultSecrets } from '@/lib/wallet/vault';
+import { CodedError } from './errors';
+
+export class WalletError extends CodedError {
+  override name = 'WalletError';
+}
+
+export interface WalletOptions {
+  autoLockMinutes: () => number;
+  now?: () => number;
+  /** Tests use fewer PBKDF2 iterations; production uses the vault's defaults. */
+  kdf?: KdfParams;
+  /** Schedules the auto-lock check (browser.alarms in the worker). */
+  scheduleLock?: (at: number | null) => void;
+}
+
+export interface Unlocked {
+  secrets: VaultSecrets;
+  key: CryptoKey;
+  /** The trust-settings MAC key, derived on first use. */
+  trustKey?: Promise<CryptoKey>;
+}
+
+export type VaultStore = StorageItem<Vault | null>;
+
+/** The stored vault, or null before a wallet exists; an unreadable one is never overwritten. */
+export async function readVault(item: VaultStore): Promise<unknown | null> {
+  const result = await item.read();
+  if (!result.ok)
+    throw new WalletError(
+      'CORRUPT_VAULT',
+      `The stored wallet cannot be read (${result.error.reason}). It was left untouched.`,
+    );
+  return result.value;
+}
+
+export function requirePassword(password: string, confirmation: string): void {
+  const check = checkPassword(password, confirmation);
+  if (!check.ok) throw new WalletError(`PASSWORD_${check.issue.code}`, check.issue.message);
+}
+
+/** Checks a password against the vault under the backoff: wrong ones count, a right one resets it. */
+export async function withBackoff<T>(now: () => number, attempt: () => Promise<T>): Promise<T> {
+  const backoff = await unlockBackoffItem.get();
+  const wait = waitLeft(backoff, now());
+  if (wait > 0) throw new WalletError('UNLOCK_BACKOFF', backoffMessage(wait));
+  try {
+    const result = await attempt();
+    if (backoff.failures > 0) await unlockBackoffItem.set({ ...NO_BACKOFF });
+    return result;
+  } catch (error) {
+    if (error instanceof VaultError && error.code === 'WRONG_PASSWORD') {
+      const next = afterFailure(backoff, now());
+      await unlockBackoffItem.set(next);
+      const left = waitLeft(next, now());
+      if (left > 0) throw new WalletError('WRONG_PASSWORD', `Wrong password. ${backoffMessage(left)}`);
+    }
+    throw error;
+  }
+}
+
+/** The wallet while unlocked: its secrets and its account list. */
+export interface UnlockedWallet {
+  unlocked: Unlocked;
+  meta: KeyringMeta;
+}
