@@ -49,7 +49,6 @@ const LONG_FUNCTION_ALLOWLIST = new Set([
   'lib/background/swaps.ts › createSwapService', // split into functions over a context cost the background budget 0.2 kB
   'lib/explorer/inject.ts › createInjector', // content-script precision (explorer team)
   'lib/explorer/scanner.ts › startScanner', // content-script reach (explorer team)
-  'scripts/bench-popup.ts › benchPopupReady', // popup redesign (popup team)
   'scripts/bench-explorer.ts › benchExplorer', // to split with its page-side function
   'scripts/bench-explorer.ts › (anonymous)', // runs in the page (page.evaluate): one function
 ]);
