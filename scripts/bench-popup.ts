@@ -10,7 +10,7 @@
 //   pages set it from a Preact effect, which runs after the first paint of what it rendered: for the
 //   empty page its first render, for the popup the swap screen showing the live quote session, with
 //   the form restored from it and the wallet, settings and the session's tokens from the cached list
-//   (SwapScreen.tsx). The whole list (2,000 tokens) follows for the pickers: the popup asks for it
+//   (hooks/useSwapForm.ts). The whole list (2,000 tokens) follows for the pickers: the popup asks for it
 //   after its first frame, and when it is in (`swaplane:popup-token-list`) is reported beside.
 // - Each round opens both pages as new tabs, in alternating order; p50 over all rounds.
 

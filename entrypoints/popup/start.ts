@@ -41,7 +41,7 @@ function track<T>(promise: Promise<T>): Booted<T> {
  * (or failed), or after `maxWaitMs` (a slow background then shows "Loading…", never a blank popup).
  */
 export function bootPopup(maxWaitMs: number): Promise<void> {
-  startPreload(); // does nothing when popup-preload.js (or preload-start.ts) already sent it
+  startPreload(); // does nothing when popup-preload.js already sent it
   const raw = takePreloadedStart();
   started = raw ? track(callBackground({ type: 'popupStart' }, raw)) : null;
   untaken.clear();
