@@ -37,6 +37,115 @@ export interface TokenPickerProps {
 const ROW_HEIGHT = 36;
 const LIST_HEIGHT = 216;
 
+type Lookup = PickedToken | { error: string } | 'loading' | null;
+
+/** One token of the list: logo, symbol and name; disabled when it is the other picker's token. */
+function TokenRow({
+  token,
+  exclude,
+  current,
+  logoUrl,
+  onPick,
+}: {
+  token: Token;
+  exclude: string | undefined;
+  current: string | undefined;
+  logoUrl: ((logoURI: string) => string | null) | undefined;
+  onPick: (token: Token) => void;
+}) {
+  const disabled = exclude !== undefined && token.address.toLowerCase() === exclude.toLowerCase();
+  return (
+    <button
+      type="button"
+      class="token-row"
+      disabled={disabled}
+      data-token={token.address.toLowerCase()}
+      aria-current={current === token.address ? 'true' : undefined}
+      onClick={() => onPick(token)}
+    >
+      <TokenLogo src={logoUrl ? logoUrl(token.logoURI) : null} symbol={token.symbol} />
+      <strong>{token.symbol}</strong> <span class="muted">{token.name}</span>
+    </button>
+  );
+}
+
+/** Under the list: why it is empty (loading, not loadable, no match) and a pasted address's look-up. */
+function PickerNotes({
+  loaded,
+  unavailable,
+  noMatch,
+  lookup,
+  onUse,
+}: {
+  loaded: boolean;
+  unavailable: string | null;
+  /** The query nothing matches, or null. */
+  noMatch: string | null;
+  lookup: Lookup;
+  onUse: (picked: PickedToken) => void;
+}) {
+  return (
+    <>
+      {!loaded && unavailable && (
+        <p class="error" role="alert">
+          Tokens could not be loaded: {unavailable}
+        </p>
+      )}
+      {!loaded && !unavailable && (
+        <p class="muted" role="status">
+          Loading tokens…
+        </p>
+      )}
+      {noMatch !== null && <p class="muted">No token matches “{noMatch}”.</p>}
+      {lookup === 'loading' && <p class="muted">Looking up this address…</p>}
+      {lookup && lookup !== 'loading' && 'error' in lookup && (
+        <p class="error" role="alert">
+          {lookup.error}
+        </p>
+      )}
+      {lookup && lookup !== 'loading' && 'token' in lookup && (
+        <div class={lookup.whitelisted ? '' : 'warning'}>
+          {!lookup.whitelisted && (
+            <p role="alert">Not on this service’s list: check the address before you trade it.</p>
+          )}
+          <button type="button" onClick={() => onUse(lookup)}>
+            Use {lookup.token.symbol} ({lookup.token.name})
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The picker's panel: open or not, the query, its matches, and a pasted address's look-up. */
+function usePickerSearch(
+  index: TokenSearchIndex | null,
+  onChange: (picked: PickedToken) => void,
+  onLookup: TokenPickerProps['onLookup'],
+) {
+  const [open, setOpen] = useState(false);
+  const [query, setQuery] = useState('');
+  const [lookup, setLookup] = useState<Lookup>(null);
+  const results = useMemo(() => (index ? index.search(query) : []), [index, query]);
+  const choose = (picked: PickedToken) => {
+    onChange(picked);
+    setOpen(false);
+    setQuery('');
+    setLookup(null);
+  };
+  const search = (next: string) => {
+    setQuery(next);
+    setLookup(null);
+    const trimmed = next.trim();
+    if (onLookup && AddressSchema.safeParse(trimmed).success && index?.byAddress(trimmed) === undefined) {
+      setLookup('loading');
+      onLookup(trimmed).then(setLookup, (error: unknown) => setLookup({ error: String(error) }));
+    }
+  };
+  const isAddress = AddressSchema.safeParse(query.trim()).success;
+  return { open, setOpen, query, lookup, results, isAddress, choose, search };
+}
+
 export function TokenPicker({
   label,
   tokens,
@@ -50,31 +159,13 @@ export function TokenPicker({
   unavailable = null,
   shortlist,
 }: TokenPickerProps) {
-  const [open, setOpen] = useState(false);
-  const [query, setQuery] = useState('');
-  const [lookup, setLookup] = useState<PickedToken | { error: string } | 'loading' | null>(null);
+  const { open, setOpen, query, lookup, results, isAddress, choose, search } = usePickerSearch(
+    index,
+    onChange,
+    onLookup,
+  );
   const inputRef = useRef<HTMLInputElement>(null);
   const id = label.toLowerCase().replace(/\W+/g, '-');
-
-  const results = useMemo(() => (index ? index.search(query) : []), [index, query]);
-  const isAddress = AddressSchema.safeParse(query.trim()).success;
-
-  const choose = (picked: PickedToken) => {
-    onChange(picked);
-    setOpen(false);
-    setQuery('');
-    setLookup(null);
-  };
-
-  const search = (next: string) => {
-    setQuery(next);
-    setLookup(null);
-    const trimmed = next.trim();
-    if (onLookup && AddressSchema.safeParse(trimmed).success && index?.byAddress(trimmed) === undefined) {
-      setLookup('loading');
-      onLookup(trimmed).then(setLookup, (error: unknown) => setLookup({ error: String(error) }));
-    }
-  };
 
   return (
     <div class={compact ? 'picker picker-compact' : 'picker'}>
@@ -140,51 +231,23 @@ export function TokenPicker({
             count={results.length}
             rowHeight={ROW_HEIGHT}
             height={LIST_HEIGHT}
-            renderRow={(row) => {
-              const token = tokens[results[row] as number] as Token;
-              const disabled = exclude !== undefined && token.address.toLowerCase() === exclude.toLowerCase();
-              return (
-                <button
-                  type="button"
-                  class="token-row"
-                  disabled={disabled}
-                  data-token={token.address.toLowerCase()}
-                  aria-current={value?.token.address === token.address ? 'true' : undefined}
-                  onClick={() => choose({ token, whitelisted: true })}
-                >
-                  <TokenLogo src={logoUrl ? logoUrl(token.logoURI) : null} symbol={token.symbol} />
-                  <strong>{token.symbol}</strong> <span class="muted">{token.name}</span>
-                </button>
-              );
-            }}
+            renderRow={(row) => (
+              <TokenRow
+                token={tokens[results[row] as number] as Token}
+                exclude={exclude}
+                current={value?.token.address}
+                logoUrl={logoUrl}
+                onPick={(token) => choose({ token, whitelisted: true })}
+              />
+            )}
           />
-          {!index && unavailable && (
-            <p class="error" role="alert">
-              Tokens could not be loaded: {unavailable}
-            </p>
-          )}
-          {!index && !unavailable && (
-            <p class="muted" role="status">
-              Loading tokens…
-            </p>
-          )}
-          {index && results.length === 0 && !isAddress && <p class="muted">No token matches “{query}”.</p>}
-          {lookup === 'loading' && <p class="muted">Looking up this address…</p>}
-          {lookup && lookup !== 'loading' && 'error' in lookup && (
-            <p class="error" role="alert">
-              {lookup.error}
-            </p>
-          )}
-          {lookup && lookup !== 'loading' && 'token' in lookup && (
-            <div class={lookup.whitelisted ? '' : 'warning'}>
-              {!lookup.whitelisted && (
-                <p role="alert">Not on this service’s list: check the address before you trade it.</p>
-              )}
-              <button type="button" onClick={() => choose(lookup)}>
-                Use {lookup.token.symbol} ({lookup.token.name})
-              </button>
-            </div>
-          )}
+          <PickerNotes
+            loaded={index !== null}
+            unavailable={unavailable}
+            noMatch={index !== null && results.length === 0 && !isAddress ? query : null}
+            lookup={lookup}
+            onUse={choose}
+          />
         </div>
       )}
     </div>

@@ -10,7 +10,7 @@
 //   pages set it from a Preact effect, which runs after the first paint of what it rendered: for the
 //   empty page its first render, for the popup the swap screen showing the live quote session, with
 //   the form restored from it and the wallet, settings and the session's tokens from the cached list
-//   (SwapScreen.tsx). The whole list (2,000 tokens) follows for the pickers: the popup asks for it
+//   (hooks/useSwapForm.ts). The whole list (2,000 tokens) follows for the pickers: the popup asks for it
 //   after its first frame, and when it is in (`swaplane:popup-token-list`) is reported beside.
 // - Each round opens both pages as new tabs, in alternating order; p50 over all rounds.
 
@@ -109,6 +109,127 @@ async function openUntilReady(context: BrowserContext, url: string, marks: strin
   }
 }
 
+type Embedded = Awaited<ReturnType<typeof startEmbeddedDefault>>;
+type Page = Awaited<ReturnType<BrowserContext['newPage']>>;
+
+/**
+ * Sets the extension up as a user would have it: settings on the embedded default, a wallet, the
+ * list fetched once. Returns the setup page, which stays open (as another view would) so the worker
+ * is not idled out mid-run.
+ */
+async function setUpAsUser(context: BrowserContext, popupUrl: string, embedded: Embedded): Promise<Page> {
+  const setup = await context.newPage();
+  await setup.goto(popupUrl);
+  await setup.evaluate(
+    async ({ serviceUrl, rpcUrls, secret, password }) => {
+      type Runtime = { sendMessage(message: unknown): Promise<{ ok: boolean; result: unknown }> };
+      const runtime = (globalThis as unknown as { chrome: { runtime: Runtime } }).chrome.runtime;
+      const settings = await runtime.sendMessage({ type: 'getSettings' });
+      const updated = await runtime.sendMessage({
+        type: 'updateSettings',
+        settings: { ...(settings.result as object), serviceBaseUrl: serviceUrl, rpcOverrides: rpcUrls },
+      });
+      const imported = await runtime.sendMessage({
+        type: 'walletImport',
+        kind: 'mnemonic',
+        secret,
+        password,
+        confirmation: password,
+      });
+      if (!updated.ok || !imported.ok) throw new Error('bench setup failed');
+    },
+    {
+      serviceUrl: embedded.service.url,
+      rpcUrls: embedded.rpcUrls,
+      secret: ANVIL_MNEMONIC,
+      password: PASSWORD,
+    },
+  );
+  await setup.reload();
+  await setup.locator('form.swap[data-ready="true"]').waitFor({ timeout: 20_000 });
+  const cached = await setup.evaluate(async () => {
+    type Runtime = {
+      sendMessage(message: unknown): Promise<{ ok: boolean; result: { tokens: unknown[] } }>;
+    };
+    const runtime = (globalThis as unknown as { chrome: { runtime: Runtime } }).chrome.runtime;
+    return (await runtime.sendMessage({ type: 'getTokenList', chainId: 1 })).result.tokens.length;
+  });
+  if (cached === 0) throw new Error('the token list was not cached');
+  return setup;
+}
+
+/** Sets the session's input from the setup page and waits for its quote to be ready. */
+async function startLiveQuote(setup: Page): Promise<void> {
+  const quoted = await setup.evaluate(async (input) => {
+    type Start = { ok: boolean; result: { session: { status: string } } };
+    type Runtime = { sendMessage(message: unknown): Promise<Start> };
+    const runtime = (globalThis as unknown as { chrome: { runtime: Runtime } }).chrome.runtime;
+    await runtime.sendMessage({ type: 'setQuoteInput', input });
+    for (let i = 0; i < 100; i++) {
+      const start = await runtime.sendMessage({ type: 'popupStart' });
+      if (start.result.session.status === 'ready') return true;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return false;
+  }, QUOTE_INPUT);
+  if (!quoted) throw new Error('the live quote for the bench did not arrive');
+}
+
+/** `count` rounds opening both pages, in alternating order. */
+async function alternate(context: BrowserContext, emptyUrl: string, popupUrl: string, count: number) {
+  const empty: Sample[] = [];
+  const popup: Sample[] = [];
+  const openEmpty = async () => empty.push(await openUntilReady(context, emptyUrl, [READY_MARK]));
+  const openPopup = async () => popup.push(await openUntilReady(context, popupUrl, [READY_MARK, LIST_MARK]));
+  for (let round = 0; round < count; round++) {
+    if (round % 2 === 0) {
+      await openEmpty();
+      await openPopup();
+    } else {
+      await openPopup();
+      await openEmpty();
+    }
+  }
+  return { empty, popup };
+}
+
+const p50 = (samples: Sample[], pick: (sample: Sample) => number) => percentile(samples.map(pick), 50);
+
+/** Where a page's time goes: p50 of each phase end. */
+const phasesOf = (samples: Sample[]) => ({
+  responseEnd: p50(samples, (sample) => sample.responseEnd),
+  domContentLoaded: p50(samples, (sample) => sample.domContentLoaded),
+  firstPaint: p50(samples, (sample) => sample.firstPaint),
+  ready: p50(samples, (sample) => sample.ready),
+});
+
+function summarize(
+  rounds: number,
+  { empty, popup }: { empty: Sample[]; popup: Sample[] },
+  withQuote: { empty: Sample[]; popup: Sample[] },
+): PopupReadyResult {
+  const emptyReady = empty.map((sample) => sample.ready);
+  const popupReady = popup.map((sample) => sample.ready);
+  const emptyP50Ms = percentile(emptyReady, 50);
+  const popupP50Ms = percentile(popupReady, 50);
+  return {
+    rounds,
+    emptyP50Ms,
+    popupP50Ms,
+    emptyP95Ms: percentile(emptyReady, 95),
+    popupP95Ms: percentile(popupReady, 95),
+    quote: {
+      rounds: Math.ceil(rounds / 2),
+      emptyP50Ms: p50(withQuote.empty, (sample) => sample.ready),
+      popupP50Ms: p50(withQuote.popup, (sample) => sample.ready),
+    },
+    popupListP50Ms: p50(popup, (sample) => sample.list),
+    ratio: popupP50Ms / emptyP50Ms,
+    popupPhases: phasesOf(popup),
+    emptyPhases: phasesOf(empty),
+  };
+}
+
 export async function benchPopupReady(rounds = 60): Promise<PopupReadyResult> {
   const work = mkdtempSync(path.join(tmpdir(), 'swaplane-bench-popup-'));
   const extension = path.join(work, 'extension');
@@ -121,131 +242,15 @@ export async function benchPopupReady(rounds = 60): Promise<PopupReadyResult> {
     const extensionId = extensionIdOf(await serviceWorkerOf(context));
     const popupUrl = `chrome-extension://${extensionId}/popup.html`;
     const emptyUrl = `chrome-extension://${extensionId}/bench-empty/empty.html`;
-
-    // Set up as a user would have it: settings on the embedded default, a wallet, the list fetched once.
-    const setup = await context.newPage();
-    await setup.goto(popupUrl);
-    await setup.evaluate(
-      async ({ serviceUrl, rpcUrls, secret, password }) => {
-        type Runtime = { sendMessage(message: unknown): Promise<{ ok: boolean; result: unknown }> };
-        const runtime = (globalThis as unknown as { chrome: { runtime: Runtime } }).chrome.runtime;
-        const settings = await runtime.sendMessage({ type: 'getSettings' });
-        const updated = await runtime.sendMessage({
-          type: 'updateSettings',
-          settings: { ...(settings.result as object), serviceBaseUrl: serviceUrl, rpcOverrides: rpcUrls },
-        });
-        const imported = await runtime.sendMessage({
-          type: 'walletImport',
-          kind: 'mnemonic',
-          secret,
-          password,
-          confirmation: password,
-        });
-        if (!updated.ok || !imported.ok) throw new Error('bench setup failed');
-      },
-      {
-        serviceUrl: embedded.service.url,
-        rpcUrls: embedded.rpcUrls,
-        secret: ANVIL_MNEMONIC,
-        password: PASSWORD,
-      },
-    );
-    await setup.reload();
-    await setup.locator('form.swap[data-ready="true"]').waitFor({ timeout: 20_000 });
-    const cached = await setup.evaluate(async () => {
-      type Runtime = {
-        sendMessage(message: unknown): Promise<{ ok: boolean; result: { tokens: unknown[] } }>;
-      };
-      const runtime = (globalThis as unknown as { chrome: { runtime: Runtime } }).chrome.runtime;
-      return (await runtime.sendMessage({ type: 'getTokenList', chainId: 1 })).result.tokens.length;
-    });
-    if (cached === 0) throw new Error('the token list was not cached');
-    // The setup page stays open (as another view would), so the worker is not idled out mid-run.
-
+    const setup = await setUpAsUser(context, popupUrl, embedded);
     // Warm-up: the first opens of each page compile and cache their code.
-    for (let i = 0; i < 5; i++) {
-      await openUntilReady(context, emptyUrl, [READY_MARK]);
-      await openUntilReady(context, popupUrl, [READY_MARK, LIST_MARK]);
-    }
-    const alternate = async (count: number) => {
-      const empty: Sample[] = [];
-      const popup: Sample[] = [];
-      for (let round = 0; round < count; round++) {
-        if (round % 2 === 0) {
-          empty.push(await openUntilReady(context, emptyUrl, [READY_MARK]));
-          popup.push(await openUntilReady(context, popupUrl, [READY_MARK, LIST_MARK]));
-        } else {
-          popup.push(await openUntilReady(context, popupUrl, [READY_MARK, LIST_MARK]));
-          empty.push(await openUntilReady(context, emptyUrl, [READY_MARK]));
-        }
-      }
-      return { empty, popup };
-    };
-    const { empty, popup } = await alternate(rounds);
-
+    await alternate(context, emptyUrl, popupUrl, 5);
+    const cachedList = await alternate(context, emptyUrl, popupUrl, rounds);
     // Reopened on a live quote (1 ETH -> USDC): the form restored, the quote card and its route in
     // the first frame. The session refreshes its quote while the popup is open, as it would for a user.
-    const quoted = await setup.evaluate(async (input) => {
-      type Start = { ok: boolean; result: { session: { status: string } } };
-      type Runtime = { sendMessage(message: unknown): Promise<Start> };
-      const runtime = (globalThis as unknown as { chrome: { runtime: Runtime } }).chrome.runtime;
-      await runtime.sendMessage({ type: 'setQuoteInput', input });
-      for (let i = 0; i < 100; i++) {
-        const start = await runtime.sendMessage({ type: 'popupStart' });
-        if (start.result.session.status === 'ready') return true;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      return false;
-    }, QUOTE_INPUT);
-    if (!quoted) throw new Error('the live quote for the bench did not arrive');
-    const withQuote = await alternate(Math.ceil(rounds / 2));
-    const phases = (samples: Sample[]) => ({
-      responseEnd: percentile(
-        samples.map((sample) => sample.responseEnd),
-        50,
-      ),
-      domContentLoaded: percentile(
-        samples.map((sample) => sample.domContentLoaded),
-        50,
-      ),
-      firstPaint: percentile(
-        samples.map((sample) => sample.firstPaint),
-        50,
-      ),
-      ready: percentile(
-        samples.map((sample) => sample.ready),
-        50,
-      ),
-    });
-    const emptyReady = empty.map((sample) => sample.ready);
-    const popupReady = popup.map((sample) => sample.ready);
-    const emptyP50Ms = percentile(emptyReady, 50);
-    const popupP50Ms = percentile(popupReady, 50);
-    return {
-      rounds,
-      emptyP50Ms,
-      popupP50Ms,
-      emptyP95Ms: percentile(emptyReady, 95),
-      popupP95Ms: percentile(popupReady, 95),
-      quote: {
-        rounds: Math.ceil(rounds / 2),
-        emptyP50Ms: percentile(
-          withQuote.empty.map((sample) => sample.ready),
-          50,
-        ),
-        popupP50Ms: percentile(
-          withQuote.popup.map((sample) => sample.ready),
-          50,
-        ),
-      },
-      popupListP50Ms: percentile(
-        popup.map((sample) => sample.list),
-        50,
-      ),
-      ratio: popupP50Ms / emptyP50Ms,
-      popupPhases: phases(popup),
-      emptyPhases: phases(empty),
-    };
+    await startLiveQuote(setup);
+    const withQuote = await alternate(context, emptyUrl, popupUrl, Math.ceil(rounds / 2));
+    return summarize(rounds, cachedList, withQuote);
   } finally {
     await browser.close();
     await embedded.stop();

@@ -9,26 +9,10 @@ type Note = { kind: 'ok' | 'error'; text: string } | undefined;
 
 const messageOf = (error: unknown) => (error instanceof BackgroundError ? error.message : String(error));
 
-/**
- * Explorer sites the user adds: a host and its chain. Adding asks the browser for access to the host
- * (an optional host permission) from the click itself, the user's gesture; only once granted does the
- * background store it and register the explorer content script there. Removing gives the access back.
- */
-export function ExplorerHosts({
-  hosts,
-  onSaved,
-}: {
-  hosts: Readonly<Record<string, number>>;
-  onSaved: (settings: Settings) => void;
-}) {
-  const [hostText, setHostText] = useState('');
-  const [chainId, setChainId] = useState(CHAINS[0]?.chainId ?? 1);
-  const [note, setNote] = useState<Note>();
+/** Whether the browser still grants access to each host: it can be revoked in its own settings. */
+function useHostAccess(hosts: readonly string[]): Record<string, boolean> {
   const [access, setAccess] = useState<Record<string, boolean>>({});
-  const entries = Object.entries(hosts).sort(([a], [b]) => a.localeCompare(b));
-  const key = entries.map(([host]) => host).join(' ');
-
-  // Access can be revoked in the browser's own settings: show it per host, with a way to grant it again.
+  const key = hosts.join(' ');
   useEffect(() => {
     const names = key ? key.split(' ') : [];
     const refresh = () =>
@@ -46,6 +30,61 @@ export function ExplorerHosts({
       browser.permissions.onRemoved.removeListener(refresh);
     };
   }, [key]);
+  return access;
+}
+
+/** The added hosts, each with its chain, its access (and a way to grant it again) and Remove. */
+function HostList({
+  entries,
+  access,
+  onGrant,
+  onRemove,
+}: {
+  entries: [string, number][];
+  access: Record<string, boolean>;
+  onGrant: (host: string, chain: number) => void;
+  onRemove: (host: string) => void;
+}) {
+  return (
+    <ul class="hosts" aria-label="Added explorer sites">
+      {entries.map(([host, chain]) => (
+        <li key={host} data-host={host}>
+          <span>
+            {host} · {getChain(chain)?.name ?? `chain ${chain}`}
+            {access[host] === false && ' · no access'}
+          </span>
+          {access[host] === false && (
+            <button type="button" onClick={() => onGrant(host, chain)}>
+              Grant access to {host}
+            </button>
+          )}
+          <button type="button" onClick={() => onRemove(host)}>
+            Remove {host}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * Explorer sites the user adds: a host and its chain. Adding asks the browser for access to the host
+ * (an optional host permission) from the click itself, the user's gesture; only once granted does the
+ * background store it and register the explorer content script there. Removing gives the access back.
+ */
+export function ExplorerHosts({
+  hosts,
+  onSaved,
+}: {
+  hosts: Readonly<Record<string, number>>;
+  onSaved: (settings: Settings) => void;
+}) {
+  const [hostText, setHostText] = useState('');
+  const [chainId, setChainId] = useState(CHAINS[0]?.chainId ?? 1);
+  const [note, setNote] = useState<Note>();
+  const entries = Object.entries(hosts).sort(([a], [b]) => a.localeCompare(b));
+
+  const access = useHostAccess(entries.map(([host]) => host));
 
   /** Asks for access first thing in the click handler: permissions.request needs the user's gesture. */
   const grantThenSave = (host: string, chain: number) =>
@@ -89,24 +128,12 @@ export function ExplorerHosts({
         its host; Swaplane asks your browser for access to it.
       </p>
       {entries.length > 0 && (
-        <ul class="hosts" aria-label="Added explorer sites">
-          {entries.map(([host, chain]) => (
-            <li key={host} data-host={host}>
-              <span>
-                {host} · {getChain(chain)?.name ?? `chain ${chain}`}
-                {access[host] === false && ' · no access'}
-              </span>
-              {access[host] === false && (
-                <button type="button" onClick={() => void grantThenSave(host, chain)}>
-                  Grant access to {host}
-                </button>
-              )}
-              <button type="button" onClick={() => void remove(host)}>
-                Remove {host}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <HostList
+          entries={entries}
+          access={access}
+          onGrant={(host, chain) => void grantThenSave(host, chain)}
+          onRemove={(host) => void remove(host)}
+        />
       )}
       <div class="add-host">
         <label>

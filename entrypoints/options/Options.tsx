@@ -1,28 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
-import { CHAINS } from '@/lib/chains';
 import { BackgroundError, callBackground } from '@/lib/messaging/client';
 import { BUILD_DEFAULTS } from '@/lib/settings/build-defaults';
-import { checkOneClickAmount, checkOneClickAmounts } from '@/lib/settings/one-click';
-import { DEVNET_PRESET, type Settings, SettingsSchema } from '@/lib/settings/settings';
+import { checkOneClickAmount } from '@/lib/settings/one-click';
+import type { Settings } from '@/lib/settings/settings';
 import { changesServiceOrRpc } from '@/lib/settings/trust-fields';
 import { checkSlippage } from '@/lib/swap/slippage';
 import { ConnectedSites } from './ConnectedSites';
 import { ExplorerHosts } from './ExplorerHosts';
 import { OneClickAmounts } from './OneClickAmounts';
+import { checkedSettings, NetworkFields, ServiceFields, TradingFields } from './SettingsFields';
 import { TrustChangeDialog } from './TrustChange';
 import { TrustReview } from './TrustReview';
-
-const FIELD_LABELS: Record<string, string> = {
-  serviceBaseUrl: 'Service base URL',
-  rpcOverrides: 'RPC URL',
-  chainNameOverrides: 'API chain name',
-  slippage: 'Default slippage',
-  refCode: 'Referral code',
-  oneClickAmount: 'One-click quote amount',
-  explorerHosts: 'Explorer hosts',
-  autoLockMinutes: 'Auto-lock',
-};
 
 type Status = { kind: 'idle' } | { kind: 'saved' } | { kind: 'error'; message: string };
 
@@ -61,14 +50,59 @@ async function storeSettings(
   });
 }
 
+type Pending = { next: Settings; busy: boolean; error: string | null };
+type WalletStatus = 'none' | 'locked' | 'unlocked';
+
+/** Before the settings are in: "Loading…", or why they could not be read. */
+function NotLoaded({ status }: { status: Status }) {
+  return (
+    <main>
+      <h1>Swaplane settings</h1>
+      {status.kind === 'error' ? <p role="alert">{status.message}</p> : <p>Loading…</p>}
+    </main>
+  );
+}
+
+/**
+ * A change of the service or an RPC against what the background holds: held until the user confirms
+ * it with the password (unlocking a locked wallet on the way), then stored.
+ */
+function useTrustChange(
+  walletStatus: WalletStatus,
+  setWalletStatus: (status: WalletStatus) => void,
+  onStored: (saved: Settings) => void,
+) {
+  const [pending, setPending] = useState<Pending | null>(null);
+  const confirm = async (password: string) => {
+    if (!pending) return;
+    setPending({ ...pending, busy: true, error: null });
+    try {
+      const saved = await storeSettings(pending.next, { password, locked: walletStatus === 'locked' });
+      if ('refused' in saved) {
+        setPending({ ...pending, busy: false, error: saved.refused });
+        return;
+      }
+      if (walletStatus === 'locked') setWalletStatus('unlocked');
+      onStored(saved);
+      setPending(null);
+    } catch (error) {
+      const message = error instanceof BackgroundError ? error.message : String(error);
+      setPending({ ...pending, busy: false, error: message });
+    }
+  };
+  return {
+    pending,
+    propose: (next: Settings) => setPending({ next, busy: false, error: null }),
+    confirm,
+    cancel: () => setPending(null),
+  };
+}
+
 export function Options() {
   const [settings, setSettings] = useState<Settings | null>(null);
   /** What the background holds: a change of the service or an RPC against it needs confirming. */
   const [stored, setStored] = useState<Settings | null>(null);
-  const [walletStatus, setWalletStatus] = useState<'none' | 'locked' | 'unlocked'>('none');
-  const [pending, setPending] = useState<{ next: Settings; busy: boolean; error: string | null } | null>(
-    null,
-  );
+  const [walletStatus, setWalletStatus] = useState<WalletStatus>('none');
   const [amountText, setAmountText] = useState('');
   const [perChain, setPerChain] = useState<Record<string, string>>({});
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
@@ -80,6 +114,13 @@ export function Options() {
     setPerChain(next.oneClickAmounts);
   };
 
+  const savedNow = (saved: Settings) => {
+    loaded(saved);
+    setStatus({ kind: 'saved' });
+  };
+  const trust = useTrustChange(walletStatus, setWalletStatus, savedNow);
+  const pending = trust.pending;
+
   useEffect(() => {
     callBackground({ type: 'getSettings' }).then(loaded, (error: unknown) =>
       setStatus({ kind: 'error', message: String(error) }),
@@ -90,84 +131,38 @@ export function Options() {
     );
   }, []);
 
-  if (!settings) {
-    return (
-      <main>
-        <h1>Swaplane settings</h1>
-        {status.kind === 'error' ? <p role="alert">{status.message}</p> : <p>Loading…</p>}
-      </main>
-    );
-  }
+  if (!settings) return <NotLoaded status={status} />;
+  const idle = () => setStatus({ kind: 'idle' });
 
   const patch = (next: Partial<Settings>) => {
     setSettings({ ...settings, ...next });
-    setStatus({ kind: 'idle' });
+    idle();
   };
   const slippageCheck = checkSlippage(settings.slippage);
   const amountCheck = checkOneClickAmount(amountText);
-  const perChainCheck = checkOneClickAmounts(perChain);
+  const failed = (message: string) => setStatus({ kind: 'error', message });
 
   const save = async (event: Event) => {
     event.preventDefault();
-    if (!amountCheck.ok) {
-      setStatus({ kind: 'error', message: `One-click quote amount: ${amountCheck.message}` });
-      return;
-    }
-    if (!perChainCheck.ok) {
-      const name = CHAINS.find((chain) => String(chain.chainId) === perChainCheck.chainId)?.name;
-      setStatus({ kind: 'error', message: `One-click amount on ${name}: ${perChainCheck.message}` });
-      return;
-    }
-    const candidate = SettingsSchema.safeParse({
-      ...settings,
-      oneClickAmount: amountCheck.text,
-      oneClickAmounts: perChainCheck.value,
-    });
-    if (!candidate.success) {
-      const issue = candidate.error.issues[0];
-      const field = FIELD_LABELS[String(issue?.path[0] ?? '')] ?? 'Settings';
-      setStatus({ kind: 'error', message: `${field}: ${issue?.message ?? 'invalid value'}` });
-      return;
-    }
-    if (walletStatus !== 'none' && stored && changesServiceOrRpc(stored, candidate.data)) {
-      setPending({ next: candidate.data, busy: false, error: null });
+    const candidate = checkedSettings(settings, amountText, perChain);
+    if (!candidate.ok) return failed(candidate.message);
+    if (walletStatus !== 'none' && stored && changesServiceOrRpc(stored, candidate.settings)) {
+      trust.propose(candidate.settings);
       return;
     }
     try {
-      const saved = await storeSettings(candidate.data);
-      if ('refused' in saved) setStatus({ kind: 'error', message: saved.refused });
-      else {
-        loaded(saved);
-        setStatus({ kind: 'saved' });
-      }
+      const saved = await storeSettings(candidate.settings);
+      if ('refused' in saved) failed(saved.refused);
+      else savedNow(saved);
     } catch (error) {
-      setStatus({ kind: 'error', message: error instanceof BackgroundError ? error.message : String(error) });
-    }
-  };
-
-  const confirmTrustChange = async (password: string) => {
-    if (!pending) return;
-    setPending({ ...pending, busy: true, error: null });
-    try {
-      const saved = await storeSettings(pending.next, { password, locked: walletStatus === 'locked' });
-      if ('refused' in saved) {
-        setPending({ ...pending, busy: false, error: saved.refused });
-        return;
-      }
-      if (walletStatus === 'locked') setWalletStatus('unlocked');
-      loaded(saved);
-      setPending(null);
-      setStatus({ kind: 'saved' });
-    } catch (error) {
-      const message = error instanceof BackgroundError ? error.message : String(error);
-      setPending({ ...pending, busy: false, error: message });
+      failed(error instanceof BackgroundError ? error.message : String(error));
     }
   };
 
   return (
     <main>
       <h1>Swaplane settings</h1>
-      <TrustReview onConfirmed={() => setStatus({ kind: 'idle' })} />
+      <TrustReview onConfirmed={idle} />
       {pending && (
         <TrustChangeDialog
           serviceChanged={stored?.serviceBaseUrl !== pending.next.serviceBaseUrl}
@@ -175,165 +170,32 @@ export function Options() {
           locked={walletStatus === 'locked'}
           busy={pending.busy}
           error={pending.error}
-          onConfirm={(password) => void confirmTrustChange(password)}
+          onConfirm={(password) => void trust.confirm(password)}
           onCancel={() => {
-            setPending(null);
+            trust.cancel();
             setStatus({ kind: 'error', message: 'Not saved: the change was cancelled.' });
           }}
         />
       )}
       <form onSubmit={save} noValidate>
-        <fieldset>
-          <legend>Swap service</legend>
-          <label>
-            Service base URL
-            <input
-              type="url"
-              required
-              value={settings.serviceBaseUrl}
-              onInput={(event) => patch({ serviceBaseUrl: event.currentTarget.value.trim() })}
-            />
-          </label>
-          <label>
-            Referral code (optional)
-            <input
-              type="number"
-              min="0"
-              step="1"
-              value={settings.refCode ?? ''}
-              onInput={(event) => {
-                const raw = event.currentTarget.value;
-                const { refCode: _drop, ...rest } = settings;
-                setSettings(raw === '' ? rest : { ...settings, refCode: Number(raw) });
-              }}
-            />
-          </label>
-          {DEVNET_PRESET && (
-            <button
-              type="button"
-              onClick={() =>
-                DEVNET_PRESET &&
-                patch({
-                  serviceBaseUrl: DEVNET_PRESET.serviceBaseUrl,
-                  rpcOverrides: { ...DEVNET_PRESET.rpcOverrides },
-                })
-              }
-            >
-              Use the local devnet preset
-            </button>
-          )}
-        </fieldset>
-
-        <fieldset>
-          <legend>Networks</legend>
-          {CHAINS.map((chain) => {
-            const key = String(chain.chainId);
-            return (
-              <div key={key} class="chain-row">
-                <label>
-                  {chain.name} RPC URL
-                  <input
-                    type="url"
-                    placeholder={chain.defaultRpcUrl}
-                    value={settings.rpcOverrides[key] ?? ''}
-                    onInput={(event) => {
-                      const value = event.currentTarget.value.trim();
-                      const rpcOverrides = { ...settings.rpcOverrides };
-                      if (value) rpcOverrides[key] = value;
-                      else delete rpcOverrides[key];
-                      patch({ rpcOverrides });
-                    }}
-                  />
-                </label>
-                <label>
-                  {chain.name} API chain name
-                  <input
-                    placeholder={chain.apiChainName}
-                    value={settings.chainNameOverrides[key] ?? ''}
-                    onInput={(event) => {
-                      const value = event.currentTarget.value.trim();
-                      const chainNameOverrides = { ...settings.chainNameOverrides };
-                      if (value) chainNameOverrides[key] = value;
-                      else delete chainNameOverrides[key];
-                      patch({ chainNameOverrides });
-                    }}
-                  />
-                </label>
-              </div>
-            );
-          })}
-        </fieldset>
-
-        <fieldset>
-          <legend>Trading</legend>
-          <label>
-            Default slippage (%)
-            <input
-              type="number"
-              step="0.1"
-              min="0.01"
-              max="50"
-              value={settings.slippage}
-              aria-describedby="slippage-note"
-              onInput={(event) => patch({ slippage: Number(event.currentTarget.value) })}
-            />
-          </label>
-          {slippageCheck.level !== 'ok' && (
-            <p id="slippage-note" role="alert" class={slippageCheck.level}>
-              {slippageCheck.message}
-            </p>
-          )}
-          <label>
-            One-click quote amount (native coin)
-            <input
-              inputMode="decimal"
-              value={amountText}
-              aria-describedby="one-click-note"
-              onInput={(event) => {
-                setAmountText(event.currentTarget.value);
-                setStatus({ kind: 'idle' });
-              }}
-            />
-          </label>
-          <p
-            id="one-click-note"
-            class={amountCheck.ok ? undefined : 'error'}
-            role={amountCheck.ok ? undefined : 'alert'}
-          >
-            {amountCheck.ok
-              ? `Explorer pages quote ${amountCheck.text} of the chain’s coin (ETH, BNB, POL…) into the token.`
-              : `One-click amount: ${amountCheck.message}`}
-          </p>
-          <label>
-            Auto-lock after (minutes)
-            <input
-              type="number"
-              min="1"
-              max="1440"
-              step="1"
-              value={settings.autoLockMinutes}
-              onInput={(event) => patch({ autoLockMinutes: Number(event.currentTarget.value) })}
-            />
-          </label>
-          <label>
-            <input
-              type="checkbox"
-              checked={settings.onlyReadableCalldata !== false}
-              onChange={(event) => patch({ onlyReadableCalldata: event.currentTarget.checked })}
-            />{' '}
-            Only sign swap calls Swaplane can read
-          </label>
-          <p class="muted">
-            On: a swap call Swaplane cannot decode and check is refused. Off: it is signed only when a
-            simulation shows exactly what it does to your balances and you confirm it.
-          </p>
-        </fieldset>
+        <ServiceFields settings={settings} patch={patch} replace={setSettings} />
+        <NetworkFields settings={settings} patch={patch} />
+        <TradingFields
+          settings={settings}
+          patch={patch}
+          slippageCheck={slippageCheck}
+          amountText={amountText}
+          onAmountText={(text) => {
+            setAmountText(text);
+            idle();
+          }}
+        />
         <OneClickAmounts
           texts={perChain}
           fallback={amountCheck.ok ? amountCheck.text : ''}
           onInput={(chainId, text) => {
             setPerChain({ ...perChain, [chainId]: text });
-            setStatus({ kind: 'idle' });
+            idle();
           }}
         />
 

@@ -6,15 +6,15 @@ import type { WalletState } from '@/lib/wallet/state';
 import { AccountBar } from './AccountBar';
 import { AccountScreen } from './AccountScreen';
 import { Activity } from './Activity';
-import { takeBootForApp } from './boot';
 import { messageOf } from './messages';
 import { Onboarding } from './Onboarding';
 import { SwapScreen } from './SwapScreen';
+import { takeStart } from './start';
 import { Unlock } from './Unlock';
 
 export function App() {
-  // The state main.tsx already asked for (boot.ts): usually in by the first render.
-  const [booted] = useState(takeBootForApp);
+  // The state main.tsx already asked for (start.ts): usually in by the first render.
+  const [booted] = useState(() => takeStart('app'));
   const [wallet, setWallet] = useState<WalletState | null>(booted?.value?.wallet ?? null);
   const [error, setError] = useState<string | null>(null);
   const [tab, setTab] = useState<'swap' | 'activity' | 'accounts' | 'receive'>('swap');

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { PasswordInput } from '@/components/PasswordInput';
 import { PhraseBox } from '@/components/PhraseBox';
@@ -52,120 +53,148 @@ function PasswordFields({
   );
 }
 
-export function Onboarding({ onDone }: { onDone: (state: WalletState) => void }) {
-  const [step, setStep] = useState<Step>({ kind: 'choose' });
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
-  const [answers, setAnswers] = useState<Record<number, string>>({});
-  const [importKind, setImportKind] = useState<'mnemonic' | 'privateKey'>('mnemonic');
-  const [secret, setSecret] = useState('');
-  const { busy, error, attempt } = useAttempt();
+/** What every step shares: the password pair, the pending request and its error line. */
+interface StepProps {
+  passwords: {
+    password: string;
+    confirmation: string;
+    onPassword: (v: string) => void;
+    onConfirmation: (v: string) => void;
+  };
+  busy: boolean;
+  attempt: ReturnType<typeof useAttempt>['attempt'];
+  errorLine: ComponentChildren;
+  setStep: (step: Step) => void;
+}
 
-  const errorLine = error && (
-    <p class="error" role="alert" data-testid="onboarding-error">
-      {error}
-    </p>
-  );
-
-  if (step.kind === 'choose') {
-    return (
-      <section class="stack">
-        <h2>Welcome</h2>
-        <p>Create a new wallet, or import one you already have.</p>
-        <button
-          type="button"
-          class="primary"
-          disabled={busy}
-          onClick={() =>
-            attempt(async () => {
-              const created = await callBackground({ type: 'walletStartCreate', words: 12 });
-              setStep({ kind: 'backup', mnemonic: created.mnemonic, positions: created.confirmPositions });
-            })
-          }
-        >
-          Create a new wallet
-        </button>
-        <button type="button" onClick={() => setStep({ kind: 'import' })}>
-          Import a recovery phrase or private key
-        </button>
-        {errorLine}
-      </section>
-    );
-  }
-
-  if (step.kind === 'backup') {
-    return (
-      <section class="stack">
-        <h2>Your recovery phrase</h2>
-        <p>Write these 12 words down in order and keep them offline. Anyone with them controls your funds.</p>
-        <PhraseBox mnemonic={step.mnemonic} />
-        <button
-          type="button"
-          class="primary"
-          onClick={() => setStep({ kind: 'confirm', positions: step.positions, mnemonic: step.mnemonic })}
-        >
-          I wrote it down
-        </button>
-        <button type="button" onClick={() => setStep({ kind: 'choose' })}>
-          Back
-        </button>
-      </section>
-    );
-  }
-
-  if (step.kind === 'confirm') {
-    return (
-      <form
-        class="stack"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void attempt(async () => {
-            onDone(
-              await callBackground({
-                type: 'walletConfirmCreate',
-                password,
-                confirmation,
-                answers: step.positions.map((position) => ({ position, word: answers[position] ?? '' })),
-              }),
-            );
-          });
-        }}
+function ChooseStep({ busy, attempt, errorLine, setStep }: StepProps) {
+  return (
+    <section class="stack">
+      <h2>Welcome</h2>
+      <p>Create a new wallet, or import one you already have.</p>
+      <button
+        type="button"
+        class="primary"
+        disabled={busy}
+        onClick={() =>
+          attempt(async () => {
+            const created = await callBackground({ type: 'walletStartCreate', words: 12 });
+            setStep({ kind: 'backup', mnemonic: created.mnemonic, positions: created.confirmPositions });
+          })
+        }
       >
-        <h2>Confirm your backup</h2>
-        {step.positions.map((position) => (
-          <div key={position}>
-            <label class="field-label" for={`word-${position}`}>
-              Word #{position}
-            </label>
-            <input
-              id={`word-${position}`}
-              autocomplete="off"
-              spellcheck={false}
-              value={answers[position] ?? ''}
-              onInput={(event) => setAnswers({ ...answers, [position]: event.currentTarget.value })}
-            />
-          </div>
-        ))}
-        <PasswordFields
-          password={password}
-          confirmation={confirmation}
-          onPassword={setPassword}
-          onConfirmation={setConfirmation}
-        />
-        {errorLine}
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create wallet'}
-        </button>
-        <button
-          type="button"
-          onClick={() => setStep({ kind: 'backup', mnemonic: step.mnemonic, positions: step.positions })}
-        >
-          Back
-        </button>
-      </form>
-    );
-  }
+        Create a new wallet
+      </button>
+      <button type="button" onClick={() => setStep({ kind: 'import' })}>
+        Import a recovery phrase or private key
+      </button>
+      {errorLine}
+    </section>
+  );
+}
 
+function BackupStep({
+  step,
+  setStep,
+}: {
+  step: Extract<Step, { kind: 'backup' }>;
+  setStep: (step: Step) => void;
+}) {
+  return (
+    <section class="stack">
+      <h2>Your recovery phrase</h2>
+      <p>Write these 12 words down in order and keep them offline. Anyone with them controls your funds.</p>
+      <PhraseBox mnemonic={step.mnemonic} />
+      <button
+        type="button"
+        class="primary"
+        onClick={() => setStep({ kind: 'confirm', positions: step.positions, mnemonic: step.mnemonic })}
+      >
+        I wrote it down
+      </button>
+      <button type="button" onClick={() => setStep({ kind: 'choose' })}>
+        Back
+      </button>
+    </section>
+  );
+}
+
+function ConfirmStep({
+  step,
+  answers,
+  setAnswers,
+  onDone,
+  ...shared
+}: StepProps & {
+  step: Extract<Step, { kind: 'confirm' }>;
+  answers: Record<number, string>;
+  setAnswers: (answers: Record<number, string>) => void;
+  onDone: (state: WalletState) => void;
+}) {
+  const { passwords, busy, attempt, errorLine, setStep } = shared;
+  return (
+    <form
+      class="stack"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void attempt(async () => {
+          onDone(
+            await callBackground({
+              type: 'walletConfirmCreate',
+              password: passwords.password,
+              confirmation: passwords.confirmation,
+              answers: step.positions.map((position) => ({ position, word: answers[position] ?? '' })),
+            }),
+          );
+        });
+      }}
+    >
+      <h2>Confirm your backup</h2>
+      {step.positions.map((position) => (
+        <div key={position}>
+          <label class="field-label" for={`word-${position}`}>
+            Word #{position}
+          </label>
+          <input
+            id={`word-${position}`}
+            autocomplete="off"
+            spellcheck={false}
+            value={answers[position] ?? ''}
+            onInput={(event) => setAnswers({ ...answers, [position]: event.currentTarget.value })}
+          />
+        </div>
+      ))}
+      <PasswordFields {...passwords} />
+      {errorLine}
+      <button type="submit" class="primary" disabled={busy}>
+        {busy ? 'Creating…' : 'Create wallet'}
+      </button>
+      <button
+        type="button"
+        onClick={() => setStep({ kind: 'backup', mnemonic: step.mnemonic, positions: step.positions })}
+      >
+        Back
+      </button>
+    </form>
+  );
+}
+
+function ImportStep({
+  importKind,
+  setImportKind,
+  secret,
+  setSecret,
+  onDone,
+  ...shared
+}: StepProps & {
+  importKind: 'mnemonic' | 'privateKey';
+  setImportKind: (kind: 'mnemonic' | 'privateKey') => void;
+  secret: string;
+  setSecret: (secret: string) => void;
+  onDone: (state: WalletState) => void;
+}) {
+  const { passwords, busy, attempt, errorLine, setStep } = shared;
+  const { password, confirmation } = passwords;
   return (
     <form
       class="stack"
@@ -211,12 +240,7 @@ export function Onboarding({ onDone }: { onDone: (state: WalletState) => void })
         value={secret}
         onInput={(event) => setSecret(event.currentTarget.value)}
       />
-      <PasswordFields
-        password={password}
-        confirmation={confirmation}
-        onPassword={setPassword}
-        onConfirmation={setConfirmation}
-      />
+      <PasswordFields {...passwords} />
       {errorLine}
       <button type="submit" class="primary" disabled={busy}>
         {busy ? 'Importing…' : 'Import'}
@@ -225,5 +249,42 @@ export function Onboarding({ onDone }: { onDone: (state: WalletState) => void })
         Back
       </button>
     </form>
+  );
+}
+
+/** Create (choose, back up, confirm) or import a wallet; the password pair is kept across steps. */
+export function Onboarding({ onDone }: { onDone: (state: WalletState) => void }) {
+  const [step, setStep] = useState<Step>({ kind: 'choose' });
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [answers, setAnswers] = useState<Record<number, string>>({});
+  const [importKind, setImportKind] = useState<'mnemonic' | 'privateKey'>('mnemonic');
+  const [secret, setSecret] = useState('');
+  const { busy, error, attempt } = useAttempt();
+
+  const shared: StepProps = {
+    passwords: { password, confirmation, onPassword: setPassword, onConfirmation: setConfirmation },
+    busy,
+    attempt,
+    errorLine: error && (
+      <p class="error" role="alert" data-testid="onboarding-error">
+        {error}
+      </p>
+    ),
+    setStep,
+  };
+  if (step.kind === 'choose') return <ChooseStep {...shared} />;
+  if (step.kind === 'backup') return <BackupStep step={step} setStep={setStep} />;
+  if (step.kind === 'confirm')
+    return <ConfirmStep {...shared} step={step} answers={answers} setAnswers={setAnswers} onDone={onDone} />;
+  return (
+    <ImportStep
+      {...shared}
+      importKind={importKind}
+      setImportKind={setImportKind}
+      secret={secret}
+      setSecret={setSecret}
+      onDone={onDone}
+    />
   );
 }

@@ -3,8 +3,8 @@
 // the parser is still in <head>, so they travel while the popup's modules load and evaluate (the
 // shared chunk of preact and zod alone takes longer than a whole empty popup). The state lives on
 // `globalThis` because that script and the popup's module are separate bundles. Raw answers
-// only: boot.ts parses them with the protocol's schemas. If the script did not run, main.tsx's
-// first import sends them itself.
+// only: start.ts, their one reader, parses them with the protocol's schemas (and sends them itself
+// if the script did not run).
 import { browser } from 'wxt/browser';
 
 /** QUOTE_SESSION_PORT of lib/messaging/protocol.ts, not imported: that module builds zod schemas. */

@@ -151,7 +151,8 @@ class QuoteSessionMachine implements QuoteSession {
     if (Object.keys(changes).length > 0) this.#update(changes);
   }
 
-  async #fetchQuote(isRefresh: boolean): Promise<void> {
+  /** `resetCount`: the refresh budget starts over, in the same update as `loading`. */
+  async #fetchQuote(isRefresh: boolean, resetCount = false): Promise<void> {
     const input = this.#state.input;
     if (!input || this.#disposed) return;
     this.#cancelInFlight();
@@ -164,7 +165,7 @@ class QuoteSessionMachine implements QuoteSession {
       status: 'loading',
       error: null,
       nextRefreshAt: null,
-      refreshCount: isRefresh ? this.#state.refreshCount + 1 : this.#state.refreshCount,
+      refreshCount: (resetCount ? 0 : this.#state.refreshCount) + (isRefresh ? 1 : 0),
     });
     try {
       const { quote, timestamp } = await this.#deps.quote(request, { signal: controller.signal });
@@ -234,8 +235,7 @@ class QuoteSessionMachine implements QuoteSession {
     if (!this.#state.input) return;
     this.#heldUntil = 0;
     this.#clearTimers();
-    this.#update({ refreshCount: 0 });
-    void this.#fetchQuote(false);
+    void this.#fetchQuote(false, true); // one update: loading, with the budget reset
   }
 
   watch(): () => void {
@@ -246,8 +246,7 @@ class QuoteSessionMachine implements QuoteSession {
       // A review is open on this quote: the view sees it as it was reviewed.
     } else if (state.input && (state.status === 'stale' || (state.status === 'ready' && isOld))) {
       // A view came back to an old quote: refresh now rather than show an expired one.
-      this.#update({ refreshCount: 0 });
-      void this.#fetchQuote(true);
+      void this.#fetchQuote(true, true); // one update: loading, with the budget reset
     } else if (state.status === 'ready' || state.status === 'error') {
       // A popup opening: one update to every view and one write, not one per field (none if
       // nothing changed; the background sends the state to the new view anyway).

@@ -1,6 +1,6 @@
 // The house rules, read from the source tree itself: lib/'s layer order (docs/ARCHITECTURE.md), no
 // source file over 400 lines, no function over 120 lines, no reference to a document outside the
-// repository. Each allowlist names work under way elsewhere; remove an entry once it is done.
+// repository. No allowlist: a file or function over the limit is split before it lands.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,19 +34,6 @@ const LIB_LAYERS = [
 
 /** The product's source. Tests are not held to these sizes: a describe block is a list of cases. */
 const PRODUCT_FOLDERS = ['lib', 'entrypoints', 'components', 'service', 'devnet', 'scripts'];
-
-/** Files over 400 lines today, each being split by the team named. */
-const LONG_FILE_ALLOWLIST = new Set<string>([]);
-
-/** Functions over 120 lines today (file › function), each being split by the team named. */
-const LONG_FUNCTION_ALLOWLIST = new Set<string>([
-  'entrypoints/popup/SwapScreen.tsx › SwapScreen', // the swap form state hook (popup team)
-  'entrypoints/popup/Onboarding.tsx › Onboarding', // account basics (popup team)
-  'entrypoints/options/Options.tsx › Options', // per-chain one-click amount, settings integrity
-  'entrypoints/options/ExplorerHosts.tsx › ExplorerHosts', // explorer reach (explorer team)
-  'components/TokenPicker.tsx › TokenPicker', // picker with balances (popup team)
-  'scripts/bench-popup.ts › benchPopupReady', // popup redesign (popup team)
-]);
 
 function layerOf(path: string): string | undefined {
   if (!path.startsWith('lib/')) return undefined;
@@ -95,27 +82,18 @@ describe('lib/ layer order', () => {
 });
 
 describe('size', () => {
-  it('no source file over 400 lines (outside the allowlist)', () => {
-    const long = productFiles.filter((file) => !LONG_FILE_ALLOWLIST.has(file) && lineCount(file) > 400);
+  it('no source file over 400 lines', () => {
+    const long = productFiles.filter((file) => lineCount(file) > 400);
     expect(long).toEqual([]);
   });
 
-  it('no function over 120 lines (outside the allowlist)', () => {
+  it('no function over 120 lines', () => {
     const long = productFiles.flatMap((file) =>
       functionSpans(file)
-        .filter((span) => span.lines > 120 && !LONG_FUNCTION_ALLOWLIST.has(`${file} › ${span.name}`))
+        .filter((span) => span.lines > 120)
         .map((span) => `${file} › ${span.name} (line ${span.line}, ${span.lines} lines)`),
     );
     expect(long).toEqual([]);
-  });
-
-  it('every allowlist entry still names a real offender (remove it once split)', () => {
-    const stale = [...LONG_FILE_ALLOWLIST].filter((file) => lineCount(file) <= 400);
-    for (const entry of LONG_FUNCTION_ALLOWLIST) {
-      const [file, name] = entry.split(' › ') as [string, string];
-      if (!functionSpans(file).some((span) => span.name === name && span.lines > 120)) stale.push(entry);
-    }
-    expect(stale).toEqual([]);
   });
 
   it('measures functions (the check can fail)', () => {

@@ -119,6 +119,20 @@ describe('quote session', () => {
     release();
   });
 
+  it('the refresh button costs one update before its quote: loading, with the refresh budget reset', async () => {
+    session = makeSession({ ...FAST, refreshMs: 60_000 });
+    const release = session.watch();
+    session.setInput(input('10'));
+    await vi.waitFor(() => expect(session.getState().status).toBe('ready'));
+    const before = persisted.length;
+    session.refreshNow();
+    expect(persisted.slice(before).map((state) => state.status)).toEqual(['loading']);
+    expect(persisted.at(-1)?.refreshCount).toBe(0);
+    await vi.waitFor(() => expect(session.getState().status).toBe('ready'));
+    expect(persisted.slice(before).map((state) => state.status)).toEqual(['loading', 'ready']);
+    release();
+  });
+
   it('pauses refreshes while the user types', async () => {
     session = makeSession();
     const release = session.watch();

@@ -1,54 +1,28 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
-import { QUOTE_SESSION_PORT, SessionPortMessageSchema } from '@/lib/messaging/protocol';
+import { QUOTE_SESSION_PORT } from '@/lib/messaging/protocol';
 import type { SwapState } from '@/lib/state/pipeline-state';
 import type { QuoteSessionState } from '@/lib/state/session-state';
-import { type PreloadedPort, takePreloadedPort } from '../preload';
+import { latestOf, type SessionAndSwap, takeSessionStart } from '../start';
 
 const RECONNECT_MS = 500;
 
 type Port = ReturnType<typeof browser.runtime.connect>;
-type Latest = { session: QuoteSessionState | null; swap: SwapState | null };
-
-/**
- * The latest session and swap states among port messages (unparseable ones ignored). Read from the
- * newest back, so a burst of buffered messages costs one parse per kind, not one per message.
- */
-function latestOf(messages: unknown[], start: Latest): Latest {
-  const latest = { ...start };
-  let session = false;
-  let swap = false;
-  for (let i = messages.length - 1; i >= 0 && !(session && swap); i--) {
-    const kind = (messages[i] as { type?: unknown } | null)?.type;
-    if ((kind === 'swap' && swap) || (kind === 'state' && session)) continue;
-    const parsed = SessionPortMessageSchema.safeParse(messages[i]);
-    if (!parsed.success) continue;
-    if (parsed.data.type === 'swap') {
-      latest.swap = parsed.data.state;
-      swap = true;
-    } else {
-      latest.session = parsed.data.state;
-      session = true;
-    }
-  }
-  return latest;
-}
+const NOTHING: SessionAndSwap = { session: null, swap: null };
 
 /**
  * Follows the background's quote session through a port: the current state arrives at once.
  * If the worker stops, the port drops; reconnecting wakes the worker, which restores the session.
- * The first mount takes the port the popup opened before its bundle was evaluated (preload.ts),
- * with what it already received, and starts from `booted` (the popupStart answer) until the port
- * says more: port messages come in order, so the latest one is never older than what it replaces.
+ * The first mount takes the port the popup opened before its bundle was evaluated, with what it
+ * already received, and starts from `booted` (the popupStart answer) until the port says more
+ * (both through start.ts): port messages come in order, so the latest one is never older than what it replaces.
  */
-export function useQuoteSession(booted: Latest | null = null): Latest {
-  const [preloaded] = useState<PreloadedPort | null>(takePreloadedPort);
-  const [initial] = useState(() => ({
-    ...latestOf(preloaded?.messages ?? [], booted ?? { session: null, swap: null }),
-    seen: preloaded?.messages.length ?? 0,
-  }));
-  const [state, setState] = useState<QuoteSessionState | null>(initial.session);
-  const [swap, setSwap] = useState<SwapState | null>(initial.swap);
+export function useQuoteSession(booted: SessionAndSwap | null = null): SessionAndSwap {
+  // The start-up module's port and state (start.ts), taken once at mount.
+  const [initial] = useState(() => takeSessionStart(booted));
+  const preloaded = initial.port;
+  const [state, setState] = useState<QuoteSessionState | null>(initial.latest.session);
+  const [swap, setSwap] = useState<SwapState | null>(initial.latest.swap);
   useEffect(() => {
     let closed = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -56,7 +30,7 @@ export function useQuoteSession(booted: Latest | null = null): Latest {
     const follow = (next: Port) => {
       port = next;
       next.onMessage.addListener((message: unknown) => {
-        const latest = latestOf([message], { session: null, swap: null });
+        const latest = latestOf([message], NOTHING);
         if (latest.swap) setSwap(latest.swap);
         if (latest.session) setState(latest.session);
       });
@@ -69,7 +43,7 @@ export function useQuoteSession(booted: Latest | null = null): Latest {
       // Our listeners first, then stop buffering: nothing falls between the two.
       follow(preloaded.port);
       preloaded.release();
-      const later = latestOf(preloaded.messages.slice(initial.seen), { session: null, swap: null });
+      const later = latestOf(preloaded.messages.slice(initial.seen), NOTHING);
       if (later.swap) setSwap(later.swap);
       if (later.session) setState(later.session);
       if (preloaded.disconnected && !closed) timer = setTimeout(connect, 0);
