@@ -4,31 +4,17 @@
 // with a background stand-in that answers at once, so the figures are its DOM work alone.
 // Run: npx tsx scripts/bench-explorer-real.ts
 import { chromium, type Page } from '@playwright/test';
-import { build } from 'esbuild';
 import { REAL_PAGES, realHtml } from '../tests/fixtures/explorer/real/pages.ts';
+import { bundle } from './bench-explorer.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROUNDS = 5;
 
-async function scannerBundle(): Promise<string> {
-  const result = await build({
-    stdin: {
-      contents:
-        "import { startScanner } from './lib/explorer/scanner.ts'; globalThis.__startScanner = startScanner;",
-      resolveDir: process.cwd(),
-      loader: 'ts',
-    },
-    bundle: true,
-    format: 'iife',
-    target: 'es2022',
-    minify: true,
-    write: false,
-    logLevel: 'silent',
-  });
-  const output = result.outputFiles[0];
-  if (!output) throw new Error('esbuild produced no scanner bundle');
-  return output.text;
-}
+/** The scanner alone (no background), as bench-explorer.ts bundles it. */
+const scannerBundle = () =>
+  bundle(
+    "import { startScanner } from './lib/explorer/scanner.ts'; globalThis.__startScanner = startScanner;",
+  );
 
 /** Loads the page, optionally starts the scanner, walks it through; the long tasks it saw (ms). */
 async function run(

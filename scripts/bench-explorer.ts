@@ -75,7 +75,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CONTENT_SCRIPT = path.join(ROOT, '.output/chrome-mv3/content-scripts/explorer.js');
 
 /** An esbuild bundle (iife, minified) of a module given as source text, resolved from the repository. */
-async function bundle(contents: string): Promise<string> {
+export async function bundle(contents: string): Promise<string> {
   const result = await build({
     stdin: { contents, resolveDir: ROOT, loader: 'ts' },
     bundle: true,

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { leftApproval, SwapProgress } from '@/components/SwapProgress';
 import type { SwapState, SwapStep } from '@/lib/state/pipeline-state';
 import * as TOKENS from '../support/addresses';
-import { swapStateFixture } from '../support/swaps';
+import { sentTxFixture, swapStateFixture } from '../support/swaps';
 
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 const USDC = TOKENS.lowercase.USDC;
@@ -69,16 +69,7 @@ describe('SwapProgress marks the step a swap failed at', () => {
       expect.stringContaining('Build the transaction'),
     ]);
     cleanup();
-    const tx = {
-      hash: HASH,
-      nonce: 1,
-      raw: '0x01',
-      gasLimit: '1',
-      maxFeePerGas: '1',
-      explorerUrl: null,
-      signedAt: 1,
-      sentAt: 2,
-    };
+    const tx = sentTxFixture({ hash: HASH });
     expect(renderProgress(failedAt('resume', { tx })).failed).toEqual([
       expect.stringContaining('Wait for confirmation'),
     ]);
@@ -87,14 +78,7 @@ describe('SwapProgress marks the step a swap failed at', () => {
 
 describe('SwapProgress after a failed swap that left its approval', () => {
   const approvalTx = {
-    hash: HASH,
-    nonce: 3,
-    raw: '0x01',
-    gasLimit: '60000',
-    maxFeePerGas: '1',
-    explorerUrl: null,
-    signedAt: 1,
-    sentAt: 1,
+    ...sentTxFixture({ hash: HASH, nonce: 3, gasLimit: '60000', sentAt: 1 }),
     step: 'approve' as const,
     amount: '1000000',
     status: 'confirmed' as const,

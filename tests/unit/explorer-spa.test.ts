@@ -42,6 +42,17 @@ function renderAddressRoute(tab: string): HTMLElement {
 
 const erc20Controls = () => hosts().filter((host) => host.previousElementSibling?.closest('main'));
 
+/** The app on its ERC-20 holdings route with two rows rendered, each with its control. */
+async function twoErc20Rows(): Promise<HTMLElement> {
+  appShell();
+  scanner = startScanner({ chainId: 1, messenger: fakeMessenger(), lazy: false });
+  const body = renderAddressRoute('tokens_erc20');
+  (body.querySelector('tbody') as HTMLElement).innerHTML = blockscoutErc20Row(0) + blockscoutErc20Row(1);
+  await nextFrame();
+  expect(erc20Controls()).toHaveLength(2);
+  return body;
+}
+
 describe('Blockscout-like single-page app (synthetic markup)', () => {
   it('a body replaced by the app and rows rendered over several frames: one control per ERC-20 link', async () => {
     appShell();
@@ -71,12 +82,7 @@ describe('Blockscout-like single-page app (synthetic markup)', () => {
   });
 
   it('a route to the NFT tab: instance and collection links get none, and the old rows’ controls go with them', async () => {
-    appShell();
-    scanner = startScanner({ chainId: 1, messenger: fakeMessenger(), lazy: false });
-    const body = renderAddressRoute('tokens_erc20');
-    (body.querySelector('tbody') as HTMLElement).innerHTML = blockscoutErc20Row(0) + blockscoutErc20Row(1);
-    await nextFrame();
-    expect(erc20Controls()).toHaveLength(2);
+    await twoErc20Rows();
     const next = renderAddressRoute('tokens_nfts');
     await nextFrame();
     (next.querySelector('.css-grid') as HTMLElement).innerHTML = Array.from({ length: 8 }, (_, i) =>
@@ -101,12 +107,7 @@ describe('Blockscout-like single-page app (synthetic markup)', () => {
   });
 
   it('a link the app removes takes its control with it, even when the app keeps the cell', async () => {
-    appShell();
-    scanner = startScanner({ chainId: 1, messenger: fakeMessenger(), lazy: false });
-    const body = renderAddressRoute('tokens_erc20');
-    (body.querySelector('tbody') as HTMLElement).innerHTML = blockscoutErc20Row(0) + blockscoutErc20Row(1);
-    await nextFrame();
-    expect(erc20Controls()).toHaveLength(2);
+    const body = await twoErc20Rows();
     // A re-render that swaps the link element inside the same container (React keeps the <div>).
     const link = body.querySelector(`a[href="/token/${erc20At(0)}"]`) as HTMLElement;
     const fresh = link.cloneNode(true) as HTMLElement;

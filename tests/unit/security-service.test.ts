@@ -2,7 +2,7 @@
 // refused with a named reason before anything is signed (the real chain run of the same refusals is
 // tests/integration/pipeline.test.ts, "refused before signing: nothing is sent").
 
-import { encodeFunctionData, erc20Abi, type Hex, type PublicClient } from 'viem';
+import { encodeFunctionData, erc20Abi, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
@@ -15,11 +15,17 @@ import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { settingsItem } from '@/lib/storage/items';
 import { buildCheckMessage, checkBuild } from '@/lib/swap/build-checks';
 import { createSwapMachine } from '@/lib/swap/execute';
-import { ROUTER_SWAP_ABI } from '@/lib/swap/router-abi';
 import { createQuoteSession, type QuoteSession } from '@/lib/swap/session';
 import { DAI, USDC, WETH } from '../support/addresses';
-import { quoteFixture, requestOf } from '../support/quotes';
-import { ACCOUNT, POOL, ROUTER, ZERO_ADDRESS } from '../support/swaps';
+import { requestOf } from '../support/quotes';
+import {
+  ACCOUNT,
+  ROUTER,
+  USDC_DAI_BUILD,
+  USDC_DAI_QUOTE,
+  usdcDaiSwapData,
+  ZERO_ADDRESS,
+} from '../support/swaps';
 import { startTestService, type TestService } from '../support/test-service';
 import { chainFactsOf, ETHER_TOKEN, USDC_TOKEN } from '../support/tokens';
 
@@ -31,42 +37,13 @@ const runSwap = (
 
 const ATTACKER = '0x000000000000000000000000000000000000dEaD';
 const ME = ACCOUNT;
-const ZERO = ZERO_ADDRESS;
+const _ZERO = ZERO_ADDRESS;
 
-const quote: Quote = quoteFixture({
-  inToken: USDC,
-  inDecimals: 6,
-  inAmount: '100000000',
-  outToken: DAI,
-  outDecimals: 18,
-  outAmount: '100000000000000000000',
-  minReceived: '99500000000000000000',
-  bestRoute: [{ percent: 100, swaps: [{ pool: POOL, tokenIn: USDC, tokenOut: DAI }] }],
-  contractAddress: ROUTER,
-});
+const quote: Quote = USDC_DAI_QUOTE;
 const request: QuoteRequest = requestOf(quote);
 
-type Args = { inToken: Hex; outToken: Hex; inAmount: bigint; minReceived: bigint; recipient: Hex };
-function swapData(over: Partial<Args> = {}): Hex {
-  return encodeFunctionData({
-    abi: ROUTER_SWAP_ABI,
-    functionName: 'swap',
-    args: [
-      over.inToken ?? USDC,
-      over.outToken ?? DAI,
-      over.inAmount ?? 100_000_000n,
-      over.minReceived ?? 99_500_000_000_000_000_000n,
-      [{ percent: 100, hops: [{ pool: POOL, tokenIn: USDC, tokenOut: DAI }] }],
-      over.recipient ?? ZERO,
-      0n,
-    ],
-  });
-}
-const honestBuild: { to: string; transaction: string; value: string } = {
-  to: ROUTER,
-  transaction: swapData(),
-  value: '0',
-};
+const swapData = usdcDaiSwapData;
+const honestBuild = USDC_DAI_BUILD;
 const check = (over: { quote?: Partial<Quote>; build?: Partial<typeof honestBuild> } = {}) =>
   checkBuild({
     request,

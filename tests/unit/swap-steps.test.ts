@@ -1,7 +1,7 @@
 // The swap machine's steps one by one (lib/swap/step-*.ts, swap-ledger.ts, swap-stop.ts), over a
 // fake client and an in-memory ledger; the machine's whole run on a real chain is
 // tests/integration/pipeline.test.ts.
-import { type Address, encodeFunctionData, HttpRequestError, type TransactionReceipt } from 'viem';
+import { HttpRequestError, type TransactionReceipt } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { QuoteOutdatedError } from '@/lib/api/errors';
@@ -9,7 +9,6 @@ import { NATIVE_TOKEN_ADDRESS, type Quote, type QuoteRequest } from '@/lib/api/s
 import type { RpcClient } from '@/lib/rpc/network';
 import type { ApprovalTxState, HistoryEntry, SwapState } from '@/lib/state/pipeline-state';
 import { createSwapMachine } from '@/lib/swap/execute';
-import { ROUTER_SWAP_ABI } from '@/lib/swap/router-abi';
 import type { RouterPins } from '@/lib/swap/router-pins';
 import { checkSwap } from '@/lib/swap/step-check';
 import { checkGasFunds, readFunds } from '@/lib/swap/step-preflight';
@@ -20,73 +19,19 @@ import { trackSwap } from '@/lib/swap/step-track';
 import { anythingSent, createLedger, failureOf } from '@/lib/swap/swap-ledger';
 import { asStop, checkAbort, Halt, Stop } from '@/lib/swap/swap-stop';
 import { DAI, USDC } from '../support/addresses';
-import { quoteFixture } from '../support/quotes';
+import { requestOf } from '../support/quotes';
+import { ROUTER, sentTxFixture, swapStateFixture, USDC_DAI_BUILD, USDC_DAI_QUOTE } from '../support/swaps';
 
 const ACCOUNT = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 const ME = ACCOUNT.address;
-const ROUTER: Address = '0xb19b36b1456E65E3A6D514D3F715f204BD59f431';
-const POOL = '0x8AF1FAd2Acc1C375b3d24024F04A4cE02F872f9D';
-const ZERO = '0x0000000000000000000000000000000000000000';
 const HASH = `0x${'ab'.repeat(32)}` as const;
 
-const request: QuoteRequest = {
-  chainId: 1,
-  inToken: USDC,
-  outToken: DAI,
-  inAmount: '100000000',
-  slippage: 0.5,
-};
-const quote: Quote = quoteFixture({
-  inToken: USDC,
-  inDecimals: 6,
-  inAmount: '100000000',
-  outToken: DAI,
-  outDecimals: 18,
-  outAmount: '100000000000000000000',
-  minReceived: '99500000000000000000',
-  bestRoute: [{ percent: 100, swaps: [{ pool: POOL, tokenIn: USDC, tokenOut: DAI }] }],
-  contractAddress: ROUTER,
-});
-/** The honest build of `quote` (as in security-service.test.ts). */
-const build = {
-  to: ROUTER,
-  transaction: encodeFunctionData({
-    abi: ROUTER_SWAP_ABI,
-    functionName: 'swap',
-    args: [
-      USDC,
-      DAI,
-      100_000_000n,
-      99_500_000_000_000_000_000n,
-      [{ percent: 100, hops: [{ pool: POOL, tokenIn: USDC, tokenOut: DAI }] }],
-      ZERO,
-      0n,
-    ],
-  }),
-  value: '0',
-};
+const quote: Quote = USDC_DAI_QUOTE;
+const request: QuoteRequest = requestOf(quote);
+const build = USDC_DAI_BUILD;
 
 function startState(over: Partial<SwapState> = {}): SwapState {
-  return {
-    id: 'swap-1',
-    status: 'building',
-    chainId: 1,
-    account: ME,
-    approvalMode: 'exact',
-    request,
-    quote,
-    requotes: 0,
-    build: null,
-    approval: null,
-    simulation: null,
-    tx: null,
-    outcome: null,
-    failure: null,
-    consent: null,
-    createdAt: 1,
-    updatedAt: 1,
-    ...over,
-  };
+  return swapStateFixture({ status: 'building', account: ME, request, quote, ...over });
 }
 
 /** A ledger over memory: what was saved, removed, shown and recorded. */
@@ -147,14 +92,7 @@ describe('swap-ledger', () => {
 
   it('says what was sent in every failure', () => {
     const approvalTx: ApprovalTxState = {
-      hash: HASH,
-      nonce: 1,
-      raw: '0x01',
-      gasLimit: '1',
-      maxFeePerGas: '1',
-      explorerUrl: null,
-      signedAt: 1,
-      sentAt: 2,
+      ...sentTxFixture({ hash: HASH }),
       step: 'approve',
       amount: '1',
       status: 'confirmed',
@@ -339,9 +277,8 @@ describe('send and track steps', () => {
   });
 
   it('records the outcome of a mined swap and confirms it', async () => {
-    const sent = { hash: HASH, nonce: 1, raw: '0x01', gasLimit: '1', maxFeePerGas: '1', explorerUrl: null };
     const { ledger, history } = memoryLedger(
-      startState({ status: 'sent', tx: { ...sent, signedAt: 1, sentAt: 2 } }),
+      startState({ status: 'sent', tx: sentTxFixture({ hash: HASH }) }),
     );
     const receipt = {
       transactionHash: HASH,
