@@ -264,6 +264,19 @@ describe('pageInfo and the token page', () => {
     expect(pageInfo('https://etherscan.io/token/0xA0b8...eB48').token).toBeUndefined();
   });
 
+  it("marks NFT-only pages: Etherscan's NFT transfers and its inventory frame, not a token page", () => {
+    const inventory =
+      'https://etherscan.io/token/generic-tokenholder-inventory?contractAddress=0x765df6da33c1ec1f83be42db171d7ee334a46df5&a=0xa6db31d1aee06a3ad7e4e56de3775e80d2f5ea84&m=normal&p=1';
+    expect(pageInfo(inventory).nft).toBe(true);
+    expect(pageInfo('https://etherscan.io/tokentxns-nft').nft).toBe(true);
+    expect(pageInfo(`https://etherscan.io/token/${ETH.usdc}?a=0x1`).nft).toBeUndefined();
+    expect(pageInfo(`https://etherscan.io/address/${ETH.usdc}#tokentxns`).nft).toBeUndefined();
+    // An Owner link of the inventory has an ERC-20 holding link's shape; the page says it is an NFT.
+    const doc = document.implementation.createHTMLDocument('t');
+    doc.body.innerHTML = `<div class="nft-block-wrapper">Owner: <a href="/token/${ETH.usdc}?a=0xa6db31d1aee06a3ad7e4e56de3775e80d2f5ea84">0xa6db</a></div>`;
+    expect(scanLinks(doc, pageInfo(inventory))).toEqual([]);
+  });
+
   it('puts the page record on the title, and nowhere when there is none', () => {
     const doc = document.implementation.createHTMLDocument('t');
     const page = pageInfo(`https://etherscan.io/token/${ETH.dai}`);
