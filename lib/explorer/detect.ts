@@ -75,7 +75,16 @@ export function readLink(
 ): { address: string; kind: 'token' | 'address' } | undefined {
   if (page.nft) return undefined;
   const hit = parseHref(element.getAttribute('href'), page);
-  return hit && !refusedByStructure(element) ? hit : undefined;
+  if (!hit || refusedByStructure(element)) return undefined;
+  // On an NFT collection's page, links to the collection itself (its transfers' and holders'
+  // `/token/<collection>?a=<holder>`) name the NFT, like its title.
+  return hit.address === page.token && nftCollection(element.ownerDocument) ? undefined : hit;
+}
+
+/** The page's title says (or its Inventory tab does) that the page's token is an NFT collection. */
+function nftCollection(doc: Document): boolean {
+  const title = doc.querySelector(PAGE_TITLE_SELECTOR);
+  return title !== null && nftCollectionTitle(title, doc);
 }
 
 function matchPath(path: string): { address: string; kind: 'token' | 'address' } | undefined {

@@ -68,6 +68,13 @@ describe('detection on fixture pages', () => {
     expect(
       (await detect(erc721, page.url, 1, fakeWhitelist().whitelisted)).filter((r) => r.kind === 'page'),
     ).toEqual([]);
+    // Nor on its holders' and transfers' links to the collection (/token/<collection>?a=<holder>),
+    // which the ERC-20 page has too, with controls.
+    const own = (record: Detected) => record.address === ETH.usdc;
+    expect((await detect(erc721, page.url, 1, fakeWhitelist().whitelisted)).filter(own)).toEqual([]);
+    expect(
+      (await detect(parse(page), page.url, 1, fakeWhitelist().whitelisted)).filter(own).length,
+    ).toBeGreaterThan(3);
 
     const inventory = parse(page);
     const tab = inventory.createElement('a');
