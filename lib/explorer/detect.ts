@@ -26,7 +26,8 @@ export interface PageInfo {
 }
 
 // Cheap pre-filters, the same shape as a bare `a[href*="/token/0x"]`; parseHref does the real check.
-export const TOKEN_LINKS = 'a[href*="/token/"]';
+// `0x…` alone is a link relative to a /token/ page (Etherscan's transfer frames: `0x<token>?a=<holder>`).
+export const TOKEN_LINKS = 'a[href*="/token/"],a[href^="0x"]';
 export const ADDRESS_LINKS = 'a[href*="/address/"]';
 export const LINK_SELECTOR = `${TOKEN_LINKS},${ADDRESS_LINKS}`;
 /** Where a token page's own button goes: its title. */

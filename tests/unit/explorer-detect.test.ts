@@ -284,6 +284,19 @@ describe('pageInfo and the token page', () => {
     expect(scanLinks(doc, pageInfo(inventory))).toEqual([]);
   });
 
+  it("reads links relative to a /token/ page (Etherscan's transfer frames: 0x<token>?a=<holder>)", () => {
+    const doc = document.implementation.createHTMLDocument('t');
+    doc.body.innerHTML = `<a href="${ETH.usdc}?a=0xd6cd31f283d24cfb442cba1bcf42290c07c15792">0xd6cd</a><a href="0x12">x</a>`;
+    const frame = pageInfo(`https://etherscan.io/token/generic-tokentxns2?contractAddress=${ETH.usdc}&p=5`);
+    expect(scanLinks(doc, frame).map((record) => [record.address, record.kind])).toEqual([
+      [ETH.usdc, 'token'],
+    ]);
+    // The same href on an address page resolves to /address/: a candidate the background is asked about.
+    expect(scanLinks(doc, pageInfo(`https://etherscan.io/address/${ETH.dai}`)).map((r) => r.kind)).toEqual([
+      'address',
+    ]);
+  });
+
   it('puts the page record on the title, and nowhere when there is none', () => {
     const doc = document.implementation.createHTMLDocument('t');
     const page = pageInfo(`https://etherscan.io/token/${ETH.dai}`);
