@@ -88,6 +88,71 @@ test('real Etherscan holdings: a control on every ERC-20 of the dropdown, none o
   expect(problems).toEqual([]);
 });
 
+/** The real pages whose host the extension runs on (not FtmScan), each served at its own URL. */
+const MORE_REAL_PAGES = [
+  'etherscanNftInventory',
+  'etherscanTokenSale',
+  'etherscanExploiter',
+  'etherscanTransfersFrame',
+  'bscscanPhishing',
+  'polygonscanPhishing',
+  'arbiscanTokenTracker',
+  'optimismDeposits',
+  'snowtraceExploiter',
+] as const satisfies readonly (keyof typeof REAL_PAGES)[];
+
+for (const name of MORE_REAL_PAGES) {
+  test(`real ${name}: a control beside every ERC-20 link, none beside its menus or NFT links`, async ({
+    context,
+    extensionId,
+  }) => {
+    test.setTimeout(60_000);
+    const page = REAL_PAGES[name];
+    const url = new URL(page.url);
+    await setUp(context, extensionId, { [url.origin + url.pathname]: realHtml(page.file) });
+    const tab = await context.newPage();
+    const problems = await watchPageProblems(tab);
+    await tab.goto(page.url);
+    // Dropdowns the page's scripts would open are closed markup here: show them, then bring each
+    // ERC-20 link into view (controls are placed as links come near the viewport).
+    const erc20 = tab.locator(page.erc20);
+    await erc20.evaluateAll((links) => {
+      for (const link of links) {
+        const menu = link.closest<HTMLElement>('.dropdown-menu, [id^="availableBalance"]');
+        if (menu) menu.style.display = 'block';
+      }
+    });
+    const count = await erc20.count();
+    for (let i = 0; i < count; i++) {
+      await erc20.nth(i).evaluate((link) => link.scrollIntoView({ block: 'center' }));
+      await frames(tab);
+    }
+    const beside = (selector: string) =>
+      tab
+        .locator(selector)
+        .evaluateAll(
+          (links, host) => links.filter((link) => link.nextElementSibling?.localName === host).length,
+          HOST,
+        );
+    await expect
+      .poll(() => beside(page.erc20), { timeout: 20_000 })
+      .toBeGreaterThanOrEqual(Math.ceil(count * 0.98));
+    expect(await beside(page.refused)).toBe(0);
+    // No control beside any other /token/ link.
+    const strays = await tab.$$eval(
+      HOST,
+      (hosts, erc20Selector) =>
+        hosts.filter((host) => {
+          const link = host.previousElementSibling;
+          return link?.matches('a[href*="/token/"], a[href^="0x"]') && !link.matches(erc20Selector);
+        }).length,
+      page.erc20,
+    );
+    expect(strays).toBe(0);
+    expect(problems).toEqual([]);
+  });
+}
+
 test('token safety on the card: fee-on-transfer, sell-blocking and clean tokens, simulated on the devnet', async ({
   context,
   extensionId,
