@@ -26,6 +26,7 @@ export const EXPLORER_HOSTS: readonly ExplorerHost[] = Object.freeze([
   { chainId: 43114, kind: 'routescan', host: 'snowtrace.io' },
   { chainId: 42161, kind: 'blockscout', host: 'arbitrum.blockscout.com' },
   { chainId: 137, kind: 'blockscout', host: 'polygon.blockscout.com' },
+  { chainId: 250, kind: 'etherscan', host: 'ftmscan.com' },
 ]);
 
 /**

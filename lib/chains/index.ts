@@ -125,6 +125,15 @@ export const CHAINS: readonly ChainInfo[] = Object.freeze([
     defaultRpcUrl: 'https://api.avax.network/ext/bc/C/rpc',
     wrappedNative: '0xB31f66AA3C1e785363F0875A1B74E27b85FD66c7',
   }),
+  defineChain({
+    chainId: 250,
+    name: 'Fantom',
+    apiChainName: 'fantom',
+    nativeSymbol: 'FTM',
+    nativeName: 'Fantom',
+    defaultRpcUrl: 'https://rpc.ftm.tools',
+    wrappedNative: '0x21be370D5312f44cB42ce377BC9b8a0cEF1A4C83',
+  }),
 ]);
 
 export const SUPPORTED_CHAIN_IDS: readonly number[] = Object.freeze(CHAINS.map((chain) => chain.chainId));

@@ -29,6 +29,7 @@ export const DEFAULT_ONE_CLICK_AMOUNTS: Readonly<Record<string, string>> = Objec
   '56': '0.5',
   '137': '1000',
   '43114': '10',
+  '250': '500',
 });
 
 /** The one-click amount for `chainId`: its own entry, else the amount for every other chain. */

@@ -88,7 +88,7 @@ test('real Etherscan holdings: a control on every ERC-20 of the dropdown, none o
   expect(problems).toEqual([]);
 });
 
-/** The real pages whose host the extension runs on (not FtmScan), each served at its own URL. */
+/** The other real pages, each served at its own URL. */
 const MORE_REAL_PAGES = [
   'etherscanNftInventory',
   'etherscanTokenSale',
@@ -98,6 +98,7 @@ const MORE_REAL_PAGES = [
   'polygonscanPhishing',
   'arbiscanTokenTracker',
   'optimismDeposits',
+  'ftmscanCurvePool',
   'snowtraceExploiter',
 ] as const satisfies readonly (keyof typeof REAL_PAGES)[];
 

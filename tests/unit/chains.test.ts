@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type Chain, getAddress } from 'viem';
-import { arbitrum, avalanche, base, bsc, mainnet, optimism, polygon } from 'viem/chains';
+import { arbitrum, avalanche, base, bsc, fantom, mainnet, optimism, polygon } from 'viem/chains';
 import { describe, expect, it } from 'vitest';
 import {
   apiChainNameFor,
@@ -29,14 +29,15 @@ const EXPECTED: ReadonlyArray<[number, string, string, Chain]> = [
   [10, 'optimism', 'ETH', optimism],
   [8453, 'base', 'ETH', base],
   [43114, 'avalanche', 'AVAX', avalanche],
+  [250, 'fantom', 'FTM', fantom],
 ];
 
 const HASH = `0x${'ab'.repeat(32)}`;
 
 describe('registry', () => {
-  it('holds exactly the seven supported chains', () => {
-    expect([...SUPPORTED_CHAIN_IDS].sort((a, b) => a - b)).toEqual([1, 10, 56, 137, 8453, 42161, 43114]);
-    expect(CHAINS).toHaveLength(7);
+  it('holds exactly the eight supported chains', () => {
+    expect([...SUPPORTED_CHAIN_IDS].sort((a, b) => a - b)).toEqual([1, 10, 56, 137, 250, 8453, 42161, 43114]);
+    expect(CHAINS).toHaveLength(8);
   });
 
   it.each(EXPECTED)('chain %i resolves by id and by API name %s', (chainId, apiName, symbol, viemChain) => {
@@ -109,6 +110,7 @@ describe('registry', () => {
       ['etherscan', 'snowscan.xyz'],
       ['routescan', 'snowtrace.io'],
     ]);
+    expect(hosts(250)).toEqual([['etherscan', 'ftmscan.com']]);
   });
 
   it('is frozen', () => {
@@ -235,6 +237,7 @@ describe('chainForExplorerHost', () => {
     ['snowscan.xyz', 43114],
     ['snowtrace.io', 43114],
     ['arbitrum.blockscout.com', 42161],
+    ['ftmscan.com', 250],
     // Normalised, not look-alikes:
     ['ETHERSCAN.IO', 1],
     ['Www.EtherScan.Io', 1],

@@ -21,7 +21,6 @@ describe('checkExplorerHost', () => {
     ['gnosis.blockscout.com', 'gnosis.blockscout.com'],
     ['explorer.zora.energy', 'explorer.zora.energy'],
     ['lineascan.build', 'lineascan.build'],
-    ['ftmscan.com', 'ftmscan.com'],
     ['blastscan.io', 'blastscan.io'],
   ])('accepts %j as %j', (input, host) => {
     expect(checkExplorerHost(input)).toEqual({ ok: true, host });
