@@ -75,6 +75,42 @@ describe('ethCall', () => {
     });
   });
 
+  it('an OffchainLookup revert stays a revert: nothing is fetched from the URL the contract names', async () => {
+    const lookup = encodeErrorResult({
+      abi: [
+        {
+          type: 'error',
+          name: 'OffchainLookup',
+          inputs: [
+            { name: 'sender', type: 'address' },
+            { name: 'urls', type: 'string[]' },
+            { name: 'callData', type: 'bytes' },
+            { name: 'callbackFunction', type: 'bytes4' },
+            { name: 'extraData', type: 'bytes' },
+          ],
+        },
+      ],
+      errorName: 'OffchainLookup',
+      args: [TOKEN, ['https://attacker.example/{sender}/{data}'], '0x', '0x12345678', '0x'],
+    });
+    const fetched: unknown[] = [];
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (async (...args: unknown[]) => {
+      fetched.push(args);
+      throw new Error('no fetch in this test');
+    }) as typeof fetch;
+    try {
+      const { client, seen } = fakeNode(() => {
+        throw rpcError(3, 'execution reverted', lookup);
+      });
+      await expect(ethCall(client, { to: TOKEN, data: '0x1234' })).rejects.toBeInstanceOf(CallExecutionError);
+      expect(seen).toHaveLength(1);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(fetched).toEqual([]);
+  });
+
   it('reads an empty answer as no data, as viem does', async () => {
     const { client } = fakeNode(() => '0x');
     expect(await ethCall(client, { to: TOKEN, data: '0x' })).toEqual({ data: undefined });
