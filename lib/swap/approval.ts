@@ -73,3 +73,20 @@ export async function readAllowance(
     args: [owner, spender],
   });
 }
+
+/**
+ * What `spender` needs approved before it pulls `required` of `token` from `owner`: the allowance
+ * (read on chain; 0 for the native coin, which needs no approval), the plan and its transactions.
+ */
+export async function approvalFor(
+  client: RpcClient,
+  token: string,
+  owner: Address,
+  spender: Address,
+  required: bigint,
+  mode: ApprovalMode,
+): Promise<{ allowance: bigint; plan: ApprovalPlan; calls: ApprovalTx[] }> {
+  const allowance = isNativeToken(token) ? 0n : await readAllowance(client, token as Address, owner, spender);
+  const plan = planApproval({ token, allowance, required, mode });
+  return { allowance, plan, calls: approvalTransactions(plan, token as Address, spender) };
+}

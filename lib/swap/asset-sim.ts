@@ -148,31 +148,32 @@ export function assetViolations(input: {
   return violations;
 }
 
+/**
+ * The approvals (value 0) then the swap of `quote`, simulated from `from` with the real nonce and fee
+ * fields; the swap gets the route's simulation gas, and every asset change is held to the quote.
+ */
 export async function simulateAssets(
   client: RpcClient,
   input: {
     from: Address;
     nonce: number;
     fees: Fees;
-    approvals: readonly SimCall[];
+    approvals: readonly { to: Address; data: Hex }[];
     swap: SimCall;
-    /** Gas limit of the simulated swap (simulationGas). */
-    swapGas: bigint;
-    inToken: string;
-    outToken: string;
-    inAmount: bigint;
-    minReceived: bigint;
+    quote: Pick<Quote, 'inToken' | 'outToken' | 'inAmount' | 'minReceived' | 'bestRoute'>;
     router: string;
   },
 ): Promise<AssetSimResult> {
-  const txs = [...input.approvals, input.swap];
+  const { quote } = input;
+  const txs = [...input.approvals.map((call) => ({ ...call, value: 0n })), input.swap];
+  const swapGas = simulationGas(quote.bestRoute);
   const calls = txs.map((call, i) => ({
     account: input.from,
     to: call.to,
     data: call.data,
     value: call.value,
     nonce: input.nonce + i,
-    gas: i === txs.length - 1 ? input.swapGas : SIM_GAS,
+    gas: i === txs.length - 1 ? swapGas : SIM_GAS,
     maxFeePerGas: input.fees.maxFeePerGas,
     maxPriorityFeePerGas: input.fees.maxPriorityFeePerGas,
   }));
@@ -202,6 +203,14 @@ export async function simulateAssets(
     logs.push(...((result.logs ?? []) as Log[]));
   }
   const { deltas, granted } = readAssetLogs(logs, input.from);
-  const violations = assetViolations({ ...input, deltas, granted });
+  const violations = assetViolations({
+    inToken: quote.inToken,
+    outToken: quote.outToken,
+    inAmount: BigInt(quote.inAmount),
+    minReceived: BigInt(quote.minReceived),
+    router: input.router,
+    deltas,
+    granted,
+  });
   return { status: violations.length > 0 ? 'violated' : 'passed', deltas, granted, gasUsed, violations };
 }

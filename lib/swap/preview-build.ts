@@ -11,8 +11,8 @@ import { type CappedFees, cappedFees, feeEstimate, feeShareHigh } from '@/lib/rp
 import type { RpcClient } from '@/lib/rpc/network';
 import { withGasMargin } from '@/lib/rpc/transactions';
 import { type TokenFactsReader, verifyQuoteDecimals } from '@/lib/tokens/facts';
-import { type ApprovalMode, approvalTransactions, planApproval, readAllowance } from './approval';
-import { type AssetSimResult, simulateAssets, simulationGas } from './asset-sim';
+import { type ApprovalMode, approvalFor } from './approval';
+import { type AssetSimResult, simulateAssets } from './asset-sim';
 import { buildCheckMessage, checkBuild, isConsentReason } from './build-checks';
 import { quoteDigest } from './digest';
 import type { BalanceChange, FeeEstimate, SwapPreview } from './preview';
@@ -78,14 +78,14 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewInput): Prom
   const minReceived = BigInt(quote.minReceived);
 
   const nativeIn = isNativeToken(quote.inToken);
-  const allowance = nativeIn ? 0n : await readAllowance(client, quote.inToken as Address, from, router);
-  const plan = planApproval({
-    token: quote.inToken,
-    allowance,
-    required: inAmount,
-    mode: input.approvalMode,
-  });
-  const approvals = nativeIn ? [] : approvalTransactions(plan, quote.inToken as Address, router);
+  const { plan, calls: approvals } = await approvalFor(
+    client,
+    quote.inToken,
+    from,
+    router,
+    inAmount,
+    input.approvalMode,
+  );
 
   const [fees, nonce] = await Promise.all([
     cappedFees(client),
@@ -95,13 +95,9 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewInput): Prom
     from,
     nonce,
     fees,
-    approvals: approvals.map((a) => ({ to: a.to, data: a.data, value: 0n })),
+    approvals,
     swap,
-    swapGas: simulationGas(quote.bestRoute),
-    inToken: quote.inToken,
-    outToken: quote.outToken,
-    inAmount,
-    minReceived,
+    quote,
     router,
   });
   const margin = deps.gasMarginPercent ?? 25;

@@ -6,14 +6,14 @@ import { type BalanceReader, balanceOf } from '@/lib/rpc/balances';
 import { cappedFees } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
 import { type Fees, withGasMargin } from '@/lib/rpc/transactions';
-import { type ApprovalMode, approvalTransactions, planApproval, readAllowance } from './approval';
-import { type AssetSimResult, simulateAssets, simulationGas } from './asset-sim';
+import { type ApprovalMode, type ApprovalTx, approvalFor } from './approval';
+import { type AssetSimResult, simulateAssets } from './asset-sim';
 import { assetWords } from './preview-words';
 import type { CheckedSwap } from './step-check';
 import type { Ledger } from './swap-ledger';
 import { Stop } from './swap-stop';
 
-export type ApprovalCalls = ReturnType<typeof approvalTransactions>;
+export type ApprovalCalls = ApprovalTx[];
 
 export interface Funds {
   nativeHeld: bigint;
@@ -40,11 +40,9 @@ export async function readFunds(
       detail: `have ${inHeld ?? 'unknown'}, need ${inAmount}`,
     });
   }
-  const nativeIn = isNativeToken(quote.inToken);
-  const allowance = nativeIn ? 0n : await readAllowance(client, quote.inToken as Address, from, router);
-  const plan = planApproval({ token: quote.inToken, allowance, required: inAmount, mode: approvalMode });
-  const approvalCalls = nativeIn ? [] : approvalTransactions(plan, quote.inToken as Address, router);
-  if (!nativeIn) {
+  const approval = await approvalFor(client, quote.inToken, from, router, inAmount, approvalMode);
+  const { allowance, plan } = approval;
+  if (!isNativeToken(quote.inToken)) {
     await ledger.update({
       approval: {
         token: getAddress(quote.inToken),
@@ -57,7 +55,7 @@ export async function readFunds(
       },
     });
   }
-  return { nativeHeld, approvalCalls, fees: await cappedFees(client) };
+  return { nativeHeld, approvalCalls: approval.calls, fees: await cappedFees(client) };
 }
 
 /** The asset-change simulation of the approvals then the swap; any refusal stops the swap. */
@@ -73,13 +71,9 @@ export async function preflight(
     from,
     nonce,
     fees: funds.fees,
-    approvals: funds.approvalCalls.map((call) => ({ to: call.to, data: call.data, value: 0n })),
+    approvals: funds.approvalCalls,
     swap: checked.swapCall,
-    swapGas: simulationGas(quote.bestRoute),
-    inToken: quote.inToken,
-    outToken: quote.outToken,
-    inAmount: BigInt(quote.inAmount),
-    minReceived: BigInt(quote.minReceived),
+    quote,
     router: checked.router,
   });
   if (result.status === 'no-funds') {

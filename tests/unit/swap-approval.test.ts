@@ -1,7 +1,8 @@
 import { decodeFunctionData, erc20Abi, maxUint256 } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { NATIVE_TOKEN_ADDRESS } from '@/lib/api/schema';
-import { approvalTransactions, planApproval } from '@/lib/swap/approval';
+import type { RpcClient } from '@/lib/rpc/network';
+import { approvalFor, approvalTransactions, planApproval } from '@/lib/swap/approval';
 
 const TOKEN = '0xdAC17F958D2ee523a2206206994597C13D831ec7';
 const ROUTER = '0x1111111111111111111111111111111111111111';
@@ -67,5 +68,41 @@ describe('approvalTransactions', () => {
   it('sends nothing for a plan of none', () => {
     const plan = planApproval({ token: TOKEN, allowance: 9n, required: 7n, mode: 'exact' });
     expect(approvalTransactions(plan, TOKEN, ROUTER)).toEqual([]);
+  });
+});
+
+describe('approvalFor', () => {
+  const OWNER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+  const clientWith = (allowance: bigint, asked: unknown[]) =>
+    ({
+      readContract: async (args: unknown) => {
+        asked.push(args);
+        return allowance;
+      },
+    }) as unknown as RpcClient;
+
+  it('reads the allowance and plans the approvals a token needs', async () => {
+    const asked: unknown[] = [];
+    const approval = await approvalFor(clientWith(5n, asked), TOKEN, OWNER, ROUTER, 100n, 'exact');
+    expect(asked).toEqual([
+      expect.objectContaining({ address: TOKEN, functionName: 'allowance', args: [OWNER, ROUTER] }),
+    ]);
+    expect(approval.allowance).toBe(5n);
+    expect(approval.plan.kind).toBe('reset-then-approve');
+    expect(approval.calls.map((call) => call.amount)).toEqual([0n, 100n]);
+  });
+
+  it('asks the chain nothing for the native coin, which needs no approval', async () => {
+    const asked: unknown[] = [];
+    const approval = await approvalFor(
+      clientWith(0n, asked),
+      NATIVE_TOKEN_ADDRESS,
+      OWNER,
+      ROUTER,
+      1n,
+      'exact',
+    );
+    expect(asked).toEqual([]);
+    expect(approval).toMatchObject({ allowance: 0n, plan: { kind: 'none' }, calls: [] });
   });
 });
