@@ -96,6 +96,31 @@ export function refusedByStructure(link: Element): boolean {
   );
 }
 
+/** An NFT transfer item's own words: "ERC-721 Token ID [8817]", "3 of Token ID [42]". */
+const NFT_ITEM_WORDS = /\bToken ?ID\b|\bERC-?(?:721|1155|404)\b/i;
+const TOKEN_HREFS = 'a[href*="/token/"],a[href*="/nft/"],a[href^="0x"]';
+
+/**
+ * A collection link inside an NFT transfer item (a transaction page's "ERC-721 Tokens Transferred"):
+ * the item, i.e. the link's block up to its list item or row (at most four levels, while short and
+ * naming no other token), reads "Token ID" or an NFT standard. An ERC-20 item's block never does,
+ * and a block naming two tokens is a list, not an item.
+ */
+export function nftItem(link: Element, address: string): boolean {
+  let block = link.parentElement;
+  for (let level = 0; level < 4 && block; level++) {
+    const text = block.textContent ?? '';
+    if (text.length > 400 || block.matches('main,section,article,body,table,tbody,ul,ol')) return false;
+    const links = block.querySelectorAll(TOKEN_HREFS);
+    for (let i = 0; i < links.length; i++)
+      if (!links[i]?.getAttribute('href')?.toLowerCase().includes(address)) return false;
+    if (NFT_ITEM_WORDS.test(text)) return true;
+    if (block.matches('li,tr')) return false;
+    block = block.parentElement;
+  }
+  return false;
+}
+
 /** Tabs that only an NFT collection's token page has (Etherscan's and Blockscout's "Inventory"). */
 const INVENTORY_TAB = [
   'a[href*="#inventory"]',

@@ -135,6 +135,40 @@ describe('detection on fixture pages', () => {
     expect(weth?.element.textContent).toBe('0xC02aaA39...9083C756Cc2');
   });
 
+  it("transaction page: the NFT sections' collection links get nothing, whatever the item's markup", async () => {
+    const page = PAGES.tx;
+    const doc = parse(page);
+    const records = await detect(doc, page.url, 1, fakeWhitelist().whitelisted);
+    const collections = [
+      '0xbc4ca0eda7647a8ab7c2061c2e118a18a936f13d',
+      '0x495f947276749ce646f68ac8c248420045cb7b5e',
+    ];
+    // The links are there (BAYC: two collection links and a `?a=<id>` item link), and none is a record.
+    expect(doc.querySelectorAll('a[href*="/token/0xbc4ca0"],a[href*="/token/0xBC4CA0"]').length).toBe(3);
+    for (const address of collections) expect(addresses(records).has(address)).toBe(false);
+  });
+
+  it('an item naming one ERC-20 several times, or a list of ERC-20 items, is not an NFT item', () => {
+    const page = pageInfo('https://etherscan.io/tx/0x01');
+    const doc = new DOMParser().parseFromString(
+      `<div>ERC-20 Tokens Transferred:<ul>
+        <li>For 1 <a href="/token/${ETH.usdt}">Tether USD</a> (<a href="/token/${ETH.usdt}?a=0x${'1'.repeat(40)}">holder</a>)</li>
+        <li>For 2 <a href="/token/${ETH.dai}">Dai</a></li></ul></div>
+      <div class="row"><span>Token standard: ERC-20</span> <a href="/token/${ETH.link}">ChainLink Token</a></div>
+      <table><tr><td>Mint</td><td><a href="/token/${ETH.uni}">Uniswap</a></td></tr></table>`,
+      'text/html',
+    );
+    expect([...addresses(scanLinks(doc, page))]).toEqual([ETH.usdt, ETH.dai, ETH.link, ETH.uni]);
+    // The same shapes naming a token id or an NFT standard are NFT items.
+    const nft = new DOMParser().parseFromString(
+      `<ul><li>ERC-1155 <a href="/token/${ETH.mkr}">Items</a></li></ul>
+       <table><tr><td>Token ID 7</td><td><a href="/token/${ETH.aave}">Collection</a></td></tr></table>
+       <div><div><span>ERC-721 Token ID [<a href="/nft/${ETH.wbtc}/1">1</a>]</span></div><div><a href="/token/${ETH.wbtc}">Kitties</a></div></div>`,
+      'text/html',
+    );
+    expect(scanLinks(nft, page)).toEqual([]);
+  });
+
   it('token list page: one record per row, in order', async () => {
     const page = PAGES.tokens;
     const doc = parse(page);
