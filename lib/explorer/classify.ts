@@ -63,7 +63,7 @@ function sectionOf(item: Element): 'nft' | 'erc20' | undefined {
     let current: 'nft' | 'erc20' | undefined;
     for (const child of list.children) {
       // A divider: an item with no link, its text naming a section (Etherscan's holdings dropdown).
-      if (!child.querySelector('a[href]')) {
+      if (!child.matches('a[href]') && !child.querySelector('a[href]')) {
         const text = child.textContent ?? '';
         if (NFT_WORDS.test(text)) current = 'nft';
         else if (ERC20_WORDS.test(text)) current = 'erc20';
@@ -73,6 +73,21 @@ function sectionOf(item: Element): 'nft' | 'erc20' | undefined {
     sections.set(list, known);
   }
   return known.get(item);
+}
+
+/**
+ * Whether a divider names an NFT section above the link or one of its blocks, up to its list item:
+ * Etherscan's holdings `<li>` dividers, Blockscout's token menu ("ERC-721 tokens (3)" heading a group
+ * of `<a>` items).
+ */
+function inNftSection(link: Element): boolean {
+  let block: Element | null = link;
+  for (let level = 0; level < 4 && block && !block.matches('main,section,article,body'); level++) {
+    if (sectionOf(block) === 'nft') return true;
+    if (block.matches('li,tr')) return false;
+    block = block.parentElement;
+  }
+  return false;
 }
 
 /** A link's badge text in a holdings list: the small labels next to the name, not the name itself. */
@@ -90,14 +105,17 @@ export function refusedByStructure(link: Element): boolean {
   const header = link.closest('header');
   if (header && !header.closest('main,article,section')) return true;
   const item = link.closest('li,tr');
-  if (item?.localName === 'li' && sectionOf(item) === 'nft') return true;
+  if (inNftSection(link)) return true;
   return (
     (item !== null || link.closest('.dropdown-menu,[role=listbox]') !== null) && badgeSaysNft(item ?? link)
   );
 }
 
-/** An NFT transfer item's own words: "ERC-721 Token ID [8817]", "3 of Token ID [42]". */
-const NFT_ITEM_WORDS = /\bToken ?ID\b|\bERC-?(?:721|1155|404)\b/i;
+/**
+ * An NFT transfer item's own words: "ERC-721 Token ID [8817]", "3 of Token ID [42]". No word
+ * boundaries: apps render adjacent elements with no space between them ("3token ID7").
+ */
+const NFT_ITEM_WORDS = /token ?id(?![a-z])|ERC-?(?:721|1155|404)(?!\d)/i;
 const TOKEN_HREFS = 'a[href*="/token/"],a[href*="/nft/"],a[href^="0x"]';
 
 /**

@@ -10,8 +10,11 @@ import {
   blockscoutChrome,
   blockscoutErc20Row,
   blockscoutNftCard,
+  blockscoutTokenMenu,
+  blockscoutTransferSnippets,
   erc20At,
   HOLDER,
+  nftAt,
   routescanAddressPage,
 } from '../fixtures/explorer/synthetic-spa';
 
@@ -118,6 +121,23 @@ describe('Blockscout-like single-page app (synthetic markup)', () => {
     expect(tokensOf(erc20Controls()).sort()).toEqual([erc20At(0), erc20At(1)].sort());
     expect(fresh.nextElementSibling?.localName).toBe('swaplane-swap');
     expect(body.querySelectorAll('.css-entity')[0]?.querySelectorAll('swaplane-swap')).toHaveLength(1);
+  });
+});
+
+describe('Blockscout-like token menu and transfer snippets (synthetic markup)', () => {
+  it("the address page's token menu: its ERC-20 group's links only, whatever a token is called", async () => {
+    const doc = new DOMParser().parseFromString(blockscoutTokenMenu(), 'text/html');
+    const records = await detect(doc, `https://eth.blockscout.com/address/${HOLDER}`, 1, async () => []);
+    expect(records.map((record) => record.address)).toEqual([erc20At(10), erc20At(11)]);
+  });
+
+  it("a transaction's NFT transfers name their collection with no control; the ERC-20 one gets its own", async () => {
+    const doc = new DOMParser().parseFromString(blockscoutTransferSnippets(), 'text/html');
+    const records = await detect(doc, 'https://eth.blockscout.com/tx/0x01', 1, async () => []);
+    expect(records.map((record) => record.address)).toEqual([erc20At(20)]);
+    expect(doc.querySelectorAll(`a[href="/token/${nftAt(20)}"],a[href="/token/${nftAt(21)}"]`)).toHaveLength(
+      2,
+    );
   });
 });
 
