@@ -139,15 +139,27 @@ export function nftItem(link: Element, address: string): boolean {
   return false;
 }
 
-/** Tabs that only an NFT collection's token page has (Etherscan's and Blockscout's "Inventory"). */
+/**
+ * Tabs that only an NFT collection's token page shows (Etherscan's and Blockscout's "Inventory"): the
+ * tab itself, not its pane. The Etherscan family's template keeps an empty `#inventory` pane on every
+ * token page, ERC-20s included, and leaves out (or hides) the tab that opens it.
+ */
 const INVENTORY_TAB = [
   'a[href*="#inventory"]',
   'a[href*="tab=inventory"]',
   '[data-bs-target*="inventory"]',
   '[aria-controls*="inventory"]',
-  '#inventory',
   '[id="tab-inventory"]',
 ].join(',');
+/** "| ERC-20 |" in a document title: the page's own standard, between the site's separators. */
+const STANDARD_IN_TITLE = /\|\s*ERC-?(20|721|1155|404)\s*\|/i;
+const HIDDEN = '[hidden],[style*="display:none"],[style*="display: none"]';
+
+function shownInventoryTab(root: ParentNode): boolean {
+  const tabs = root.querySelectorAll(INVENTORY_TAB);
+  for (let i = 0; i < tabs.length; i++) if (!tabs[i]?.closest(HIDDEN)) return true;
+  return false;
+}
 
 /**
  * Whether a token page's title belongs to an NFT collection (ERC-721/1155): the badge beside the
@@ -155,7 +167,11 @@ const INVENTORY_TAB = [
  * three levels and only while it stays short, so a site-wide menu naming "NFTs" never counts.
  */
 export function nftCollectionTitle(title: Element, root: ParentNode): boolean {
-  if (root.querySelector(INVENTORY_TAB)) return true;
+  // The Etherscan family names a token page's standard in the document title ("USDC (USDC) | ERC-20 |
+  // …", "NFT | ERC-1155 | …"), even for an address that is no token at all.
+  const named = STANDARD_IN_TITLE.exec(title.ownerDocument?.title ?? '')?.[1];
+  if (named) return named !== '20';
+  if (shownInventoryTab(root)) return true;
   let block: Element | null = title;
   for (let level = 0; level < 3 && block; level++) {
     const text = block.textContent ?? '';

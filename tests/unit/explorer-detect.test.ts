@@ -88,6 +88,24 @@ describe('detection on fixture pages', () => {
     expect(pageTarget(erc20, pageInfo(page.url, 1))?.element.tagName).toBe('H1');
   });
 
+  it("a token page's standard in its document title; the template's empty Inventory pane and a hidden tab", () => {
+    const page = PAGES.token;
+    const doc = parse(page);
+    // Every Etherscan-family token page carries the pane; only an NFT collection's shows its tab.
+    doc
+      .querySelector('main')
+      ?.insertAdjacentHTML(
+        'beforeend',
+        '<div class="tab-pane fade" id="inventory" aria-labelledby="tabInventory"></div><ul><li style="display: none"><a href="#inventory">Inventory</a></li></ul>',
+      );
+    expect(pageTarget(doc, pageInfo(page.url, 1))?.element.tagName).toBe('H1');
+    doc.title = 'NFT | ERC-1155 | Address: 0x71c7656e...5f6d8976f | Etherscan';
+    expect(pageTarget(doc, pageInfo(page.url, 1))).toBeUndefined();
+    doc.title = 'USDC (USDC) | ERC-20 | Address: 0xa0b86991...e3606eb48 | Etherscan';
+    doc.querySelector('li[style]')?.removeAttribute('style');
+    expect(pageTarget(doc, pageInfo(page.url, 1))?.element.tagName).toBe('H1');
+  });
+
   it('reads the href, never the truncated visible text', async () => {
     const page = PAGES.token;
     const doc = parse(page);
