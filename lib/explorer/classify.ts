@@ -83,8 +83,11 @@ function sectionOf(item: Element): 'nft' | 'erc20' | undefined {
 function inNftSection(link: Element): boolean {
   let block: Element | null = link;
   for (let level = 0; level < 4 && block && !block.matches('main,section,article,body'); level++) {
+    // A table's rows are not read as dividers (no explorer heads a section with a row, and a
+    // 10,000-row body would be walked whole).
+    if (block.localName === 'tr') return false;
     if (sectionOf(block) === 'nft') return true;
-    if (block.matches('li,tr')) return false;
+    if (block.localName === 'li') return false;
     block = block.parentElement;
   }
   return false;
