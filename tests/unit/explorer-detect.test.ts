@@ -328,6 +328,10 @@ describe('pageInfo and the token page', () => {
       'https://etherscan.io/token/generic-tokenholder-inventory?contractAddress=0x765df6da33c1ec1f83be42db171d7ee334a46df5&a=0xa6db31d1aee06a3ad7e4e56de3775e80d2f5ea84&m=normal&p=1';
     expect(pageInfo(inventory).nft).toBe(true);
     expect(pageInfo('https://etherscan.io/tokentxns-nft').nft).toBe(true);
+    // The NFT collection lists ("ERC-721 Top Tokens", "ERC-1155 Top Tokens"), unlike /tokens.
+    expect(pageInfo('https://etherscan.io/tokens-nft').nft).toBe(true);
+    expect(pageInfo('https://etherscan.io/tokens-nft1155?p=2').nft).toBe(true);
+    expect(pageInfo('https://etherscan.io/tokens').nft).toBeUndefined();
     expect(pageInfo(`https://etherscan.io/token/${ETH.usdc}?a=0x1`).nft).toBeUndefined();
     expect(pageInfo(`https://etherscan.io/address/${ETH.usdc}#tokentxns`).nft).toBeUndefined();
     // An Owner link of the inventory has an ERC-20 holding link's shape; the page says it is an NFT.
