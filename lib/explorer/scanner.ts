@@ -117,12 +117,18 @@ function collect(records: MutationRecord[], roots: Node[], changed: Element[]): 
 
 /**
  * A pass's reads: the first pass takes every token link unparsed, the next every address link; later
- * ones parse only what was added.
+ * ones take the token links of what was added, unparsed too (each is read when it nears the
+ * viewport), and parse only its address links (they wait for the background anyway).
  */
 function read(doc: Document, page: PageInfo, sweep: Sweep, roots: Node[]) {
   const tokens: Element[] = sweep === 'tokens' ? [...doc.querySelectorAll(TOKEN_LINKS)] : [];
   const found = sweep === 'addresses' ? scanLinks(doc, page, [], ADDRESS_LINKS) : [];
-  for (const root of roots) if (root.isConnected) scanLinks(root as ParentNode, page, found);
+  for (const root of roots) {
+    if (!root.isConnected || root.nodeType !== 1) continue;
+    if ((root as Element).matches(TOKEN_LINKS)) tokens.push(root as Element);
+    tokens.push(...(root as Element).querySelectorAll(TOKEN_LINKS));
+    scanLinks(root as ParentNode, page, found, ADDRESS_LINKS);
+  }
   return { tokens, found };
 }
 
