@@ -1,10 +1,9 @@
 // The built extension on explorer pages from real-world markup and on the devnet's safety-check
 // tokens: pages are served at their real URLs through context.route (nothing leaves the machine),
 // quotes and simulations come from the embedded devnet + reference service.
-import type { BrowserContext, Page } from '@playwright/test';
 import { ETH } from '../fixtures/explorer/pages.ts';
 import { REAL_PAGES, realHtml } from '../fixtures/explorer/real/pages.ts';
-import { expect, test, useEmbeddedDefault, watchPageProblems } from './fixtures';
+import { expect, frames, serveExplorerPages, test, watchPageProblems } from './fixtures';
 
 const HOST = 'swaplane-swap';
 const HOLDER = '0x71c7656ec7ab88b098defb751b7401b5f6d8976f';
@@ -23,31 +22,13 @@ ${row('USD Coin (USDC)', ETH.usdc)}
 </tbody></table></main>`;
 }
 
-async function setUp(context: BrowserContext, extensionId: string, pages: Record<string, string>) {
-  const settings = await context.newPage();
-  await settings.goto(`chrome-extension://${extensionId}/options.html`);
-  await useEmbeddedDefault(settings);
-  await settings.close();
-  await context.route(/^https:\/\//, (route) => {
-    const url = new URL(route.request().url());
-    const body = route.request().resourceType() === 'document' ? pages[url.origin + url.pathname] : undefined;
-    return body
-      ? route.fulfill({ contentType: 'text/html; charset=utf-8', body })
-      : route.fulfill({ status: 204, body: '' });
-  });
-}
-
-/** Resolves after two animation frames: the scanner's passes and observers have had their turn. */
-const frames = (page: Page) =>
-  page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-
 test('real Etherscan holdings: a control on every ERC-20 of the dropdown, none on its NFT section or menus', async ({
   context,
   extensionId,
 }) => {
   test.setTimeout(90_000);
   const page = REAL_PAGES.etherscanHoldings;
-  await setUp(context, extensionId, { [page.url]: realHtml(page.file) });
+  await serveExplorerPages(context, extensionId, { [page.url]: realHtml(page.file) });
   const tab = await context.newPage();
   const problems = await watchPageProblems(tab);
   await tab.goto(page.url);
@@ -124,7 +105,7 @@ for (const name of MORE_REAL_PAGES) {
     test.setTimeout(60_000);
     const page = REAL_PAGES[name];
     const url = new URL(page.url);
-    await setUp(context, extensionId, { [url.origin + url.pathname]: realHtml(page.file) });
+    await serveExplorerPages(context, extensionId, { [url.origin + url.pathname]: realHtml(page.file) });
     const tab = await context.newPage();
     const problems = await watchPageProblems(tab);
     await tab.goto(page.url);
@@ -182,7 +163,7 @@ test('token safety on the card: fee-on-transfer, sell-blocking and clean tokens,
   const tokens = JSON.parse(process.env.SWAPLANE_E2E_SAFETY_TOKENS ?? 'null') as SafetyTokens | null;
   if (!tokens) throw new Error('global-setup.ts did not record the safety tokens');
   const url = `https://etherscan.io/address/${HOLDER}`;
-  await setUp(context, extensionId, { [url]: safetyPage(tokens) });
+  await serveExplorerPages(context, extensionId, { [url]: safetyPage(tokens) });
   const tab = await context.newPage();
   const problems = await watchPageProblems(tab);
   await tab.goto(url);

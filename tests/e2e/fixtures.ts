@@ -119,6 +119,32 @@ export async function useEmbeddedDefault(
   return { serviceUrl, rpcUrls };
 }
 
+/**
+ * Points the extension at the embedded default and serves `pages` (keyed by origin + path) at their
+ * real https URLs through context.route; every other https request gets an empty 204.
+ */
+export async function serveExplorerPages(
+  context: BrowserContext,
+  extensionId: string,
+  pages: Record<string, string>,
+): Promise<void> {
+  const settings = await context.newPage();
+  await settings.goto(`chrome-extension://${extensionId}/options.html`);
+  await useEmbeddedDefault(settings);
+  await settings.close();
+  await context.route(/^https:\/\//, (route) => {
+    const url = new URL(route.request().url());
+    const body = route.request().resourceType() === 'document' ? pages[url.origin + url.pathname] : undefined;
+    return body
+      ? route.fulfill({ contentType: 'text/html; charset=utf-8', body })
+      : route.fulfill({ status: 204, body: '' });
+  });
+}
+
+/** Resolves after two animation frames: the scanner's passes and observers have had their turn. */
+export const frames = (page: Page) =>
+  page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+
 export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
 export const E2E_PASSWORD = 'e2e correct horse battery';
 /** anvil's first funded account: the imported wallet's first account. */
