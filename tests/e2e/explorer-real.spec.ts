@@ -88,6 +88,8 @@ const MORE_REAL_PAGES = [
   'basescanHoldersFrame',
   'basescanTokenTransfers',
   'basescanHoldingsNft',
+  'basescanDonateHoldings',
+  'basescanContractHoldings',
   'basescanTokensLabel',
   'etherscanTokensLabel',
   'etherscanTx2021',
