@@ -10,6 +10,9 @@ import { explorerChainOf, explorerMatches } from '@/lib/explorer/site';
 export default defineContentScript({
   matches: explorerMatches(),
   runAt: 'document_idle',
+  // Token pages load their transfers and holders tabs in same-origin frames (`generic-tokentxns2`,
+  // `generic-tokenholders2`): their links get controls there too.
+  allFrames: true,
   main(ctx) {
     const messenger = createMessenger();
     let scanner: Scanner | undefined;

@@ -13,6 +13,8 @@ export interface ScriptRegistration {
   matches: string[];
   js: string[];
   runAt: 'document_idle';
+  /** Frames too: explorers load token pages' transfers and holders tabs in same-origin frames. */
+  allFrames: true;
   persistAcrossSessions: boolean;
 }
 
@@ -22,6 +24,7 @@ export interface RegisteredScript {
   matches?: string[];
   js?: string[];
   runAt?: string;
+  allFrames?: boolean;
   persistAcrossSessions?: boolean;
 }
 
@@ -38,6 +41,7 @@ export function registrationFor(host: string, file = EXPLORER_SCRIPT_FILE): Scri
     matches: [userHostOrigin(host)],
     js: [file],
     runAt: 'document_idle',
+    allFrames: true,
     persistAcrossSessions: true,
   };
 }
@@ -70,6 +74,7 @@ export function planRegistrations(
       !same(script.matches, want.matches) ||
       !same(script.js, want.js) ||
       script.runAt !== want.runAt ||
+      script.allFrames !== want.allFrames ||
       script.persistAcrossSessions !== want.persistAcrossSessions
     ) {
       plan.update.push(want);

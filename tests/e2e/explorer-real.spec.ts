@@ -157,6 +157,44 @@ for (const name of MORE_REAL_PAGES) {
   });
 }
 
+test("a token page's transfers frame: the saved 2017 frame inside a token page gets its controls", async ({
+  context,
+  extensionId,
+}) => {
+  const saved = REAL_PAGES.etherscanTransfersFrame;
+  const frameUrl = new URL(saved.url);
+  const token = frameUrl.searchParams.get('contractAddress') as string;
+  // The token page as Etherscan builds it: its Transfers tab is a same-origin frame.
+  const tokenPage = `<!doctype html><title>Kyber Network (KNC) | ERC-20 | Etherscan</title><main><h1>Token Kyber Network</h1>
+<iframe id="tokentxnsiframe" src="${frameUrl.pathname}${frameUrl.search}" style="width:100%;height:600px"></iframe></main>`;
+  await serveExplorerPages(context, extensionId, {
+    [`https://etherscan.io/token/${token}`]: tokenPage,
+    [frameUrl.origin + frameUrl.pathname]: realHtml(saved.file),
+  });
+  const tab = await context.newPage();
+  const problems = await watchPageProblems(tab);
+  await tab.goto(`https://etherscan.io/token/${token}`);
+  await expect(tab.locator(`h1 + ${HOST}`)).toHaveAttribute('data-swaplane-token', token);
+  const frame = tab.frameLocator('#tokentxnsiframe');
+  await expect(frame.locator(`${HOST}[data-swaplane-token="${token}"]`).first()).toBeAttached();
+  // Walk the frame's table: every ERC-20 link of it gets its control; its pagination none.
+  const erc20 = frame.locator(saved.erc20);
+  for (let i = 0; i < (await erc20.count()); i += 10) {
+    await erc20.nth(i).evaluate((link) => link.scrollIntoView({ block: 'center' }));
+  }
+  await erc20.last().evaluate((link) => link.scrollIntoView({ block: 'center' }));
+  await expect
+    .poll(() =>
+      erc20.evaluateAll(
+        (links, host) => links.filter((link) => link.nextElementSibling?.localName === host).length,
+        HOST,
+      ),
+    )
+    .toBe(saved.erc20Count);
+  await expect(frame.locator(`#PagingPanel ${HOST}`)).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
 test('token safety on the card: fee-on-transfer, sell-blocking and clean tokens, simulated on the devnet', async ({
   context,
   extensionId,

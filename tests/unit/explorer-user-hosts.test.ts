@@ -112,12 +112,13 @@ describe('planRegistrations', () => {
   const b = registrationFor('b.example.org');
   const registered = (script: RegisteredScript) => script;
 
-  it('registers every wanted host with the manifest script file, persistent', () => {
+  it('registers every wanted host with the manifest script file, in its frames too, persistent', () => {
     expect(a).toEqual({
       id: 'explorer-host:a.example.org',
       matches: ['https://a.example.org/*'],
       js: [EXPLORER_SCRIPT_FILE],
       runAt: 'document_idle',
+      allFrames: true,
       persistAcrossSessions: true,
     });
     expect(planRegistrations(['a.example.org', 'b.example.org'], [])).toEqual({
@@ -136,12 +137,14 @@ describe('planRegistrations', () => {
     expect(planRegistrations([], [registered(a)])).toEqual({ register: [], update: [], unregister: [a.id] });
   });
 
-  it('updates a registration that differs (another file, pattern, timing or persistence)', () => {
+  it('updates a registration that differs (another file, pattern, timing, frames or persistence)', () => {
     for (const stale of [
       { ...a, js: ['content-scripts/old.js'] },
       { ...a, matches: ['https://a.example.org/token/*'] },
       { ...a, runAt: 'document_start' },
       { ...a, persistAcrossSessions: false },
+      // Registered by a version that ran in top frames only.
+      { ...a, allFrames: undefined },
       { id: a.id },
     ]) {
       expect(planRegistrations(['a.example.org'], [stale])).toEqual({
