@@ -43,6 +43,8 @@ export interface Scanner {
 interface Watcher {
   watch(elements: Element[], size?: number): void;
   unobserve(element: Element): void;
+  /** Stops watching what the page removed (an app re-rendering its tables many times over). */
+  sweep(): void;
   disconnect(): void;
 }
 
@@ -53,6 +55,7 @@ function createWatcher(
 ): Watcher {
   // Observed element -> the elements it stands for (itself, or a run of neighbours: see watch()).
   const groups = new WeakMap<Element, Element[]>();
+  const watched = new Set<Element>();
   const io = new win.IntersectionObserver(
     (entries) => {
       const single: Element[] = [];
@@ -61,6 +64,7 @@ function createWatcher(
         const group = groups.get(target);
         if (!isIntersecting || !group) continue;
         io.unobserve(target);
+        watched.delete(target);
         if (group.length > 1) runs.push(group);
         else single.push(target);
       }
@@ -84,12 +88,28 @@ function createWatcher(
       const group = elements.slice(i, i + size);
       for (const sentinel of [group[0] as Element, group[group.length - 1] as Element]) {
         groups.set(sentinel, group);
+        watched.add(sentinel);
         io.observe(sentinel);
       }
     }
   }
 
-  return { watch, unobserve: (element) => io.unobserve(element), disconnect: () => io.disconnect() };
+  function unobserve(element: Element): void {
+    io.unobserve(element);
+    watched.delete(element);
+  }
+
+  /** A removed sentinel is let go; the members of its run still on the page are watched on their own. */
+  function sweep(): void {
+    for (const element of watched) {
+      if (element.isConnected) continue;
+      unobserve(element);
+      const rest = (groups.get(element) ?? []).filter((member) => member.isConnected && !watched.has(member));
+      if (rest.length > 0) watch(rest, 1);
+    }
+  }
+
+  return { watch, unobserve, sweep, disconnect: () => io.disconnect() };
 }
 
 /**
@@ -245,7 +265,10 @@ export function startScanner(options: ScannerOptions): Scanner {
     const target = pageTarget(doc, page);
 
     // Writes.
-    if (pruning) injector.prune();
+    if (pruning) {
+      injector.prune();
+      io?.sweep();
+    }
     pruning = false;
     for (const element of gone) forget(element);
     if (title && title !== target?.element) forget(title);

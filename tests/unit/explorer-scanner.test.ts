@@ -242,6 +242,28 @@ describe('off-screen elements (IntersectionObserver)', () => {
     expect(tokensOf(hosts())).toEqual(PAGES.tokens.expected.slice(0, 32));
   });
 
+  it("stops watching what the page removed; a removed run's remaining links are watched on their own", async () => {
+    const observer = fakeIntersectionObserver();
+    loadPage(PAGES.tokens.url, PAGES.tokens.file);
+    const body = document.querySelector('#tblResult tbody') as HTMLElement;
+    for (const row of rows(Array.from({ length: 950 }, (_, i) => hex(i)))) {
+      row.lastElementChild?.remove();
+      body.append(row);
+    }
+    scanner = startScanner({ chainId: 1, messenger: fakeMessenger() });
+    const watched = observer.instances[0]?.targets as Set<Element>;
+    const links = [...document.querySelectorAll('#tblResult tbody a')];
+    expect(watched.size).toBe(2 * Math.ceil(1000 / 32));
+    // The app drops its last 500 rows, and the first row of the first run.
+    for (const link of links.slice(500)) link.closest('tr')?.remove();
+    links[0]?.closest('tr')?.remove();
+    await nextFrame();
+    expect([...watched].every((element) => element.isConnected)).toBe(true);
+    expect(watched.has(links[1] as Element)).toBe(true); // the first run's members, each on its own
+    observer.reveal((target) => target === links[5]);
+    expect(tokensOf(hosts())).toEqual([PAGES.tokens.expected[5]]);
+  });
+
   it('hidden dropdown items wait until the dropdown opens', async () => {
     const observer = fakeIntersectionObserver();
     loadPage(PAGES.address.url, PAGES.address.file);
