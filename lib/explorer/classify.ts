@@ -81,7 +81,7 @@ function sectionOf(item: Element): 'nft' | 'erc20' | undefined {
  * Etherscan's holdings `<li>` dividers, Blockscout's token menu ("ERC-721 tokens (3)" heading a group
  * of `<a>` items).
  */
-function inNftSection(link: Element): boolean {
+export function inNftSection(link: Element): boolean {
   let block: Element | null = link;
   for (let level = 0; level < 4 && block && !block.matches('main,section,article,body'); level++) {
     // A table's rows are not read as dividers (no explorer heads a section with a row, and a
@@ -109,7 +109,6 @@ export function refusedByStructure(link: Element): boolean {
   const header = link.closest('header');
   if (header && !header.closest('main,article,section')) return true;
   const item = link.closest('li,tr');
-  if (inNftSection(link)) return true;
   return (
     (item !== null || link.closest('.dropdown-menu,[role=listbox]') !== null) && badgeSaysNft(item ?? link)
   );

@@ -1,7 +1,14 @@
 // Finds token addresses on explorer pages. DOM-light and pure: reads attributes only (no layout, no
 // writes), so it runs in happy-dom; the scanner decides when to parse (see scanner.ts).
 // Imported by the content script: no zod, no viem, nothing heavy.
-import { nftCollectionTitle, nftItem, nftPage, refusedByStructure, refusedUrl } from './classify';
+import {
+  inNftSection,
+  nftCollectionTitle,
+  nftItem,
+  nftPage,
+  refusedByStructure,
+  refusedUrl,
+} from './classify';
 
 export type DetectedKind = 'token' | 'address' | 'page';
 
@@ -77,7 +84,9 @@ export function readLink(
   if (page.nft) return undefined;
   const hit = parseHref(element.getAttribute('href'), page);
   if (!hit || refusedByStructure(element)) return undefined;
-  if (hit.kind === 'token' && nftItem(element, hit.address)) return undefined;
+  // NFT sections and items hold /token/ links; an /address/ link only counts once the background
+  // confirms an ERC-20 of its list, so it skips these walks.
+  if (hit.kind === 'token' && (inNftSection(element) || nftItem(element, hit.address))) return undefined;
   // On an NFT collection's page, links to the collection itself (its transfers' and holders'
   // `/token/<collection>?a=<holder>`) name the NFT, like its title.
   return hit.address === page.token && nftCollection(element.ownerDocument) ? undefined : hit;
