@@ -198,6 +198,16 @@ describe('off-screen elements (IntersectionObserver)', () => {
     return { instances, reveal };
   }
 
+  /** The token list page grown to `size` rows (one token link each). */
+  function loadTokenList(size: number): void {
+    loadPage(PAGES.tokens.url, PAGES.tokens.file);
+    const body = document.querySelector('#tblResult tbody') as HTMLElement;
+    for (const row of rows(Array.from({ length: size - 50 }, (_, i) => hex(i)))) {
+      row.lastElementChild?.remove();
+      body.append(row);
+    }
+  }
+
   it('buttons appear when their element nears the viewport, each once', async () => {
     const observer = fakeIntersectionObserver();
     loadPage(PAGES.tokens.url, PAGES.tokens.file);
@@ -219,12 +229,7 @@ describe('off-screen elements (IntersectionObserver)', () => {
 
   it('a big list is watched in runs of 32 through their first and last elements', async () => {
     const observer = fakeIntersectionObserver();
-    loadPage(PAGES.tokens.url, PAGES.tokens.file);
-    const body = document.querySelector('#tblResult tbody') as HTMLElement;
-    for (const row of rows(Array.from({ length: 950 }, (_, i) => hex(i)))) {
-      row.lastElementChild?.remove();
-      body.append(row);
-    }
+    loadTokenList(1000);
     scanner = startScanner({ chainId: 1, messenger: fakeMessenger() });
     const links = [...document.querySelectorAll('#tblResult tbody a')];
     expect(links).toHaveLength(1000);
@@ -244,12 +249,7 @@ describe('off-screen elements (IntersectionObserver)', () => {
 
   it("stops watching what the page removed; a removed run's remaining links are watched on their own", async () => {
     const observer = fakeIntersectionObserver();
-    loadPage(PAGES.tokens.url, PAGES.tokens.file);
-    const body = document.querySelector('#tblResult tbody') as HTMLElement;
-    for (const row of rows(Array.from({ length: 950 }, (_, i) => hex(i)))) {
-      row.lastElementChild?.remove();
-      body.append(row);
-    }
+    loadTokenList(1000);
     scanner = startScanner({ chainId: 1, messenger: fakeMessenger() });
     const watched = observer.instances[0]?.targets as Set<Element>;
     const links = [...document.querySelectorAll('#tblResult tbody a')];
