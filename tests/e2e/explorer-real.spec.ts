@@ -121,7 +121,10 @@ for (const name of MORE_REAL_PAGES) {
       }
     });
     const count = await erc20.count();
-    for (let i = 0; i < count; i++) {
+    // Every 8th link and the last: a centred link brings its neighbours within the scanner's reach too.
+    const stops = new Set([...Array.from({ length: Math.ceil(count / 8) }, (_, k) => k * 8), count - 1]);
+    for (const i of stops) {
+      if (i < 0) continue;
       await erc20.nth(i).evaluate((link) => link.scrollIntoView({ block: 'center' }));
       await frames(tab);
     }
