@@ -2,6 +2,7 @@
 // instruments the page (long tasks, layout reads, the scanner's frames and IntersectionObserver
 // callbacks) and exposes `__benchMeasure`, which runs the phases against `__startScanner` (the
 // scanner bundle, added once the page is in).
+import { countLayoutGetters } from '../tests/support/layout-getters.ts';
 
 type Scanner = { stats: { passes: number }; stop(): void };
 type Start = (options: { chainId: number; messenger: unknown }) => Scanner;
@@ -58,29 +59,7 @@ function countLayoutReads(): void {
     count();
     return rects.call(this);
   };
-  const getters: [object, string][] = [
-    [HTMLElement.prototype, 'offsetWidth'],
-    [HTMLElement.prototype, 'offsetHeight'],
-    [HTMLElement.prototype, 'offsetTop'],
-    [HTMLElement.prototype, 'offsetLeft'],
-    [Element.prototype, 'clientWidth'],
-    [Element.prototype, 'clientHeight'],
-    [Element.prototype, 'scrollTop'],
-    [Element.prototype, 'scrollHeight'],
-    [HTMLElement.prototype, 'innerText'],
-  ];
-  for (const [proto, name] of getters) {
-    const descriptor = Object.getOwnPropertyDescriptor(proto, name);
-    if (!descriptor?.get) continue;
-    const get = descriptor.get;
-    Object.defineProperty(proto, name, {
-      ...descriptor,
-      get() {
-        count();
-        return get.call(this);
-      },
-    });
-  }
+  countLayoutGetters(count);
   const computed = window.getComputedStyle;
   window.getComputedStyle = (...args) => {
     count();
