@@ -119,7 +119,13 @@ export function refusedByStructure(link: Element): boolean {
  * boundaries: apps render adjacent elements with no space between them ("3token ID7").
  */
 const NFT_ITEM_WORDS = /token ?id(?![a-z])|ERC-?(?:721|1155|404)(?!\d)/i;
-const TOKEN_HREFS = 'a[href*="/token/"],a[href*="/nft/"],a[href^="0x"]';
+/**
+ * Links that may name a token (detect.ts parses them): `0x…` alone is a link relative to a /token/
+ * page (Etherscan's transfer frames: `0x<token>?a=<holder>`).
+ */
+export const TOKEN_LINKS = 'a[href*="/token/"],a[href^="0x"]';
+/** Token links and NFT item links: what an NFT transfer item may hold besides its collection link. */
+const TOKEN_HREFS = `${TOKEN_LINKS},a[href*="/nft/"]`;
 
 /**
  * A collection link inside an NFT transfer item (a transaction page's "ERC-721 Tokens Transferred"):

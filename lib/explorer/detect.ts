@@ -8,6 +8,7 @@ import {
   nftPage,
   refusedByStructure,
   refusedUrl,
+  TOKEN_LINKS,
 } from './classify';
 
 export type DetectedKind = 'token' | 'address' | 'page';
@@ -33,8 +34,7 @@ export interface PageInfo {
 }
 
 // Cheap pre-filters, the same shape as a bare `a[href*="/token/0x"]`; parseHref does the real check.
-// `0x…` alone is a link relative to a /token/ page (Etherscan's transfer frames: `0x<token>?a=<holder>`).
-export const TOKEN_LINKS = 'a[href*="/token/"],a[href^="0x"]';
+export { TOKEN_LINKS };
 export const ADDRESS_LINKS = 'a[href*="/address/"]';
 export const LINK_SELECTOR = `${TOKEN_LINKS},${ADDRESS_LINKS}`;
 /** Where a token page's own button goes: its title. */
