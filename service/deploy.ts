@@ -16,7 +16,7 @@ import {
   zeroHash,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import routerArtifact from '../devnet/artifacts/SwapRouter.json' with { type: 'json' };
+import routerArtifact from '../contracts/artifacts/SwapRouter.json' with { type: 'json' };
 import {
   type ChainConfig,
   ConfigError,

@@ -31,8 +31,8 @@ import { loadUniswapV3 } from '../../devnet/artifacts.ts';
 import { CHAIN_FIXTURES, NATIVE_TOKEN } from '../../devnet/fixtures.ts';
 import type { ManifestChain } from '../../devnet/manifest.ts';
 import { type Devnet, startDevnet } from '../../devnet/start.ts';
-import { type PoolReserves, type RouteShare, simulateRoute } from '../../devnet/v2math.ts';
 import { devnetViemChain } from '../../devnet/viem.ts';
+import { type PoolReserves, type RouteShare, simulateRoute } from '../../pool-math/v2.ts';
 import { USDC } from '../support/addresses';
 
 let devnet: Devnet;
