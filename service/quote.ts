@@ -7,6 +7,7 @@ import { ApiError } from './errors';
 import type { ServicePolicy } from './policy';
 import type { BestRouteJson, QuoteData } from './quote-data';
 import { findBestRoute } from './routing/route';
+import { RouteSearchTimeout, searchClock } from './routing/search-clock';
 import type { Simulation } from './routing/simulate';
 import { minReceivedFor } from './routing/slippage';
 import { acceptedSlippage, amountProblem, routeToken, slippageRangeText, whitelisted } from './validate';
@@ -50,13 +51,29 @@ export async function quote(
   const tokenOut = routeToken(chain, outToken);
 
   const { block: head, snapshot } = await stateAtHead(reader);
-  const route = findBestRoute(chain.graph, snapshot, tokenIn, tokenOut, inAmount);
+  const route = searchRoute(() =>
+    findBestRoute(chain.graph, snapshot, tokenIn, tokenOut, inAmount, searchClock(policy.routeSearchMs)),
+  );
   if (!route.ok) throw new ApiError(404, ERROR_CODES.noRoute, `no route for this swap: ${route.reason}`);
 
   return {
     ...quoteFields(chain, request, inToken, outToken, slippage, inAmount, route.outAmount, head.number),
     bestRoute: routeJson(chain, route),
   };
+}
+
+/** Runs a route search, turning its time bound into the client's answer (422, ask again later). */
+function searchRoute<T>(search: () => T): T {
+  try {
+    return search();
+  } catch (error) {
+    if (!(error instanceof RouteSearchTimeout)) throw error;
+    throw new ApiError(
+      422,
+      ERROR_CODES.routeSearchTooLong,
+      `the route search for this pair ran past the service's ${error.budgetMs} ms limit; try again shortly or a simpler pair`,
+    );
+  }
 }
 
 function quoteFields(
