@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { formatAmount } from '@/lib/amounts';
+import { busyRetryingText } from '@/lib/api/messages';
 import type { Token } from '@/lib/api/schema';
 import { formatUsd, usdValue } from '@/lib/prices/usd';
 import type { QuoteSessionState } from '@/lib/state/session-state';
@@ -64,6 +65,8 @@ export function QuoteCard(props: QuoteCardProps) {
   if (state.status === 'idle') return null;
   const { quote } = state;
   const countdown = secondsUntil(state.nextRefreshAt, now);
+  // The service answered 429 and the background waits as it asked before asking again.
+  const busyIn = state.status === 'loading' ? secondsUntil(state.busyRetryAt ?? null, now) : null;
   const impact = figures ? figures.priceImpactBps : undefined;
   const level = impactLevel(impact ?? null);
   return (
@@ -74,7 +77,12 @@ export function QuoteCard(props: QuoteCardProps) {
       aria-busy={state.status === 'loading'}
       data-testid="quote-card"
     >
-      {(state.status === 'debouncing' || (state.status === 'loading' && !quote)) && (
+      {busyIn !== null && (
+        <p class="muted" role="status" data-testid="quote-busy">
+          {busyRetryingText(busyIn)}
+        </p>
+      )}
+      {busyIn === null && (state.status === 'debouncing' || (state.status === 'loading' && !quote)) && (
         <p class="muted" data-testid="quote-status">
           Fetching the best price…
         </p>
@@ -155,7 +163,7 @@ export function QuoteCard(props: QuoteCardProps) {
           </details>
         </>
       )}
-      {state.status === 'loading' && quote && <p class="muted">Refreshing…</p>}
+      {busyIn === null && state.status === 'loading' && quote && <p class="muted">Refreshing…</p>}
       {state.status === 'ready' && (
         <p class="muted quote-age" data-testid="quote-countdown">
           {countdown !== null ? `New quote in ${countdown}s` : 'Auto-refresh paused'}

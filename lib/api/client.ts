@@ -7,6 +7,7 @@ import {
   ClientConfigError,
   InvalidRequestError,
   InvalidResponseError,
+  RateLimitedError,
   RequestCancelledError,
   ServiceUnavailableError,
 } from '@/lib/api/errors';
@@ -76,6 +77,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Per-call override of the client's retry policy; `false` = a single try. */
   retry?: Partial<RetryPolicy> | false;
+  /** Called when a 429 is waited out, with the seconds the service asked for (the view says so). */
+  onWait?: (seconds: number) => void;
 }
 
 export interface SwapApiClient {
@@ -94,6 +97,11 @@ export const DEFAULT_RETRY: RetryPolicy = {
   maxTotalMs: 25_000,
 };
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+/**
+ * The longest Retry-After a call waits out (once, never twice in a row): past it, or on a second
+ * 429, the call fails with RateLimitedError and the caller decides (the quote session shows it).
+ */
+export const MAX_RATE_LIMIT_WAIT_SECONDS = 20;
 /** Error bodies are only read for a code and a message: never keep more than this. */
 const MAX_TIMER_MS = 2 ** 31 - 1; // setTimeout overflows above this
 
@@ -155,6 +163,7 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
     const signal = opts?.signal;
     const policy = policyFor(clientPolicy, opts);
     const start = now();
+    let waitedOutLimit = false;
     for (let retryIndex = 0; ; retryIndex++) {
       if (signal?.aborted) throw new RequestCancelledError({ endpoint });
       const remaining = policy ? policy.maxTotalMs - (now() - start) : timeoutMs;
@@ -163,6 +172,20 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
         const answer = await exchange(transport, endpoint, request, attemptTimeout, signal);
         return interpret(answer);
       } catch (error) {
+        if (error instanceof RateLimitedError) {
+          // Wait as told, once, within the bound and the call's budget; a 429 never loops.
+          const seconds = error.retryAfterSeconds;
+          const waitMs = (seconds ?? 0) * 1000;
+          const fits = policy && now() - start + waitMs < policy.maxTotalMs;
+          if (waitedOutLimit || seconds === undefined || seconds > MAX_RATE_LIMIT_WAIT_SECONDS || !fits)
+            throw error;
+          waitedOutLimit = true;
+          opts?.onWait?.(seconds);
+          await sleep(waitMs, signal);
+          if (signal?.aborted) throw new RequestCancelledError({ endpoint });
+          retryIndex -= 1; // the wait is not one of the retries for 5xx
+          continue;
+        }
         if (!(error instanceof ServiceUnavailableError) || !policy || retryIndex >= policy.attempts)
           throw error;
         const delay = backoffDelay(retryIndex, policy, random);
@@ -189,7 +212,7 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
       const path = `/v1/tokens/${segment(endpoint, chainName, 'chainName')}/search/${segment(endpoint, address, 'address')}`;
       return call(endpoint, { method: 'GET', path }, opts, (answer) => {
         if (answer.status === 404) return null;
-        if (!answer.ok) throw errorForStatus(endpoint, answer);
+        if (!answer.ok) throw errorForStatus(endpoint, answer, now());
         const tokens = parseSuccess(endpoint, answer, TokenSearchResponseSchema);
         if (tokens.length === 0) return null;
         // A search that answers another token would show wrong decimals or name: refuse it.
@@ -203,7 +226,7 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
       const endpoint = 'list';
       const path = `/v1/tokens/${segment(endpoint, chainName, 'chainName')}/full`;
       return call(endpoint, { method: 'GET', path }, opts, (answer) => {
-        if (!answer.ok) throw errorForStatus(endpoint, answer);
+        if (!answer.ok) throw errorForStatus(endpoint, answer, now());
         return parseSuccess(endpoint, answer, TokenListResponseSchema);
       });
     },
@@ -215,7 +238,7 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
         throw new InvalidRequestError({ endpoint, issues: formatIssues(checked.error.issues) });
       const body = JSON.stringify(checked.data); // the parsed copy: unknown request fields are not sent
       return call(endpoint, { method: 'POST', path: '/v1/quote', body }, opts, (answer) => {
-        if (!answer.ok) throw errorForStatus(endpoint, answer);
+        if (!answer.ok) throw errorForStatus(endpoint, answer, now());
         const json = successJson(endpoint, answer);
         const parsed = parseJson(endpoint, answer.status, json, QuoteResponseSchema);
         // Return the received object, not zod's copy (which reorders keys): /build gets it as received.
@@ -240,7 +263,7 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
         });
       }
       return call(endpoint, { method: 'POST', path: '/v1/build', body }, opts, (answer) => {
-        if (!answer.ok) throw errorForStatus(endpoint, answer);
+        if (!answer.ok) throw errorForStatus(endpoint, answer, now());
         const parsed = parseSuccess(endpoint, answer, BuildResponseSchema);
         return { build: parsed.data, timestamp: parsed.timestamp };
       });

@@ -1,6 +1,6 @@
 // The one place that turns API errors into words for people: what happened, and what to do next.
 // Never shows stacks or raw server text (a service's message is for logs, not for the popup).
-import { ClientConfigError, ServiceUnavailableError, SwapApiError } from '@/lib/api/errors';
+import { ClientConfigError, RateLimitedError, ServiceUnavailableError, SwapApiError } from '@/lib/api/errors';
 import { ERROR_CODES } from '@/lib/api/schema';
 
 export interface UserMessage {
@@ -58,6 +58,8 @@ export function userMessageFor(error: unknown): UserMessage {
         detail: 'Prices may have moved since this quote was made.',
         action: 'Review the new quote before you confirm.',
       };
+    case 'rate-limited':
+      return busyMessage(error instanceof RateLimitedError ? error.retryAfterSeconds : undefined);
     case 'service-unavailable':
       return unavailableMessage(error instanceof ServiceUnavailableError ? error.cause : undefined);
     case 'invalid-response':
@@ -85,6 +87,25 @@ export function userMessageFor(error: unknown): UserMessage {
   }
 }
 
+/** What the quote card says while the client waits out a 429 (lib/swap/session.ts shows it). */
+export function busyRetryingText(seconds: number): string {
+  return `The swap service is busy, retrying in ${seconds} s`;
+}
+
+/** A 429 the client did not wait out: longer than its bound, or a second one in a row. */
+function busyMessage(retryAfterSeconds: number | undefined): UserMessage {
+  const when =
+    retryAfterSeconds === undefined
+      ? 'It did not say for how long.'
+      : `It asked Swaplane to wait ${retryAfterSeconds} s before asking again.`;
+  return {
+    title: 'The swap service is busy',
+    detail: `It is limiting how often it can be asked. ${when}`,
+    action:
+      retryAfterSeconds === undefined ? 'Try again in a moment.' : `Try again in ${retryAfterSeconds} s.`,
+  };
+}
+
 function unavailableMessage(cause: unknown): UserMessage {
   if (cause === 'timeout') {
     return {
@@ -108,13 +129,6 @@ function unavailableMessage(cause: unknown): UserMessage {
 }
 
 function badRequestMessage(status: number | undefined): UserMessage {
-  if (status === 429) {
-    return {
-      title: 'Too many requests',
-      detail: 'The swap service is limiting how often it can be asked.',
-      action: 'Wait a moment, then try again.',
-    };
-  }
   if (status === 413) {
     return {
       title: 'Request too large',
