@@ -153,48 +153,13 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
   const doFetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const transport: Transport = { baseUrl, doFetch, maxResponseBytes };
 
-  /** Runs attempts until one settles, retrying only ServiceUnavailableError within count and time budget. */
-  async function call<T>(
+  const env: CallEnv = { transport, clientPolicy, timeoutMs, sleep, random, now };
+  const call = <T>(
     endpoint: ApiEndpoint,
     request: HttpRequest,
     opts: CallOptions | undefined,
     interpret: (answer: RawAnswer) => T,
-  ): Promise<T> {
-    const signal = opts?.signal;
-    const policy = policyFor(clientPolicy, opts);
-    const start = now();
-    let waitedOutLimit = false;
-    for (let retryIndex = 0; ; retryIndex++) {
-      if (signal?.aborted) throw new RequestCancelledError({ endpoint });
-      const remaining = policy ? policy.maxTotalMs - (now() - start) : timeoutMs;
-      const attemptTimeout = Math.max(1, Math.min(timeoutMs, remaining));
-      try {
-        const answer = await exchange(transport, endpoint, request, attemptTimeout, signal);
-        return interpret(answer);
-      } catch (error) {
-        if (error instanceof RateLimitedError) {
-          // Wait as told, once, within the bound and the call's budget; a 429 never loops.
-          const seconds = error.retryAfterSeconds;
-          const waitMs = (seconds ?? 0) * 1000;
-          const fits = policy && now() - start + waitMs < policy.maxTotalMs;
-          if (waitedOutLimit || seconds === undefined || seconds > MAX_RATE_LIMIT_WAIT_SECONDS || !fits)
-            throw error;
-          waitedOutLimit = true;
-          opts?.onWait?.(seconds);
-          await sleep(waitMs, signal);
-          if (signal?.aborted) throw new RequestCancelledError({ endpoint });
-          retryIndex -= 1; // the wait is not one of the retries for 5xx
-          continue;
-        }
-        if (!(error instanceof ServiceUnavailableError) || !policy || retryIndex >= policy.attempts)
-          throw error;
-        const delay = backoffDelay(retryIndex, policy, random);
-        if (now() - start + delay >= policy.maxTotalMs) throw error;
-        await sleep(delay, signal);
-        if (signal?.aborted) throw new RequestCancelledError({ endpoint });
-      }
-    }
-  }
+  ): Promise<T> => callWithRetries(env, endpoint, request, opts, interpret);
 
   function parseSuccess<S extends core.$ZodType>(
     endpoint: ApiEndpoint,
@@ -269,6 +234,61 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
       });
     },
   };
+}
+
+/** What every call of one client shares. */
+interface CallEnv {
+  transport: Transport;
+  clientPolicy: RetryPolicy | false;
+  timeoutMs: number;
+  sleep: SleepFn;
+  random: () => number;
+  now: () => number;
+}
+
+/** Runs attempts until one settles, retrying only ServiceUnavailableError within count and time budget. */
+async function callWithRetries<T>(
+  env: CallEnv,
+  endpoint: ApiEndpoint,
+  request: HttpRequest,
+  opts: CallOptions | undefined,
+  interpret: (answer: RawAnswer) => T,
+): Promise<T> {
+  const { transport, clientPolicy, timeoutMs, sleep, random, now } = env;
+  const signal = opts?.signal;
+  const policy = policyFor(clientPolicy, opts);
+  const start = now();
+  let waitedOutLimit = false;
+  for (let retryIndex = 0; ; retryIndex++) {
+    if (signal?.aborted) throw new RequestCancelledError({ endpoint });
+    const remaining = policy ? policy.maxTotalMs - (now() - start) : timeoutMs;
+    const attemptTimeout = Math.max(1, Math.min(timeoutMs, remaining));
+    try {
+      const answer = await exchange(transport, endpoint, request, attemptTimeout, signal);
+      return interpret(answer);
+    } catch (error) {
+      if (error instanceof RateLimitedError) {
+        // Wait as told, once, within the bound and the call's budget; a 429 never loops.
+        const seconds = error.retryAfterSeconds;
+        const waitMs = (seconds ?? 0) * 1000;
+        const fits = policy && now() - start + waitMs < policy.maxTotalMs;
+        if (waitedOutLimit || seconds === undefined || seconds > MAX_RATE_LIMIT_WAIT_SECONDS || !fits)
+          throw error;
+        waitedOutLimit = true;
+        opts?.onWait?.(seconds);
+        await sleep(waitMs, signal);
+        if (signal?.aborted) throw new RequestCancelledError({ endpoint });
+        retryIndex -= 1; // the wait is not one of the retries for 5xx
+        continue;
+      }
+      if (!(error instanceof ServiceUnavailableError) || !policy || retryIndex >= policy.attempts)
+        throw error;
+      const delay = backoffDelay(retryIndex, policy, random);
+      if (now() - start + delay >= policy.maxTotalMs) throw error;
+      await sleep(delay, signal);
+      if (signal?.aborted) throw new RequestCancelledError({ endpoint });
+    }
+  }
 }
 
 function checkPolicy(policy: RetryPolicy): RetryPolicy {
