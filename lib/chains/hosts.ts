@@ -27,6 +27,29 @@ export const EXPLORER_HOSTS: readonly ExplorerHost[] = Object.freeze([
   { chainId: 42161, kind: 'blockscout', host: 'arbitrum.blockscout.com' },
   { chainId: 137, kind: 'blockscout', host: 'polygon.blockscout.com' },
   { chainId: 250, kind: 'etherscan', host: 'ftmscan.com' },
+  // Chains outside the swap registry (lib/chains/index.ts): their pages get controls whose card says
+  // whether the swap service serves the chain. Etherscan-built first, then Blockscout instances.
+  { chainId: 1284, kind: 'etherscan', host: 'moonscan.io' },
+  { chainId: 1285, kind: 'etherscan', host: 'moonriver.moonscan.io' },
+  { chainId: 25, kind: 'etherscan', host: 'cronoscan.com' },
+  { chainId: 59144, kind: 'etherscan', host: 'lineascan.build' },
+  { chainId: 534352, kind: 'etherscan', host: 'scrollscan.com' },
+  { chainId: 100, kind: 'etherscan', host: 'gnosisscan.io' },
+  { chainId: 42220, kind: 'etherscan', host: 'celoscan.io' },
+  { chainId: 81457, kind: 'etherscan', host: 'blastscan.io' },
+  { chainId: 146, kind: 'etherscan', host: 'sonicscan.org' },
+  { chainId: 5000, kind: 'etherscan', host: 'mantlescan.xyz' },
+  { chainId: 167000, kind: 'etherscan', host: 'taikoscan.io' },
+  // Linked from the Etherscan family's "Multichain Portfolio" tables.
+  { chainId: 480, kind: 'etherscan', host: 'worldscan.org' },
+  { chainId: 130, kind: 'etherscan', host: 'uniscan.xyz' },
+  { chainId: 2741, kind: 'etherscan', host: 'abscan.org' },
+  { chainId: 1329, kind: 'etherscan', host: 'seiscan.io' },
+  { chainId: 999, kind: 'etherscan', host: 'hyperevmscan.io' },
+  { chainId: 143, kind: 'etherscan', host: 'monadscan.com' },
+  { chainId: 100, kind: 'blockscout', host: 'gnosis.blockscout.com' },
+  { chainId: 42220, kind: 'blockscout', host: 'celo.blockscout.com' },
+  { chainId: 534352, kind: 'blockscout', host: 'scroll.blockscout.com' },
 ]);
 
 /**

@@ -16,7 +16,7 @@ import {
   swapButton,
   tokensOf,
 } from '../fixtures/explorer/dom';
-import { ETH, PAGES, SPAM_TOKEN } from '../fixtures/explorer/pages';
+import { BSC_USDT, ETH, PAGES, SPAM_TOKEN } from '../fixtures/explorer/pages';
 
 let scanner: Scanner | undefined;
 afterEach(() => {
@@ -36,7 +36,12 @@ async function open(page: (typeof PAGES)[keyof typeof PAGES], messenger = fakeMe
 describe('injection', () => {
   it('puts one button beside each detected element, with the data hooks', async () => {
     await open(PAGES.token);
-    const list = hosts();
+    // The "Other explorer" link (bscscan.com) gets a control on BNB Chain's id, for BSC's USDT.
+    const others = hosts().filter((host) => host.dataset.swaplaneChain !== '1');
+    expect(others.map((host) => [host.dataset.swaplaneChain, host.dataset.swaplaneToken])).toEqual([
+      ['56', BSC_USDT],
+    ]);
+    const list = hosts().filter((host) => host.dataset.swaplaneChain === '1');
     expect(new Set(tokensOf(list))).toEqual(new Set([ETH.usdc]));
     // h1 + contract link + 4 transfer links + 2 holder links; the "Contract" tab is navigation.
     expect(list).toHaveLength(8);
