@@ -34,8 +34,7 @@ export class ContentScriptContext {
    * Only 'wxt:locationchange': `handler` runs after the page's URL changed without a load (pushState,
    * popstate), seen through the Navigation API where it exists, else by polling once a second.
    */
-  addEventListener(_target: unknown, type: 'wxt:locationchange', handler: Listener): void {
-    if (type !== 'wxt:locationchange') throw new TypeError(`Unsupported context event: ${String(type)}`);
+  addEventListener(_target: unknown, _type: 'wxt:locationchange', handler: Listener): void {
     let last = location.href;
     const check = () => {
       if (location.href === last || !this.isValid) return;

@@ -4,7 +4,6 @@
 // only ever written with textContent.
 import { formatUnits } from './format';
 import type { Failure, Messenger, OneClickQuote } from './messenger';
-import { safetyText } from './safety-text';
 
 /** Tag of the injected host elements; they carry `data-swaplane-token` and `data-swaplane-chain`. */
 export const HOST_TAG = 'swaplane-swap';
@@ -155,7 +154,7 @@ function createCards(
     messenger.tokenSafety(chainId, address).then((outcome) => {
       if (open !== current) return;
       if (!outcome.ok) return showFailure(card, outcome.error, [text('b', NOT_LISTED)]);
-      const [headline, detail] = safetyText(outcome.result);
+      const { headline, detail } = outcome.result;
       const status = text('b', headline);
       status.setAttribute('role', 'status');
       card.replaceChildren(text('', NOT_LISTED), status, text('', detail));

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { failureText, HOST_TAG, quoteText } from '@/lib/explorer/inject';
-import { readSafety, safetyText } from '@/lib/explorer/safety-text';
+import { readSafety, safetyText, withSafetyWords } from '@/lib/explorer/safety-text';
 import { type Scanner, startScanner } from '@/lib/explorer/scanner';
 import {
   card,
@@ -391,16 +391,16 @@ describe('the safety check on the card', () => {
     expect(safetyText({ ...report, network: 'Ethereum' })[0]).toBe(headline);
   });
 
-  it('refuses a safety answer of the wrong shape', () => {
-    expect(readSafety({ verdict: 'clean', network: 'Ethereum' })).toEqual({
-      verdict: 'clean',
-      network: 'Ethereum',
+  it('reads the words the background sends, and refuses an answer of the wrong shape', () => {
+    const worded = withSafetyWords({ verdict: 'clean' as const, network: 'Ethereum' });
+    expect(readSafety(worded)).toEqual({
+      headline: 'Safety check: clean',
+      detail: 'A buy and sell-back simulated on your Ethereum RPC (nothing was sent) lost no transfer tax.',
     });
     for (const bad of [
-      { verdict: 'fine', network: 'Ethereum' },
-      { verdict: 'tax', buyTaxBps: -1, network: 'Ethereum' },
-      { verdict: 'tax', buyTaxBps: 1.5, network: 'Ethereum' },
-      { verdict: 'clean' },
+      { verdict: 'clean', network: 'Ethereum' },
+      { headline: 'Safety check: clean' },
+      { headline: 1, detail: 'x' },
       null,
     ]) {
       expect(readSafety(bad)).toBeUndefined();
