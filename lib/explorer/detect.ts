@@ -11,7 +11,7 @@ import {
   refusedUrl,
   TOKEN_LINKS,
 } from './classify';
-import { collectNftEvidence } from './nft-evidence';
+import { collectNftEvidence, linksUnder, NFT_LINKS } from './nft-evidence';
 
 export type DetectedKind = 'token' | 'address' | 'page';
 
@@ -200,7 +200,7 @@ export async function detect(
 ): Promise<Detected[]> {
   const page = pageInfo(pageUrl, chainId);
   const nfts = new Set<string>();
-  collectNftEvidence(root, page, nfts);
+  collectNftEvidence(page, nfts, linksUnder(root, NFT_LINKS), linksUnder(root, TOKEN_LINKS));
   // Links first learn what NFT items and sections say; then every record of an NFT goes.
   const links = scanLinks(root, page, [], LINK_SELECTOR, nfts).filter((record) => !nfts.has(record.address));
   const found = links.filter((record) => record.kind === 'token');

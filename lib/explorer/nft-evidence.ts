@@ -6,17 +6,10 @@
 // Imported by the content script: no zod, no viem.
 import type { PageInfo } from './detect';
 
-/**
- * Links that may show an NFT: `/nft/…`, Blockscout's `/instance/…`, a token id in `a` (never `0x…`,
- * which is a holder: `:not()` keeps a 10,000-row holder list out natively), `tokenid`.
- */
-export const NFT_EVIDENCE_LINKS = [
-  'a[href*="/nft/"]',
-  'a[href*="/instance/"]',
-  'a[href*="a="]:not([href*="a=0x"]):not([href*="a=0X"])',
-  'a[href*="tokenid="]',
-  'a[href*="tokenId="]',
-].join(',');
+/** `/nft/<collection>/<id>` links; the others that may show an NFT are /token/ links (TOKEN_LINKS). */
+export const NFT_LINKS = 'a[href*="/nft/"]';
+/** What a /token/ href must contain to be worth parsing: a token id query or Blockscout's `/instance/`. */
+const MAYBE_NFT = /[?&](?:a|tokenid)=(?!0x)|\/instance\//i;
 
 const HEX = '(0x[0-9a-fA-F]{40})';
 const NFT_PATH = new RegExp(`^/(?:nft/${HEX}/[^/]+|token/${HEX}/instance/[^/]+)/?$`);
@@ -42,21 +35,32 @@ export function nftAddressOf(href: string | null, page: Pick<PageInfo, 'url' | '
 }
 
 /**
- * Adds to `into` every collection the links under `root` (and the page's own URL) show as an NFT;
- * true when it learned one it did not know.
+ * Adds to `into` every collection the page's own URL and these links show as an NFT: `nftLinks`
+ * (NFT_LINKS) and `tokenLinks` (TOKEN_LINKS, which the scanner has queried anyway: only hrefs with a
+ * token id or `/instance/` are parsed). True when it learned one it did not know.
  */
-export function collectNftEvidence(root: ParentNode, page: PageInfo, into: Set<string>): boolean {
+export function collectNftEvidence(
+  page: PageInfo,
+  into: Set<string>,
+  nftLinks: ArrayLike<Element>,
+  tokenLinks: ArrayLike<Element>,
+): boolean {
   const before = into.size;
-  const own = nftAddressOf(page.url, page);
-  if (own) into.add(own);
-  if ((root as Node).nodeType === 1 && (root as Element).matches(NFT_EVIDENCE_LINKS)) {
-    const address = nftAddressOf((root as Element).getAttribute('href'), page);
+  const learn = (href: string | null) => {
+    const address = nftAddressOf(href, page);
     if (address) into.add(address);
-  }
-  const links = root.querySelectorAll(NFT_EVIDENCE_LINKS);
-  for (let i = 0; i < links.length; i++) {
-    const address = nftAddressOf(links[i]?.getAttribute('href') ?? null, page);
-    if (address) into.add(address);
+  };
+  learn(page.url);
+  for (let i = 0; i < nftLinks.length; i++) learn(nftLinks[i]?.getAttribute('href') ?? null);
+  for (let i = 0; i < tokenLinks.length; i++) {
+    const href = tokenLinks[i]?.getAttribute('href');
+    if (href && MAYBE_NFT.test(href)) learn(href);
   }
   return into.size > before;
+}
+
+/** Links under `root` (and `root` itself) that match `selector`. */
+export function linksUnder(root: ParentNode, selector: string): Element[] {
+  const own = (root as Node).nodeType === 1 && (root as Element).matches(selector) ? [root as Element] : [];
+  return [...own, ...root.querySelectorAll(selector)];
 }

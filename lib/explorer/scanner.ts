@@ -19,7 +19,7 @@ import {
 } from './detect';
 import { createInjector, HOST_TAG, type Injector, type Placement } from './inject';
 import type { Messenger } from './messenger';
-import { collectNftEvidence } from './nft-evidence';
+import { collectNftEvidence, linksUnder, NFT_LINKS } from './nft-evidence';
 
 export interface ScannerOptions {
   chainId: number;
@@ -143,17 +143,17 @@ function collect(records: MutationRecord[], roots: Node[], changed: Element[]): 
  */
 function read(doc: Document, page: PageInfo, sweep: Sweep, roots: Node[], nfts: Set<string>) {
   const tokens: Element[] = sweep === 'tokens' ? [...doc.querySelectorAll(TOKEN_LINKS)] : [];
-  // NFT evidence first: a link in this pass may show an address the page's other links name.
-  let learned = sweep === 'tokens' && collectNftEvidence(doc, page, nfts);
-  for (const root of roots) {
-    if (root.isConnected && root.nodeType === 1)
-      learned = collectNftEvidence(root as Element, page, nfts) || learned;
-  }
+  // NFT evidence, before any link is read: the whole page in the second frame's sweep (the first
+  // pass stays one bare query), then what each pass adds.
+  let learned =
+    sweep === 'addresses' &&
+    collectNftEvidence(page, nfts, doc.querySelectorAll(NFT_LINKS), doc.querySelectorAll(TOKEN_LINKS));
   const found = sweep === 'addresses' ? scanLinks(doc, page, [], ADDRESS_LINKS, nfts) : [];
   for (const root of roots) {
     if (!root.isConnected || root.nodeType !== 1) continue;
-    if ((root as Element).matches(TOKEN_LINKS)) tokens.push(root as Element);
-    tokens.push(...(root as Element).querySelectorAll(TOKEN_LINKS));
+    const added = linksUnder(root as Element, TOKEN_LINKS);
+    learned = collectNftEvidence(page, nfts, linksUnder(root as Element, NFT_LINKS), added) || learned;
+    tokens.push(...added);
     scanLinks(root as ParentNode, page, found, ADDRESS_LINKS, nfts);
   }
   return { tokens, found, learned };

@@ -135,5 +135,5 @@ describe("links to other explorers (BaseScan's Multichain Portfolio, real markup
     click(swapButton(onSonic?.nextElementSibling as Element));
     await settle();
     expect(card(onSonic?.nextElementSibling as Element)?.textContent).toContain('does not serve Sonic');
-  });
+  }, 30_000);
 });

@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 // Page-wide NFT evidence: which links show an address as an NFT, on the page's own host only.
 import { describe, expect, it } from 'vitest';
+import { TOKEN_LINKS } from '@/lib/explorer/classify';
 import { pageInfo } from '@/lib/explorer/detect';
-import { collectNftEvidence, NFT_EVIDENCE_LINKS, nftAddressOf } from '@/lib/explorer/nft-evidence';
+import { collectNftEvidence, linksUnder, NFT_LINKS, nftAddressOf } from '@/lib/explorer/nft-evidence';
 
 const COLLECTION = '0xed5af388653567af2f388e6224dc7c4b3241c544';
 const HOLDER = '0x4675c7e5baafbffbca748158becba61ef3b0a263';
@@ -35,25 +36,28 @@ describe('nftAddressOf', () => {
   ])('%s does not', (href) => {
     expect(nftAddressOf(href, page)).toBeUndefined();
   });
-
-  it('the selector keeps holder links (a=0x…) out, natively', () => {
-    const doc = document.implementation.createHTMLDocument('t');
-    doc.body.innerHTML = `<a href="/token/${COLLECTION}?a=${HOLDER}">h</a><a href="/token/${COLLECTION}?a=5">5</a>`;
-    expect([...doc.querySelectorAll(NFT_EVIDENCE_LINKS)].map((a) => a.textContent)).toEqual(['5']);
-  });
 });
 
 describe('collectNftEvidence', () => {
-  it('learns from links under the root and from the page URL itself; says when it learned something', () => {
+  it('learns from NFT links, token links with a token id, and the page URL; says when it learned something', () => {
     const doc = document.implementation.createHTMLDocument('t');
-    doc.body.innerHTML = `<p><a href="/token/${COLLECTION}">Azuki</a> <a href="/token/${COLLECTION}?a=42">42</a></p>`;
+    doc.body.innerHTML = `<p><a href="/token/${COLLECTION}">Azuki</a> <a href="/token/${COLLECTION}?a=${HOLDER}">h</a></p>`;
     const nfts = new Set<string>();
-    expect(collectNftEvidence(doc, page, nfts)).toBe(true);
+    const learn = (root: ParentNode, at = page) =>
+      collectNftEvidence(at, nfts, linksUnder(root, NFT_LINKS), linksUnder(root, TOKEN_LINKS));
+    // A collection link and a holder link show nothing.
+    expect(learn(doc)).toBe(false);
+    doc.body.insertAdjacentHTML('beforeend', `<a href="/token/${COLLECTION}?a=42">42</a>`);
+    expect(learn(doc)).toBe(true);
     expect(nfts).toEqual(new Set([COLLECTION]));
-    expect(collectNftEvidence(doc, page, nfts)).toBe(false);
+    expect(learn(doc)).toBe(false);
+    const other = '0x' + '12'.repeat(20);
+    const added = doc.createElement('a');
+    added.setAttribute('href', `/nft/${other}/3`);
+    expect(learn(added)).toBe(true);
+    expect(nfts.has(other)).toBe(true);
     const item = pageInfo(`https://etherscan.io/nft/${HOLDER}/3`, 1);
-    const empty = document.implementation.createHTMLDocument('t');
-    expect(collectNftEvidence(empty, item, nfts)).toBe(true);
+    expect(learn(document.implementation.createHTMLDocument('t'), item)).toBe(true);
     expect(nfts.has(HOLDER)).toBe(true);
   });
 });
