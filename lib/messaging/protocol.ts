@@ -79,6 +79,9 @@ export const TokenSafetySchema = z.object({
   buyTaxBps: z.optional(z.int().check(z.minimum(0), z.maximum(10_000))),
   sellTaxBps: z.optional(z.int().check(z.minimum(0), z.maximum(10_000))),
   network: z.string(),
+  /** The card's words for the verdict (lib/explorer/safety-text.ts), worded in the background. */
+  headline: z.string(),
+  detail: z.string(),
 });
 
 export const RESULT_SCHEMAS = {

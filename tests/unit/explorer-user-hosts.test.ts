@@ -18,10 +18,9 @@ describe('checkExplorerHost', () => {
   it.each([
     ['explorer.example.org', 'explorer.example.org'],
     ['  Explorer.Example.ORG. ', 'explorer.example.org'],
-    ['gnosis.blockscout.com', 'gnosis.blockscout.com'],
     ['explorer.zora.energy', 'explorer.zora.energy'],
-    ['lineascan.build', 'lineascan.build'],
-    ['blastscan.io', 'blastscan.io'],
+    ['explorer.mantle.xyz', 'explorer.mantle.xyz'],
+    ['explorer.ink.example', 'explorer.ink.example'],
   ])('accepts %j as %j', (input, host) => {
     expect(checkExplorerHost(input)).toEqual({ ok: true, host });
   });
@@ -40,6 +39,9 @@ describe('checkExplorerHost', () => {
     ['etherscan.io', /built in/],
     ['WWW.Etherscan.IO', /built in/],
     ['base.blockscout.com', /built in/],
+    ['gnosis.blockscout.com', /built in/],
+    ['lineascan.build', /built in/],
+    ['blastscan.io', /built in/],
     ['sepolia.etherscan.io', /contains the built-in etherscan\.io/],
     ['www.eth.blockscout.com', /contains the built-in eth\.blockscout\.com/],
     ['etherscan.io.evil.com', /contains the built-in etherscan\.io/],
