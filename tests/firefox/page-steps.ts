@@ -1,0 +1,156 @@
+// The web-page steps of the Firefox smoke: an explorer page at its real URL (served by request
+// interception, nothing leaves the machine) gets its controls and a quote card; a local dapp finds
+// Swaplane through EIP-6963, connects and gets a personal_sign that viem verifies.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
+import { verifyMessage } from 'viem';
+import { formatAmount } from '../../lib/amounts/index.ts';
+import { ETH, fixtureHtml, PAGES } from '../fixtures/explorer/pages.ts';
+import { EXTENSION_ORIGIN } from './firefox.ts';
+import { approval, click, explorer, find, STEP_TIMEOUT_MS, waitForText } from './screen.ts';
+import type { Embedded } from './wallet-steps.ts';
+
+/** Serves the explorer fixture at its URL; any other request gets an empty answer, none goes out. */
+function serveExplorer(request: HTTPRequest): void {
+  const url = new URL(request.url());
+  if (url.protocol === 'moz-extension:' || url.hostname === '127.0.0.1') {
+    void request.continue();
+    return;
+  }
+  const served = new URL(PAGES.token.url);
+  if (request.isNavigationRequest() && url.hostname === served.hostname && url.pathname === served.pathname) {
+    void request.respond({
+      status: 200,
+      contentType: 'text/html; charset=utf-8',
+      body: fixtureHtml(PAGES.token.file),
+    });
+    return;
+  }
+  void request.respond({ status: 204, body: '' });
+}
+
+/** What the reference service quotes for 0.1 ETH -> USDC on Ethereum at 0.5%, asked directly. */
+async function directQuote(serviceUrl: string): Promise<string> {
+  const response = await fetch(`${serviceUrl}/v1/quote`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      chainId: 1,
+      inToken: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
+      outToken: ETH.usdc,
+      inAmount: (10n ** 17n).toString(),
+      slippage: 0.5,
+    }),
+  });
+  const { data } = (await response.json()) as { data: { outAmount: string; outDecimals: number } };
+  return `0.1 ETH ≈ ${formatAmount(BigInt(data.outAmount), data.outDecimals)} USDC`;
+}
+
+export async function explorerQuote(browser: Browser, embedded: Embedded): Promise<void> {
+  const page = await browser.newPage();
+  await page.setRequestInterception(true);
+  page.on('request', serveExplorer);
+  await page.goto(PAGES.token.url, { waitUntil: 'load' });
+  await click(page, explorer.swapButton);
+  const card = await find(page, explorer.card, 'dialog');
+  const expected = await directQuote(embedded.serviceUrl);
+  await card.waitForSelector(`::-p-text(${expected})`, { timeout: STEP_TIMEOUT_MS }).catch(async (error) => {
+    const shown = await card.evaluate((element) => element.textContent);
+    throw new Error(`the quote card never read "${expected}" (${String(error)}); it read: ${shown}`);
+  });
+  await page.close();
+}
+
+const DAPP_PAGE = `<!doctype html><html lang="en"><head><title>Firefox dapp</title></head>
+<body><h1>Firefox dapp</h1><script>
+window.swaplane = new Promise((resolve) => {
+  window.addEventListener('eip6963:announceProvider', (event) => {
+    if (event.detail.info.rdns === 'app.swaplane') resolve(event.detail);
+  });
+  window.dispatchEvent(new Event('eip6963:requestProvider'));
+});
+window.answers = {};
+window.ask = (name, method, params) =>
+  window.swaplane.then(({ provider }) => provider.request({ method, params })).then(
+    (result) => { window.answers[name] = { result }; },
+    (error) => { window.answers[name] = { error: { code: error.code, message: error.message } }; },
+  );
+</script></body></html>`;
+
+/** Starts a provider request on the dapp page and answers the approval window Swaplane opens. */
+async function askAndApprove(
+  browser: Browser,
+  page: Page,
+  request: { name: string; method: string; params?: unknown[] },
+  approve: (window: Page) => Promise<void>,
+): Promise<unknown> {
+  const opened = browser.waitForTarget(
+    (target) => target.url().startsWith(`${EXTENSION_ORIGIN}/approve.html`),
+    {
+      timeout: STEP_TIMEOUT_MS,
+    },
+  );
+  await page.evaluate(
+    (name, method, params) =>
+      (window as unknown as { ask: (...a: unknown[]) => void }).ask(name, method, params),
+    request.name,
+    request.method,
+    request.params as never,
+  );
+  const window = await (await opened).page();
+  if (!window) throw new Error('the approval window has no page');
+  await approve(window);
+  const answer = await page.waitForFunction(
+    (name: string) => (window as unknown as { answers: Record<string, unknown> }).answers[name],
+    { timeout: STEP_TIMEOUT_MS },
+    request.name,
+  );
+  return answer.jsonValue();
+}
+
+export async function dappConnectAndSign(browser: Browser, account: string): Promise<void> {
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(DAPP_PAGE);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const page = await browser.newPage();
+    await page.goto(`${origin}/`, { waitUntil: 'load' });
+    const info = await page.evaluate(() =>
+      (window as unknown as { swaplane: Promise<{ info: { name: string } }> }).swaplane.then(
+        (d) => d.info.name,
+      ),
+    );
+    if (info !== 'Swaplane') throw new Error(`EIP-6963 announced "${info}"`);
+    const connected = await askAndApprove(
+      browser,
+      page,
+      { name: 'connect', method: 'eth_requestAccounts' },
+      approval.connect,
+    );
+    const accounts = (connected as { result?: string[] }).result ?? [];
+    if (accounts[0]?.toLowerCase() !== account.toLowerCase())
+      throw new Error(`connect answered ${JSON.stringify(connected)}`);
+    const message = 'Hello from Firefox';
+    const hex = `0x${Buffer.from(message).toString('hex')}`;
+    const signed = await askAndApprove(
+      browser,
+      page,
+      { name: 'sign', method: 'personal_sign', params: [hex, account] },
+      async (window) => {
+        await waitForText(window, approval.signHeading);
+        await waitForText(window, message);
+        await approval.sign(window);
+      },
+    );
+    const signature = (signed as { result?: `0x${string}` }).result;
+    if (!signature) throw new Error(`personal_sign answered ${JSON.stringify(signed)}`);
+    if (!(await verifyMessage({ address: account as `0x${string}`, message, signature })))
+      throw new Error('the signature does not verify for the account');
+    await page.close();
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
