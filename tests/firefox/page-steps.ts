@@ -8,7 +8,7 @@ import { verifyMessage } from 'viem';
 import { formatAmount } from '../../lib/amounts/index.ts';
 import { ETH, fixtureHtml, PAGES } from '../fixtures/explorer/pages.ts';
 import { EXTENSION_ORIGIN } from './firefox.ts';
-import { approval, click, explorer, find, STEP_TIMEOUT_MS, waitForText } from './screen.ts';
+import { approval, explorer, STEP_TIMEOUT_MS, waitForText } from './screen.ts';
 import type { Embedded } from './wallet-steps.ts';
 
 /** Serves the explorer fixture at its URL; any other request gets an empty answer, none goes out. */
@@ -52,13 +52,28 @@ export async function explorerQuote(browser: Browser, embedded: Embedded): Promi
   await page.setRequestInterception(true);
   page.on('request', serveExplorer);
   await page.goto(PAGES.token.url, { waitUntil: 'load' });
-  await click(page, explorer.swapButton);
-  const card = await find(page, explorer.card, 'dialog');
-  const expected = await directQuote(embedded.serviceUrl);
-  await card.waitForSelector(`::-p-text(${expected})`, { timeout: STEP_TIMEOUT_MS }).catch(async (error) => {
-    const shown = await card.evaluate((element) => element.textContent);
-    throw new Error(`the quote card never read "${expected}" (${String(error)}); it read: ${shown}`);
+  // The token page's title control; its button and card live in the control's open shadow root.
+  const control = 'h1 + swaplane-swap >>> ';
+  await page
+    .locator(`${control}[role="button"]::-p-text(${explorer.swapButton})`)
+    .setTimeout(STEP_TIMEOUT_MS)
+    .click();
+  const card = await page.waitForSelector(`${control}[role="dialog"][aria-label="${explorer.card}"]`, {
+    timeout: STEP_TIMEOUT_MS,
   });
+  if (!card) throw new Error('no quote card');
+  const expected = await directQuote(embedded.serviceUrl);
+  await page
+    .waitForFunction(
+      (element: Element, text: string) => element.textContent?.includes(text),
+      { timeout: STEP_TIMEOUT_MS },
+      card,
+      expected,
+    )
+    .catch(async (error) => {
+      const shown = await card.evaluate((element) => element.textContent);
+      throw new Error(`the quote card never read "${expected}" (${String(error)}); it read: ${shown}`);
+    });
   await page.close();
 }
 
@@ -78,6 +93,23 @@ window.ask = (name, method, params) =>
   );
 </script></body></html>`;
 
+/**
+ * The window Swaplane opened on `file`, among pages not in `before`. Firefox reports a window that
+ * an extension opens on a moz-extension:// page as about:blank to BiDi, so each page is asked.
+ */
+async function newExtensionWindow(browser: Browser, before: Set<Page>, file: string): Promise<Page> {
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    for (const candidate of await browser.pages()) {
+      if (before.has(candidate)) continue;
+      const href = await candidate.evaluate(() => location.href).catch(() => '');
+      if (href.startsWith(`${EXTENSION_ORIGIN}/${file}`)) return candidate;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no new window on ${file} within ${STEP_TIMEOUT_MS / 1000}s`);
+}
+
 /** Starts a provider request on the dapp page and answers the approval window Swaplane opens. */
 async function askAndApprove(
   browser: Browser,
@@ -85,22 +117,23 @@ async function askAndApprove(
   request: { name: string; method: string; params?: unknown[] },
   approve: (window: Page) => Promise<void>,
 ): Promise<unknown> {
-  const opened = browser.waitForTarget(
-    (target) => target.url().startsWith(`${EXTENSION_ORIGIN}/approve.html`),
-    {
-      timeout: STEP_TIMEOUT_MS,
-    },
-  );
+  const before = new Set(await browser.pages());
+  // Started, not awaited: the request settles only once the window is answered.
   await page.evaluate(
-    (name, method, params) =>
-      (window as unknown as { ask: (...a: unknown[]) => void }).ask(name, method, params),
+    (name, method, params) => {
+      void (window as unknown as { ask: (...a: unknown[]) => Promise<void> }).ask(name, method, params);
+    },
     request.name,
     request.method,
     request.params as never,
   );
-  const window = await (await opened).page();
-  if (!window) throw new Error('the approval window has no page');
-  await approve(window);
+  const prompt = await newExtensionWindow(browser, before, 'approve.html').catch(async (error) => {
+    const answers = await page.evaluate(() =>
+      JSON.stringify((window as unknown as { answers: unknown }).answers),
+    );
+    throw new Error(`no approval window for ${request.method} (${String(error)}); answers: ${answers}`);
+  });
+  await approve(prompt);
   const answer = await page.waitForFunction(
     (name: string) => (window as unknown as { answers: Record<string, unknown> }).answers[name],
     { timeout: STEP_TIMEOUT_MS },
@@ -139,10 +172,10 @@ export async function dappConnectAndSign(browser: Browser, account: string): Pro
       browser,
       page,
       { name: 'sign', method: 'personal_sign', params: [hex, account] },
-      async (window) => {
-        await waitForText(window, approval.signHeading);
-        await waitForText(window, message);
-        await approval.sign(window);
+      async (prompt) => {
+        await waitForText(prompt, approval.signHeading);
+        await waitForText(prompt, message);
+        await approval.sign(prompt);
       },
     );
     const signature = (signed as { result?: `0x${string}` }).result;
