@@ -102,3 +102,52 @@ export async function sendFromPage(page: Page, message: unknown): Promise<unknow
     message as never,
   );
 }
+
+// ----- the extension as Firefox's parent process sees it (chrome scope; --remote-allow-system-access) -----
+
+/** Runs `expression` (privileged JavaScript, awaited) in the browser window's chrome context. */
+async function evaluateInChrome(firefox: Firefox, expression: string): Promise<unknown> {
+  type Connection = { send(method: string, params: unknown): Promise<{ result: unknown }> };
+  const connection = (firefox.browser as unknown as { connection: Connection }).connection;
+  const tree = (await connection.send('browsingContext.getTree', { 'moz:scope': 'chrome' })).result as {
+    contexts: { context: string }[];
+  };
+  const context = tree.contexts[0]?.context;
+  if (!context) throw new Error('no chrome browsing context');
+  const answer = (
+    await connection.send('script.evaluate', { target: { context }, awaitPromise: true, expression })
+  ).result as { type: string; result?: { value?: unknown }; exceptionDetails?: { text: string } };
+  if (answer.type !== 'success')
+    throw new Error(`chrome evaluation failed: ${answer.exceptionDetails?.text}`);
+  return answer.result?.value;
+}
+
+const EXTENSION = `ChromeUtils.importESModule('resource://gre/modules/ExtensionParent.sys.mjs').ExtensionParent.GlobalManager.getExtension('${GECKO_ID}')`;
+
+/** The event page's state in Firefox: 'running', 'suspending' or 'stopped' (unloaded). */
+export async function backgroundState(firefox: Firefox): Promise<string> {
+  return String(await evaluateInChrome(firefox, `String(${EXTENSION}.backgroundState)`));
+}
+
+/**
+ * The keys of the extension's storage.session and whether each holds null, read in the parent
+ * process: a look that neither wakes the background nor runs any of its code.
+ */
+export async function sessionStorageShape(firefox: Firefox): Promise<Record<string, 'null' | 'value'>> {
+  const json = await evaluateInChrome(
+    firefox,
+    `JSON.stringify(Object.fromEntries(Object.entries(ChromeUtils.importESModule('resource://gre/modules/ExtensionStorage.sys.mjs').extensionStorageSession.get(${EXTENSION}, null) ?? {}).map(([key, value]) => [key, value === null ? 'null' : 'value'])))`,
+  );
+  return JSON.parse(String(json)) as Record<string, 'null' | 'value'>;
+}
+
+/** Waits until Firefox has unloaded the idle event page (BACKGROUND_IDLE_SECONDS after its last use). */
+export async function waitForBackgroundStopped(firefox: Firefox, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let state = await backgroundState(firefox);
+  while (state !== 'stopped') {
+    if (Date.now() > deadline) throw new Error(`the event page is still ${state} after ${timeoutMs / 1000}s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    state = await backgroundState(firefox);
+  }
+}

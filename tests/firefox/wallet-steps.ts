@@ -4,7 +4,14 @@ import type { Browser, Page } from 'puppeteer-core';
 import { createPublicClient, erc20Abi, http } from 'viem';
 import { formatAmount } from '../../lib/amounts/index.ts';
 import { DAI, USDC } from '../support/addresses.ts';
-import { EXTENSION_ORIGIN, openExtensionPage, sendFromPage } from './firefox.ts';
+import {
+  EXTENSION_ORIGIN,
+  type Firefox,
+  openExtensionPage,
+  sendFromPage,
+  sessionStorageShape,
+  waitForBackgroundStopped,
+} from './firefox.ts';
 import { expectPopupFits } from './layout.ts';
 import { click, find, popup, STEP_TIMEOUT_MS, waitForText } from './screen.ts';
 
@@ -103,10 +110,12 @@ export async function swapAndReadActivity(page: Page, embedded: Embedded): Promi
 
 /**
  * Auto-lock with the event page unloaded: the lock is due in a minute, every extension page is
- * closed, Firefox unloads the idle background, the alarm wakes it and it locks; the popup then asks
- * for the password and unlocks.
+ * closed and Firefox unloads the idle background; at the lock time the alarm wakes it and it locks
+ * (the unlocked session leaves storage.session before any page opens); the popup then asks for the
+ * password and unlocks.
  */
-export async function autoLockAndUnlock(browser: Browser, waitForUnload: () => Promise<void>): Promise<void> {
+export async function autoLockAndUnlock(firefox: Firefox): Promise<void> {
+  const { browser } = firefox;
   const setup = await openExtensionPage(browser, 'options.html');
   await patchSettings(setup, { autoLockMinutes: 1 });
   const state = (await sendFromPage(setup, { type: 'popupStart' })) as {
@@ -116,9 +125,16 @@ export async function autoLockAndUnlock(browser: Browser, waitForUnload: () => P
   if (state.result.wallet.status !== 'unlocked' || lockAt === null)
     throw new Error(`expected an unlocked wallet with a lock time: ${JSON.stringify(state.result.wallet)}`);
   for (const page of await browser.pages()) if (page.url().startsWith(EXTENSION_ORIGIN)) await page.close();
-  await waitForUnload();
-  // The alarm fires at lockAt; Firefox may run it up to a few seconds late.
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, lockAt - Date.now()) + 5_000));
+  await waitForBackgroundStopped(firefox);
+  if ((await sessionStorageShape(firefox)).walletSession !== 'value')
+    throw new Error('the unlocked session is gone before the lock time');
+  // The alarm fires at lockAt; Firefox may run it a little late.
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, lockAt - Date.now()) + 3_000));
+  const deadline = Date.now() + 20_000;
+  while ((await sessionStorageShape(firefox)).walletSession === 'value') {
+    if (Date.now() > deadline) throw new Error('the alarm did not lock the wallet (no page open)');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
   const page = await openExtensionPage(browser, 'popup.html');
   await find(page, 'Unlock', 'button');
   await popup.unlock(page, PASSWORD);
