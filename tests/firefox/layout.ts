@@ -73,3 +73,16 @@ export async function expectPopupFits(page: Page, screen: string, primaryAction:
   await page.setViewport(POPUP_SIZES[0]);
   if (problems.length > 0) throw new Error(problems.join('\n'));
 }
+
+/**
+ * Checks a window Swaplane opened (the approval window) at the size Firefox gave it: at least the
+ * popup's smallest size, nothing wider than it, its primary action in view.
+ */
+export async function expectWindowFits(page: Page, screen: string, primaryAction: string): Promise<void> {
+  const size = await page.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
+  const problems = layoutProblems(await measureLayout(page, primaryAction), size);
+  if (size.width < POPUP_SIZES[0].width || size.height < POPUP_SIZES[1].height)
+    problems.push(`the window is only ${size.width}x${size.height}`);
+  if (problems.length > 0)
+    throw new Error(`${screen} at ${size.width}x${size.height}: ${problems.join('; ')}`);
+}

@@ -8,7 +8,8 @@ import { verifyMessage } from 'viem';
 import { formatAmount } from '../../lib/amounts/index.ts';
 import { ETH, fixtureHtml, PAGES } from '../fixtures/explorer/pages.ts';
 import { EXTENSION_ORIGIN } from './firefox.ts';
-import { approval, explorer, STEP_TIMEOUT_MS, waitForText } from './screen.ts';
+import { expectWindowFits } from './layout.ts';
+import { approval, explorer, find, STEP_TIMEOUT_MS, waitForText } from './screen.ts';
 import type { Embedded } from './wallet-steps.ts';
 
 /** Serves the explorer fixture at its URL; any other request gets an empty answer, none goes out. */
@@ -161,7 +162,11 @@ export async function dappConnectAndSign(browser: Browser, account: string): Pro
       browser,
       page,
       { name: 'connect', method: 'eth_requestAccounts' },
-      approval.connect,
+      async (prompt) => {
+        await find(prompt, approval.connectButton, 'button');
+        await expectWindowFits(prompt, 'approval window (connect)', approval.connectButton);
+        await approval.connect(prompt);
+      },
     );
     const accounts = (connected as { result?: string[] }).result ?? [];
     if (accounts[0]?.toLowerCase() !== account.toLowerCase())
@@ -175,6 +180,7 @@ export async function dappConnectAndSign(browser: Browser, account: string): Pro
       async (prompt) => {
         await waitForText(prompt, approval.signHeading);
         await waitForText(prompt, message);
+        await expectWindowFits(prompt, 'approval window (sign)', approval.signButton);
         await approval.sign(prompt);
       },
     );

@@ -89,13 +89,14 @@ export async function waitForText(page: Scope, text: string | RegExp, timeout = 
 // ----- the popup's screens -----
 
 export const popup = {
-  async importPhrase(page: Page, phrase: string, password: string): Promise<void> {
+  /** Fills the import screen; its primary action is `importButton`. */
+  async fillImport(page: Page, phrase: string, password: string): Promise<void> {
     await click(page, 'Import a recovery phrase or private key');
     await fill(page, 'Recovery phrase (12 or 24 words)', phrase);
     await fill(page, 'New password (at least 8 characters)', password);
     await fill(page, 'Confirm password', password);
-    await click(page, 'Import');
   },
+  importButton: 'Import',
   async unlock(page: Page, password: string): Promise<void> {
     await fill(page, 'Password', password);
     await click(page, 'Unlock');
@@ -131,6 +132,8 @@ export const popup = {
 // ----- the approval window -----
 
 export const approval = {
+  connectButton: 'Connect',
+  signButton: 'Sign',
   connect: (page: Page) => click(page, 'Connect'),
   sign: (page: Page) => click(page, 'Sign'),
   signHeading: 'Sign this message?',

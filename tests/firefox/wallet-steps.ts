@@ -44,7 +44,9 @@ export async function patchSettings(page: Page, patch: Record<string, unknown>):
 export async function importWallet(browser: Browser, embedded: Embedded): Promise<Page> {
   const page = await openExtensionPage(browser, 'popup.html');
   await patchSettings(page, { serviceBaseUrl: embedded.serviceUrl, rpcOverrides: embedded.rpcUrls });
-  await popup.importPhrase(page, ANVIL_MNEMONIC, PASSWORD);
+  await popup.fillImport(page, ANVIL_MNEMONIC, PASSWORD);
+  await expectPopupFits(page, 'import screen', popup.importButton);
+  await click(page, popup.importButton);
   await waitForText(page, ACCOUNT.slice(0, 6));
   return page;
 }
