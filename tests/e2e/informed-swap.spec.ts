@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page, TestInfo } from '@playwright/test';
 import { DAI, ETH, expect, openWalletPopup, pickToken, test, USDC } from './fixtures';
+import { expectNothingWiderThanViewport } from './layout';
 
 type Pick = [query: string, address: string];
 const SHORT = { width: 360, height: 480 };
@@ -75,6 +76,7 @@ for (const size of [SHORT, TALL]) {
     await expect(sheet.getByTestId('review-countdown')).toContainText(/Quote valid for \d+s/);
     await expect(sheet.getByRole('button', { name: 'Confirm swap' })).toBeEnabled();
     await expectInViewport(popup, 'Confirm swap');
+    await expectNothingWiderThanViewport(popup, `review at ${size.width}x${size.height}`);
     await shot(popup, testInfo, `review-${size.height}`);
 
     await sheet.getByRole('button', { name: 'Confirm swap' }).click();
