@@ -69,7 +69,9 @@ export function App() {
               Activity
             </button>
           </nav>
-          {tab === 'swap' && <SwapScreen />}
+          {tab === 'swap' && (
+            <SwapScreen account={active?.address ?? null} onReceive={() => setTab('receive')} />
+          )}
           {tab === 'activity' && <Activity />}
           {tab === 'receive' && active && (
             <ReceivePanel

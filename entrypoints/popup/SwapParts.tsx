@@ -155,6 +155,7 @@ export function ProgressSheet({
 /** "Review swap" (enabled once the quote fits and the balance allows it), and the review it opens. */
 export function ReviewStep({
   canReview,
+  label,
   reviewing,
   onReviewing,
   quote,
@@ -169,6 +170,8 @@ export function ReviewStep({
   run,
 }: {
   canReview: boolean;
+  /** "Review swap", or why it cannot be reviewed yet ("Enter an amount", "Insufficient ETH balance"). */
+  label: string;
   reviewing: boolean;
   onReviewing: (open: boolean) => void;
   quote: Quote | null;
@@ -186,14 +189,14 @@ export function ReviewStep({
     <>
       <button
         type="button"
-        class="primary wide"
+        class="primary wide review-button"
         disabled={!canReview}
         onClick={() => {
           run.clearError();
           onReviewing(true);
         }}
       >
-        Review swap
+        {label}
       </button>
       {reviewing && quote && (
         <ReviewSheet

@@ -116,6 +116,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
     tokens: z.array(AddressSchema).check(z.maxLength(50)),
   }),
   z.object({ type: z.literal('getHistory') }),
+  /** The home's holdings: the active account's native coin and every listed token it holds. */
+  z.object({ type: z.literal('holdings'), ...ChainRequest }),
   // Informed swaps (views only): USD prices, and the price impact and network fee of the session's quote.
   z.object({
     type: z.literal('getPrices'),
