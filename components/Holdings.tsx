@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { TokenLogo } from '@/components/TokenLogo';
 import { formatAmount } from '@/lib/amounts';
 import { formatUsd, usdValue } from '@/lib/prices/usd';
@@ -16,11 +17,15 @@ export interface HoldingsProps {
   /** Puts the token in "You pay". */
   onSwap: (address: string) => void;
   logoUrl: (logoURI: string) => string | null;
+  /** Only the heading line (a swap pair is chosen): the list opens with Show. */
+  collapsed: boolean;
 }
 
 /** The home: what the account holds on this network, with USD values and a total; Receive; Swap. */
 export function Holdings(props: HoldingsProps) {
   const { networkName, nativeSymbol, rows, error } = props;
+  const [shown, setShown] = useState(false);
+  const listed = !props.collapsed || shown;
   const summary = rows ? summariseHoldings(rows) : null;
   const held = summary?.rows.filter((row) => row.balance > 0n) ?? [];
   return (
@@ -31,6 +36,17 @@ export function Holdings(props: HoldingsProps) {
           <span class="holdings-total" data-testid="holdings-total">
             {summary.total === null ? '' : `${formatUsd(summary.total)}${summary.partial ? '+' : ''}`}
           </span>
+        )}
+        {props.collapsed && summary && !summary.empty && (
+          <button
+            type="button"
+            class="compact"
+            aria-expanded={shown}
+            aria-controls="holdings-list"
+            onClick={() => setShown(!shown)}
+          >
+            {shown ? 'Hide' : 'Show'}
+          </button>
         )}
         <button type="button" class="compact" onClick={props.onReceive}>
           Receive
@@ -51,8 +67,8 @@ export function Holdings(props: HoldingsProps) {
           (for the network fees) or tokens to its address from an exchange or another wallet.
         </p>
       )}
-      {held.length > 0 && (
-        <ul class="holdings-list" aria-label={`Holdings on ${networkName}`}>
+      {held.length > 0 && listed && (
+        <ul id="holdings-list" class="holdings-list" aria-label={`Holdings on ${networkName}`}>
           {held.map((row) => (
             <li key={row.address} data-testid={`holding-${row.symbol}`}>
               <TokenLogo src={row.logoURI ? props.logoUrl(row.logoURI) : null} symbol={row.symbol} />

@@ -5,6 +5,7 @@ import { AmountPanel, FlipButton } from '@/components/AmountPanel';
 import { type ApprovalMode, ReviewSheet } from '@/components/ReviewSheet';
 import { SwapProgress } from '@/components/SwapProgress';
 import { TokenPicker, type TokenPickerProps } from '@/components/TokenPicker';
+import { amountFontPx } from '@/lib/amounts/fit';
 import type { Quote, Token } from '@/lib/api/schema';
 import { callBackground } from '@/lib/messaging/client';
 import type { SwapState } from '@/lib/state/pipeline-state';
@@ -103,6 +104,8 @@ export function SwapFields({
           class="amount-out"
           data-testid={outText !== null ? 'quote-out' : undefined}
           aria-label="You receive (expected)"
+          title={outText ?? undefined}
+          style={{ fontSize: `${amountFontPx(outText ?? '')}px` }}
         >
           {outText ?? '0.0'}
         </output>

@@ -89,6 +89,7 @@ export function SwapScreen({ account, onReceive }: { account: string | null; onR
         onReceive={onReceive}
         onSwap={swapFrom}
         logoUrl={logoUrl}
+        collapsed={Boolean(from && to)}
       />
       <ListNotices
         error={form.listError}
