@@ -102,6 +102,7 @@ export const RESULT_SCHEMAS = {
   walletStartCreate: z.object({ mnemonic: z.string(), confirmPositions: z.array(z.int()) }),
   walletConfirmCreate: WalletStateSchema,
   walletImport: WalletStateSchema,
+  walletRestore: WalletStateSchema,
   walletUnlock: WalletStateSchema,
   walletLock: WalletStateSchema,
   walletAddAccount: WalletStateSchema,

@@ -79,6 +79,13 @@ export const RequestSchema = z.discriminatedUnion('type', [
     password: Secret,
     confirmation: Secret,
   }),
+  /** Forgot password: the wallet made again from its phrase under a new password (views only). */
+  z.object({
+    type: z.literal('walletRestore'),
+    mnemonic: Secret,
+    password: Secret,
+    confirmation: Secret,
+  }),
   z.object({ type: z.literal('walletUnlock'), password: Secret }),
   z.object({ type: z.literal('walletLock') }),
   z.object({ type: z.literal('walletAddAccount'), name: z.optional(AccountName) }),
