@@ -112,7 +112,18 @@ export const popup = {
   },
   reviewButton: 'Review swap',
   confirmButton: 'Confirm swap',
-  /** The first swap with a router asks to trust it: after Confirm, or as a tick in the review. */
+  /** A tick in the review that trusts the swap's router, when the review asks for one (unticked). */
+  async tickRouterTrustIfShown(page: Page): Promise<void> {
+    const tick = await page.evaluateHandle(() =>
+      [...document.querySelectorAll('[role="dialog"] label')]
+        .filter((label) => /trust/i.test(label.textContent ?? ''))
+        .map((label) => label.querySelector('input[type="checkbox"]') ?? (label as HTMLLabelElement).control)
+        .find((input) => input instanceof HTMLInputElement && input.type === 'checkbox' && !input.checked),
+    );
+    const element = tick.asElement();
+    if (element) await (element as ElementHandle<HTMLInputElement>).click();
+  },
+  /** The first swap with a router asks to trust it in a sheet after Confirm (older wording). */
   async trustRouterIfAsked(page: Page): Promise<void> {
     const asked = await page
       .waitForSelector(aria('Trust this router and swap', 'button'), { timeout: 5_000 })

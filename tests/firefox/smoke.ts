@@ -72,7 +72,11 @@ async function main(): Promise<void> {
   }
   if (failure) {
     console.error(failure instanceof Error ? failure.message : failure);
-    console.error(`--- Firefox's last output ---\n${firefox.output.slice(-40).join('\n')}`);
+    // Firefox's own chatter (remote agent, GLib, remote settings) left out: pages' lines only.
+    const pageLines = firefox.output.filter((line) =>
+      /moz-extension:|https?:\/\/(?!.*\.sys\.mjs)|^console\./.test(line),
+    );
+    console.error(`--- Firefox's last lines about pages ---\n${pageLines.slice(-40).join('\n')}`);
     process.exit(1);
   }
   console.log(`Firefox smoke passed in ${((Date.now() - started) / 1000).toFixed(1)}s (${firefox.version})`);

@@ -79,12 +79,25 @@ async function swap(
   await expectPopupFits(page, `quote of ${pair.amount} ${pair.from[0]} -> ${toSymbol}`, popup.reviewButton);
   await click(page, popup.reviewButton);
   await find(page, popup.reviewButton, 'dialog');
-  await page.waitForFunction(
-    (name: string) =>
-      [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === name && !b.disabled),
-    { timeout: STEP_TIMEOUT_MS },
-    popup.confirmButton,
-  );
+  // Ready: Confirm enabled, or a tick that trusts the router (when the review asks for it) is shown.
+  const confirmReady = (name: string, orTrustTick: boolean) =>
+    page.waitForFunction(
+      (wanted: string, tick: boolean) =>
+        [...document.querySelectorAll('button')].some(
+          (b) => b.textContent?.trim() === wanted && !b.disabled,
+        ) ||
+        (tick &&
+          [...document.querySelectorAll('[role="dialog"] label')].some(
+            (label) =>
+              /trust/i.test(label.textContent ?? '') && label.querySelector('input[type="checkbox"]'),
+          )),
+      { timeout: STEP_TIMEOUT_MS },
+      name,
+      orTrustTick,
+    );
+  await confirmReady(popup.confirmButton, true);
+  await popup.tickRouterTrustIfShown(page);
+  await confirmReady(popup.confirmButton, false);
   await expectPopupFits(page, `review of ${pair.amount} ${pair.from[0]} -> ${toSymbol}`, popup.confirmButton);
   await click(page, popup.confirmButton);
   await popup.trustRouterIfAsked(page);
