@@ -21,6 +21,8 @@ export interface MemorySample {
 
 export interface SoakResult {
   minutes: number;
+  /** Of the capacity measured at the start (0.8 unless --soak-fraction says otherwise). */
+  fraction: number;
   rate: number;
   capacities: Record<string, number>;
   requests: number;
@@ -67,8 +69,11 @@ async function freshQuote(url: string): Promise<string> {
 export async function benchSoak(
   minutes: number,
   log: (line: string) => void = () => {},
+  fraction = 0.8,
 ): Promise<SoakResult> {
   if (!(minutes > 0)) throw new Error(`--soak needs a number of minutes above 0, got ${minutes}`);
+  if (!(fraction > 0 && fraction <= 1))
+    throw new Error(`the soak's share of capacity must be in (0, 1], got ${fraction}`);
   const devnet = await startDevnet({ ports: { ethereum: 0, base: 0 }, blockTime: 2 });
   const service = await startService({
     manifest: devnet.manifest,
@@ -103,8 +108,10 @@ export async function benchSoak(
       (sum, route) => sum + route.weight / weights / (capacities[route.name] as number),
       0,
     );
-    const rate = Math.round((0.8 / secondsPerRequest) * 10) / 10;
-    log(`soak: ${minutes} min at ${rate} req/s (80% of the mix's capacity), a block every 2 s`);
+    const rate = Math.round((fraction / secondsPerRequest) * 10) / 10;
+    log(
+      `soak: ${minutes} min at ${rate} req/s (${Math.round(fraction * 100)}% of the mix's capacity), a block every 2 s`,
+    );
 
     const start = sample(0);
     const samples: MemorySample[] = [];
@@ -123,17 +130,19 @@ export async function benchSoak(
         );
       },
     );
-    // A quote stays buildable for 20 blocks (40 s here): refresh the build's body well within that.
+    // A quote stays buildable for 20 blocks (40 s here): refresh the build's body well within that
+    // (every 2 s; a failed refresh keeps the previous body, still valid for a while).
     refresher = setInterval(() => {
       freshQuote(service.url).then(
         (body) => load.setBody('POST /v1/build', body),
-        (error: unknown) => log(String(error)),
+        (error: unknown) => log(`build body refresh failed: ${String(error)}`),
       );
-    }, 5_000);
+    }, 2_000);
     const perMinute = await load.done;
     const end = sample(minutes);
     return {
       minutes,
+      fraction,
       rate,
       capacities,
       requests: perMinute.reduce((sum, m) => sum + m.requests, 0),
@@ -150,7 +159,7 @@ export async function benchSoak(
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const minutes = Number(process.argv[2] ?? '1');
-  benchSoak(minutes, (line) => console.log(line))
+  benchSoak(minutes, (line) => console.log(line), Number(process.argv[3] ?? '0.8'))
     .then((result) => {
       console.log(JSON.stringify({ ...result, perMinute: undefined }, null, 2));
       if (result.errors > 0) process.exitCode = 1;

@@ -121,11 +121,14 @@ function soakMinutes(argv: readonly string[]): number | undefined {
   return minutes;
 }
 
-async function soak(minutes: number): Promise<void> {
-  const result = await benchSoak(minutes, (line) => console.log(line));
+async function soak(minutes: number, argv: readonly string[]): Promise<void> {
+  // `--soak-fraction 0.5`: a lower share of capacity, for a machine others are loading too.
+  const index = argv.indexOf('--soak-fraction');
+  const fraction = index < 0 ? 0.8 : Number(argv[index + 1]);
+  const result = await benchSoak(minutes, (line) => console.log(line), fraction);
   const { start, end, heapGrowthMbPerHour } = result.memory;
   console.log(
-    `\nsoak ${result.minutes} min at ${result.rate} req/s: ${result.requests} requests, ${result.errors} errors; ` +
+    `\nsoak ${result.minutes} min at ${result.rate} req/s (${result.fraction} of capacity): ${result.requests} requests, ${result.errors} errors; ` +
       `rss ${start.rssMb} -> ${end.rssMb} MB, heap ${start.heapUsedMb} -> ${end.heapUsedMb} MB ` +
       `(heap trend ${heapGrowthMbPerHour} MB/hour)`,
   );
@@ -135,7 +138,7 @@ async function soak(minutes: number): Promise<void> {
 
 async function main(): Promise<void> {
   const minutes = soakMinutes(process.argv.slice(2));
-  if (minutes !== undefined) return soak(minutes);
+  if (minutes !== undefined) return soak(minutes, process.argv.slice(2));
   const skipBuild = process.argv.includes('--no-build');
   if (!skipBuild) execFileSync('npx', ['wxt', 'build'], { stdio: 'ignore' });
   benchBundles();
