@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { startDevnet } from '../devnet/start';
 import { startServiceCluster } from '../service/cluster';
 import { startService } from '../service/server';
-import { QUOTE_BODY } from './bench-service.ts';
+import { BENCH_POLICY, QUOTE_BODY } from './bench-service.ts';
 import { runLoad } from './load-generator.ts';
 
 export interface LoadStage {
@@ -86,7 +86,12 @@ export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBen
   const steps = options.connections ?? [1, 2, 4, 8, 16, 32, 64, 128];
   const log = options.log ?? (() => {});
   const devnet = await startDevnet({ ports: { ethereum: 0, base: 0 } });
-  const service = await startService({ manifest: devnet.manifest, port: 0, log: () => {} });
+  const service = await startService({
+    manifest: devnet.manifest,
+    port: 0,
+    log: () => {},
+    policy: BENCH_POLICY,
+  });
   try {
     const measure = async (target: Target, url = service.url): Promise<RouteLoad> => {
       const run = (target: Target, connections: number, seconds: number) =>
@@ -128,6 +133,7 @@ export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBen
         manifest: devnet.manifest,
         port: 0,
         log: () => {},
+        policy: BENCH_POLICY,
       });
       try {
         workers.push({ workers: count, quote: await measure(TARGETS.quote, cluster.url) });

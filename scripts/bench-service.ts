@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type ChainStart, startDevnet } from '../devnet/start';
+import type { ServicePolicy } from '../service/policy';
+import { DEFAULT_RATE_LIMITS } from '../service/rate-limit';
 import { startService } from '../service/server';
 import { USDC } from '../tests/support/addresses.ts';
 
@@ -36,6 +38,15 @@ export interface BenchServiceOptions {
   log?: (line: string) => void;
 }
 
+/**
+ * Every benchmark's service policy: rate limiting stays on (its per-request cost is measured) with
+ * buckets no single-address load generator can empty, since the bench measures capacity, not limits.
+ */
+const UNREACHABLE = { burst: 1_000_000_000, perSecond: 1_000_000_000 };
+export const BENCH_POLICY: Partial<ServicePolicy> = {
+  rateLimits: { ...DEFAULT_RATE_LIMITS, quote: UNREACHABLE, build: UNREACHABLE, read: UNREACHABLE },
+};
+
 /** The quote every service benchmark asks for (25 WETH -> USDC on chain 1). */
 export const QUOTE_BODY = JSON.stringify({
   chainId: 1,
@@ -61,7 +72,7 @@ export async function benchService(options: BenchServiceOptions = {}): Promise<S
   }
   const devnet = await startDevnet({ ports, ...(stateDir ? { stateDir } : {}) });
   log(`devnet ${stateDir ? 'warm' : 'default'} start: ${describeStarts(devnet.starts)}`);
-  const service = await startService({ manifest: devnet.manifest, port: 0, log });
+  const service = await startService({ manifest: devnet.manifest, port: 0, log, policy: BENCH_POLICY });
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
   try {
     const url = new URL(service.url);

@@ -12,6 +12,7 @@ import { benchQuoteOverhead } from './bench-extension.ts';
 import { benchLoad, type RouteLoad } from './bench-load.ts';
 import { benchPopupReady } from './bench-popup.ts';
 import { benchService } from './bench-service.ts';
+import { benchSoak } from './bench-soak.ts';
 
 interface Row {
   name: string;
@@ -110,7 +111,34 @@ function benchTokenSearch(): void {
   });
 }
 
+/** `--soak <minutes>`: the soak alone (scripts/bench-soak.ts); undefined when not asked for. */
+function soakMinutes(argv: readonly string[]): number | undefined {
+  const index = argv.indexOf('--soak');
+  if (index < 0) return undefined;
+  const minutes = Number(argv[index + 1]);
+  if (!Number.isFinite(minutes) || minutes <= 0)
+    throw new Error(`--soak needs minutes above 0, got "${argv[index + 1] ?? ''}"`);
+  return minutes;
+}
+
+async function soak(minutes: number, argv: readonly string[]): Promise<void> {
+  // `--soak-fraction 0.5`: a lower share of capacity, for a machine others are loading too.
+  const index = argv.indexOf('--soak-fraction');
+  const fraction = index < 0 ? 0.8 : Number(argv[index + 1]);
+  const result = await benchSoak(minutes, (line) => console.log(line), fraction);
+  const { start, end, heapGrowthMbPerHour } = result.memory;
+  console.log(
+    `\nsoak ${result.minutes} min at ${result.rate} req/s (${result.fraction} of capacity): ${result.requests} requests, ${result.errors} errors; ` +
+      `rss ${start.rssMb} -> ${end.rssMb} MB, heap ${start.heapUsedMb} -> ${end.heapUsedMb} MB ` +
+      `(heap trend ${heapGrowthMbPerHour} MB/hour)`,
+  );
+  console.log(JSON.stringify(result, null, 2));
+  if (result.errors > 0) process.exitCode = 1;
+}
+
 async function main(): Promise<void> {
+  const minutes = soakMinutes(process.argv.slice(2));
+  if (minutes !== undefined) return soak(minutes, process.argv.slice(2));
   const skipBuild = process.argv.includes('--no-build');
   if (!skipBuild) execFileSync('npx', ['wxt', 'build'], { stdio: 'ignore' });
   benchBundles();

@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tetherTokenAbi, uniswapV2PairAbi } from '../../devnet/abi';
 import { TEST_MNEMONIC } from '../../devnet/accounts';
 import type { ManifestChain } from '../../devnet/manifest';
+import { DEVNET_LIMITS } from '../../devnet/service-config';
 import { startDevnet } from '../../devnet/start';
 import {
   BuildResponseSchema,
@@ -33,6 +34,7 @@ import {
 } from '../../lib/api/schema';
 import { createRpcChainReader } from '../../service/chain-reader';
 import { buildChainContext } from '../../service/chains';
+import { policyFromConfig } from '../../service/policy';
 import type { Path } from '../../service/routing/graph';
 import { simulateRoute } from '../../service/routing/simulate';
 import { type RunningService, startService } from '../../service/server';
@@ -291,7 +293,9 @@ async function depthOf(kit: ChainKit, token: Hex): Promise<bigint> {
 
 beforeAll(async () => {
   devnet = await startDevnet({ ports: { ethereum: 0, base: 0 } });
-  service = await startService({ manifest: devnet.manifest, port: 0, log: () => {} });
+  // The devnet's limits (as npm run service has them): these tests send many requests from one address.
+  const policy = policyFromConfig({ limits: DEVNET_LIMITS });
+  service = await startService({ manifest: devnet.manifest, port: 0, log: () => {}, policy });
   for (const info of devnet.manifest.chains) {
     const chain = defineChain({
       id: info.chainId,

@@ -2,6 +2,7 @@
 // The last test stops anvil to check the 503 path, so it must stay last.
 import { createPublicClient, createTestClient, decodeFunctionData, type Hex, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEVNET_LIMITS } from '../../devnet/service-config';
 import { startDevnet } from '../../devnet/start';
 import {
   BuildResponseSchema,
@@ -14,6 +15,7 @@ import {
   TokenSearchResponseSchema,
 } from '../../lib/api/schema';
 import { ROUTER_ABI } from '../../service/build';
+import { policyFromConfig } from '../../service/policy';
 import { type RunningService, startService } from '../../service/server';
 import { USDC, WETH } from '../support/addresses';
 
@@ -85,7 +87,9 @@ async function getQuote(overrides: Record<string, unknown> = {}): Promise<Quote>
 
 beforeAll(async () => {
   devnet = await startDevnet({ ports: { ethereum: 0, base: 0 } });
-  service = await startService({ manifest: devnet.manifest, port: 0, log: () => {} });
+  // The devnet's limits (as npm run service has them): these tests send many requests from one address.
+  const policy = policyFromConfig({ limits: DEVNET_LIMITS });
+  service = await startService({ manifest: devnet.manifest, port: 0, log: () => {}, policy });
 });
 
 afterAll(async () => {
