@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { formatAmount } from '@/lib/amounts';
+import { busyRetryingText } from '@/lib/api/messages';
 import type { Token } from '@/lib/api/schema';
 import { formatUsd, usdValue } from '@/lib/prices/usd';
 import type { QuoteSessionState } from '@/lib/state/session-state';
@@ -59,6 +60,39 @@ export function feeText(
   return `${formatAmount(wei, native.decimals, { maxSignificant: 3, minDisplay: '0.00000001' })} ${native.symbol} (${formatUsd(usdValue(wei, native.decimals, price))})`;
 }
 
+/**
+ * What the card says while a quote is on its way: fetching (top, no quote yet), refreshing (bottom,
+ * under the old quote), or, when the service answered 429, that it is busy and when the retry is.
+ */
+function QuoteProgress({
+  state,
+  now,
+  position,
+}: {
+  state: QuoteSessionState;
+  now: number;
+  position: 'top' | 'bottom';
+}) {
+  const busyIn = state.status === 'loading' ? secondsUntil(state.busyRetryAt ?? null, now) : null;
+  if (busyIn !== null) {
+    return position === 'top' ? (
+      <p class="muted" role="status" data-testid="quote-busy">
+        {busyRetryingText(busyIn)}
+      </p>
+    ) : null;
+  }
+  if (position === 'top' && (state.status === 'debouncing' || (state.status === 'loading' && !state.quote))) {
+    return (
+      <p class="muted" data-testid="quote-status">
+        Fetching the best price…
+      </p>
+    );
+  }
+  if (position === 'bottom' && state.status === 'loading' && state.quote)
+    return <p class="muted">Refreshing…</p>;
+  return null;
+}
+
 export function QuoteCard(props: QuoteCardProps) {
   const { state, inToken, outToken, now, onRefresh, symbolOf, figures, native, children } = props;
   if (state.status === 'idle') return null;
@@ -74,11 +108,7 @@ export function QuoteCard(props: QuoteCardProps) {
       aria-busy={state.status === 'loading'}
       data-testid="quote-card"
     >
-      {(state.status === 'debouncing' || (state.status === 'loading' && !quote)) && (
-        <p class="muted" data-testid="quote-status">
-          Fetching the best price…
-        </p>
-      )}
+      <QuoteProgress state={state} now={now} position="top" />
       {state.status === 'error' && state.error && (
         <div class="error" role="alert" data-testid="quote-error">
           <strong>{state.error.title}</strong>
@@ -155,7 +185,7 @@ export function QuoteCard(props: QuoteCardProps) {
           </details>
         </>
       )}
-      {state.status === 'loading' && quote && <p class="muted">Refreshing…</p>}
+      <QuoteProgress state={state} now={now} position="bottom" />
       {state.status === 'ready' && (
         <p class="muted quote-age" data-testid="quote-countdown">
           {countdown !== null ? `New quote in ${countdown}s` : 'Auto-refresh paused'}

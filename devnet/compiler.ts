@@ -1,4 +1,4 @@
-// Compiles devnet/contracts/*.sol with the npm solc (no downloads) into artifacts.
+// Compiles contracts/*.sol with the npm solc (no downloads) into artifacts.
 // Shared by `npm run contracts:compile` and the test that checks committed artifacts.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -6,8 +6,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Abi, Hex } from 'viem';
 
-export const CONTRACTS_DIR = fileURLToPath(new URL('./contracts/', import.meta.url));
-export const ARTIFACTS_DIR = fileURLToPath(new URL('./artifacts/', import.meta.url));
+export const CONTRACTS_DIR = fileURLToPath(new URL('../contracts/', import.meta.url));
+export const ARTIFACTS_DIR = fileURLToPath(new URL('../contracts/artifacts/', import.meta.url));
 
 export interface Artifact {
   abi: Abi;

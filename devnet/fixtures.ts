@@ -2,41 +2,19 @@
 // Plain data plus a seeded long-tail generator, so the deploy script, the reference service and
 // tests all see the same tokens and pools. Amounts are bigint in the token's smallest unit.
 import { type Address, getAddress, parseUnits } from 'viem';
+import type { DexName, PoolFixture, TokenFixture, TokenKind } from './fixture-types.ts';
 import { poolAmounts } from './liquidity.ts';
 import { generateLongTail, type LongTailToken } from './longtail.ts';
 
+export type { DexName, PoolFixture, TokenFixture, TokenKind } from './fixture-types.ts';
+
 export type ChainName = 'ethereum' | 'base';
-export type DexName = 'uniswap-v2' | 'sushiswap';
 
 export const CHAIN_NAMES: readonly ChainName[] = ['ethereum', 'base'];
 export const DEXES: readonly DexName[] = ['uniswap-v2', 'sushiswap'];
 
 export const NATIVE_TOKEN: Address = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
 export const MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
-
-/** Which runtime code sits at the token's address. */
-export type TokenKind = 'erc20' | 'tether' | 'weth';
-
-export interface TokenFixture {
-  address: Address;
-  name: string;
-  symbol: string;
-  decimals: number;
-  kind: TokenKind;
-  /** Reference price in micro-USD (6 decimals); sets the pools' ratios. */
-  priceMicroUsd: bigint;
-  /** Balance every funded test account receives, in the smallest unit. */
-  fundAmount: bigint;
-}
-
-export interface PoolFixture {
-  dex: DexName;
-  tokenA: Address;
-  tokenB: Address;
-  /** Initial liquidity, in each token's smallest unit. */
-  amountA: bigint;
-  amountB: bigint;
-}
 
 export interface ChainFixture {
   chainId: number;

@@ -2,7 +2,7 @@
 // real token list. Same seed, same tokens: addresses, names, symbols and decimals never change.
 import { createHash } from 'node:crypto';
 import { type Address, bytesToHex, getAddress, parseUnits } from 'viem';
-import type { PoolFixture, TokenFixture } from './fixtures.ts';
+import type { PoolFixture, TokenFixture } from './fixture-types.ts';
 import { poolAmounts } from './liquidity.ts';
 
 export const LONG_TAIL_SEED = 'swaplane-devnet-longtail-v1';

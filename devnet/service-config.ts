@@ -4,12 +4,24 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { keccak256 } from 'viem';
-import type { ChainConfig } from '../service/config';
+import { type ChainConfig, type LimitsConfig, readServiceConfig } from '../service/config';
 import { writeChainConfig } from '../service/deploy';
 import { loadUniswapV2 } from './artifacts.ts';
 import type { DevnetManifest } from './manifest.ts';
 import { DEFAULT_MANIFEST_PATH } from './start.ts';
 import { V3_POOL_INIT_CODE_HASH } from './v3-pools.ts';
+
+/**
+ * The devnet's rate limits: it serves one developer, whose tests and end-to-end runs all come from
+ * 127.0.0.1 in parallel, so its buckets are far larger than a public deployment's defaults.
+ */
+export const DEVNET_LIMITS: LimitsConfig = {
+  rateLimits: {
+    quote: { burst: 600, perSecond: 300 },
+    build: { burst: 200, perSecond: 100 },
+    read: { burst: 2_000, perSecond: 1_000 },
+  },
+};
 
 /** Where `npm run service` and `npm run demo` keep the running devnet's configuration. */
 export const DEVNET_SERVICE_CONFIG_PATH = join(dirname(DEFAULT_MANIFEST_PATH), 'service-config.json');
@@ -62,5 +74,7 @@ export function writeDevnetServiceConfig(manifest: DevnetManifest, path: string)
     };
     writeChainConfig(path, config);
   }
+  const written = readServiceConfig(path);
+  writeFileSync(path, `${JSON.stringify({ ...written, limits: DEVNET_LIMITS }, null, 2)}\n`);
   return path;
 }

@@ -4,13 +4,6 @@
 // pool (LINK/USDC, MKR/DAI...), so routes mix protocols and hops. Deployed after the rest of a chain
 // by an account of its own, so every earlier address stays where it was; deterministic.
 import { type Address, encodeFunctionData, getAddress, getContractAddress, type Hex, parseAbi } from 'viem';
-import { tokenAbi, weth9Abi } from './abi.ts';
-import { DEPLOYER } from './accounts.ts';
-import { loadArtifact, loadUniswapV3 } from './artifacts.ts';
-import type { ChainFixture, TokenFixture } from './fixtures.ts';
-import { poolAmounts } from './liquidity.ts';
-import type { ManifestPool } from './manifest.ts';
-import { RpcClient } from './rpc.ts';
 import {
   encodeSqrtRatioX96,
   FEE_TICK_SPACING,
@@ -18,7 +11,14 @@ import {
   liquidityForAmounts,
   MAX_TICK,
   MIN_TICK,
-} from './v3math.ts';
+} from '../pool-math/v3.ts';
+import { tokenAbi, weth9Abi } from './abi.ts';
+import { DEPLOYER } from './accounts.ts';
+import { loadArtifact, loadUniswapV3 } from './artifacts.ts';
+import type { ChainFixture, TokenFixture } from './fixtures.ts';
+import { poolAmounts } from './liquidity.ts';
+import type { ManifestPool } from './manifest.ts';
+import { RpcClient } from './rpc.ts';
 
 /** Anvil's account 8: deploys the V3 factory (its nonce 0) and the liquidity helper (nonce 1). */
 export const V3_DEPLOYER: Address = '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f';

@@ -39,6 +39,7 @@ export async function startEmbeddedDefault(options: EmbeddedOptions = {}): Promi
     for (const line of loaded.summary) options.log?.(line);
     service = await startService({
       manifest: loaded.manifest,
+      policy: loaded.policy,
       ...(options.ports?.service !== undefined ? { port: options.ports.service } : {}),
     });
   } catch (error) {

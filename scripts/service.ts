@@ -66,7 +66,11 @@ async function main(): Promise<void> {
       manifest: loaded.manifest,
       port,
       host: process.env.HOST || DEFAULT_SERVICE_HOST,
-      policy: process.env.PUBLIC_BASE_URL ? { publicBaseUrl: process.env.PUBLIC_BASE_URL } : {},
+      // The configuration file's limits and public URL; PUBLIC_BASE_URL overrides the latter.
+      policy: {
+        ...loaded.policy,
+        ...(process.env.PUBLIC_BASE_URL ? { publicBaseUrl: process.env.PUBLIC_BASE_URL } : {}),
+      },
     });
   } catch (error) {
     await devnet?.stop();

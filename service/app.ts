@@ -14,6 +14,7 @@ import { tokenLogoSvg } from './logos';
 import type { ServiceManifest } from './manifest';
 import { resolvePolicy, type ServicePolicy } from './policy';
 import { quote } from './quote';
+import { requestBounds } from './request-bounds';
 import { acceptsGzip, matchesEtag, searchResultJson, TokenListCache } from './tokens';
 import { requireChainById, whitelisted } from './validate';
 
@@ -30,8 +31,7 @@ export interface ServiceDeps {
 /** Extension pages (any id) and local pages; every other origin gets no CORS grant. */
 const ALLOWED_ORIGIN =
   /^(?:(?:chrome|moz)-extension:\/\/[A-Za-z0-9-]+|https?:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?)$/;
-/** Only plain hosts become logo URL bases; anything odd in a Host header falls back to the default. */
-const SAFE_ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$|^https?:\/\/\[[0-9a-fA-F:]+\](?::\d{1,5})?$/;
+/** The logo URL base when none is configured (startService always configures where it listens). */
 const FALLBACK_BASE_URL = 'http://127.0.0.1:8787';
 
 /** What every route needs: policy, chains and their readers, the clock, the error answer. */
@@ -42,7 +42,7 @@ interface AppContext {
   registry: ChainRegistry;
   readerFor(chain: ChainContext): ChainReader;
   chainByName(name: string): ChainContext;
-  baseUrl(c: Context): string;
+  baseUrl: string;
   limit: MiddlewareHandler;
   tokenLists: TokenListCache;
   now(): string;
@@ -54,7 +54,7 @@ function createAppContext(deps: ServiceDeps): AppContext {
   const clock = deps.clock ?? (() => new Date());
   const log = deps.log ?? ((line: string) => console.error(line));
   const registry = buildChainRegistry(deps.manifest);
-  const defaults = deps.readers ? {} : createRpcChainReaders(deps.manifest);
+  const defaults = deps.readers ? {} : createRpcChainReaders(deps.manifest, policy);
   const readers = new Map<ChainName, ChainReader>();
   for (const chain of registry.chains) {
     const reader = deps.readers?.[chain.name] ?? defaults[chain.name];
@@ -65,7 +65,10 @@ function createAppContext(deps: ServiceDeps): AppContext {
     if (!reader) throw new Error(`no reader for ${chain.name}`);
     return reader;
   };
-  const tokenLists = new TokenListCache();
+  const baseUrl = (policy.publicBaseUrl ?? FALLBACK_BASE_URL).replace(/\/+$/, '');
+  const tokenLists = new TokenListCache(baseUrl);
+  // Every list is serialized and gzipped now, not on a request (a first request would pay 15 ms).
+  for (const chain of registry.chains) tokenLists.fullList(chain);
   const now = () => clock().toISOString();
   const fail = (c: Context, error: ApiError) =>
     c.json(errorBody(error.code, error.message, clock()), error.status);
@@ -77,15 +80,6 @@ function createAppContext(deps: ServiceDeps): AppContext {
       throw new ApiError(400, ERROR_CODES.unsupportedChain, `unknown chain "${name}"; supported: ${names}`);
     }
     return chain;
-  };
-  const baseUrl = (c: Context): string => {
-    if (policy.publicBaseUrl) return policy.publicBaseUrl.replace(/\/+$/, '');
-    try {
-      const origin = new URL(c.req.url).origin;
-      return SAFE_ORIGIN.test(origin) ? origin : FALLBACK_BASE_URL;
-    } catch {
-      return FALLBACK_BASE_URL;
-    }
   };
   const limit = bodyLimit({
     maxSize: policy.maxBodyBytes,
@@ -108,9 +102,12 @@ export function createServiceApp(deps: ServiceDeps): Hono {
       origin: (origin) => (ALLOWED_ORIGIN.test(origin) ? origin : null),
       allowMethods: ['GET', 'POST'],
       allowHeaders: ['Content-Type'],
+      // The extension reads how long a 429 asks it to wait.
+      exposeHeaders: ['Retry-After'],
       maxAge: 600,
     }),
   );
+  app.use('*', requestBounds(ctx.policy, ctx.fail));
 
   tokenRoutes(app, ctx);
   swapRoutes(app, ctx);
@@ -139,12 +136,12 @@ function tokenRoutes(app: Hono, { chainByName, tokenLists, baseUrl }: AppContext
         `${address} is not a whitelisted token on ${chain.name}`,
       );
     }
-    return c.json(searchResultJson(baseUrl(c), chain, token));
+    return c.json(searchResultJson(baseUrl, chain, token));
   });
 
   app.get('/v1/tokens/:chain/full', (c) => {
     const chain = chainByName(c.req.param('chain'));
-    const list = tokenLists.fullList(baseUrl(c), chain);
+    const list = tokenLists.fullList(chain);
     const headers: Record<string, string> = {
       'Content-Type': 'application/json; charset=UTF-8',
       'Cache-Control': 'public, max-age=300',

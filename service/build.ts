@@ -2,7 +2,7 @@
 // call. Nothing in the quote is trusted: the route must be made of real pools, and its amounts
 // must be what those pools gave at the quote's block.
 import { type Abi, encodeFunctionData, parseAbi, zeroAddress } from 'viem';
-import routerArtifact from '../devnet/artifacts/SwapRouter.json' with { type: 'json' };
+import routerArtifact from '../contracts/artifacts/SwapRouter.json' with { type: 'json' };
 import { ERROR_CODES, isNativeToken, type Quote, ReferenceSwapSchema } from '../lib/api/schema';
 import type { BlockRef, ChainReader } from './chain-reader';
 import type { ChainContext } from './chains';

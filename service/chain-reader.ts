@@ -1,12 +1,15 @@
 // Reads what a quote needs from a chain: the head block, and every pool's state at a block through
 // Multicall3 aggregate3 (V2 reserves and V3 bitmap words in one eth_call, V3 ticks in a second). A head watcher follows the chain (service/head-watcher.ts)
 // and reads each new block's state once, as it arrives, so a quote costs no node round trip.
-// Snapshots are cached by block hash (a small LRU), so anvil_revert/reorgs never serve stale state.
+// Snapshots are cached by block hash (an LRU), so anvil_revert/reorgs never serve stale state. The
+// cache spans every block a quote can still be built at (plus room for forks), so a build of an old
+// but valid quote never sends the node a reserves read (a client cannot push builds into RPC load).
 import type { Hex } from 'viem';
 import type { ChainName } from './chains';
 import { RpcUnavailableError } from './errors';
 import { type BlockRef, createHeadWatcher, parseBlock, webSocketUrlFor } from './head-watcher';
 import type { ServiceManifest } from './manifest';
+import { buildableBlocks, type ServicePolicy } from './policy';
 import { createPoolStateFetcher } from './pool-state';
 import type { ReserveSnapshot } from './routing/reserves';
 import { createJsonRpcClient } from './rpc-client';
@@ -36,12 +39,19 @@ export interface ChainReader {
   close?(): void;
 }
 
+/** Blocks of forks the snapshot cache holds on top of the buildable window (reorgs, anvil_revert). */
+const FORK_ROOM = 8;
+
 /** An RPC reader for every chain of a manifest, keyed by chain name. */
-export function createRpcChainReaders(manifest: ServiceManifest): Partial<Record<ChainName, ChainReader>> {
+export function createRpcChainReaders(
+  manifest: ServiceManifest,
+  policy: ServicePolicy,
+): Partial<Record<ChainName, ChainReader>> {
   const readers: Partial<Record<ChainName, ChainReader>> = {};
   for (const chain of manifest.chains) {
     readers[chain.chainName] = createRpcChainReader({
       chainName: chain.chainName,
+      cacheSize: buildableBlocks(policy, chain.chainName) + FORK_ROOM,
       rpcUrl: chain.rpcUrl,
       multicall3: chain.multicall3 as Hex,
       pools: chain.pools.map((pool) => ({ address: pool.address as Hex, fee: pool.fee })),
@@ -60,6 +70,7 @@ export interface RpcChainReaderOptions {
   wordRadius?: number;
   /** Per-RPC timeout; a dead node should fail a quote fast, not hang it. */
   timeoutMs?: number;
+  /** Snapshots kept (blocks); default 16. */
   cacheSize?: number;
   /** Subcalls per eth_call; one call for any realistic pool count, chunked past it to stay under gas caps. */
   chunkSize?: number;

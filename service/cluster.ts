@@ -1,10 +1,11 @@
 // Scale out on one machine: N service processes (node:cluster) share one listening port; the
-// primary hands the connections out. Each worker is a whole service (its own head watcher and pool
+// primary hands the connections out. Each worker is a whole service (its own head watcher, pool
 // state, read from the RPC): nothing is shared between requests or between workers, so the same
 // holds for replicas on other machines behind any HTTP load balancer.
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { parseServiceManifest, type ServiceManifest } from './manifest';
+import type { ServicePolicy } from './policy';
 import { type RunningService, type StartServiceOptions, startService } from './server';
 
 /** Marks a forked service worker; the manifest comes over IPC (too big for the environment). */
@@ -13,7 +14,8 @@ const WORKER_ENV = 'SWAPLANE_SERVICE_WORKER';
 interface WorkerOptions {
   port: number;
   host: string;
-  publicBaseUrl?: string;
+  /** Plain JSON (numbers, strings, null), so it crosses IPC unchanged. */
+  policy: Partial<ServicePolicy>;
 }
 
 interface StartMessage {
@@ -46,7 +48,7 @@ export async function runServiceWorker(): Promise<void> {
     manifest,
     port: options.port,
     host: options.host,
-    policy: options.publicBaseUrl ? { publicBaseUrl: options.publicBaseUrl } : {},
+    policy: options.policy,
   });
   process.send?.({ type: 'swaplane-ready', url: service.url } satisfies ReadyMessage);
   process.on('SIGTERM', () => void service.close().finally(() => process.exit(0)));
@@ -69,7 +71,7 @@ export async function startServiceCluster(
     options: {
       port: options.port ?? 8787,
       host: options.host ?? '127.0.0.1',
-      ...(options.policy?.publicBaseUrl ? { publicBaseUrl: options.policy.publicBaseUrl } : {}),
+      policy: options.policy ?? {},
     },
   };
   cluster.setupPrimary({ exec: fileURLToPath(new URL('./cluster-worker.ts', import.meta.url)), args: [] });

@@ -5,12 +5,15 @@ import type { Address } from 'viem';
 import { type ChainConfig, ConfigError, loadTokenList, readServiceConfig } from './config';
 import { discoverPools } from './discovery';
 import type { ServiceManifest, ServiceManifestChain } from './manifest';
+import { policyFromConfig, type ServicePolicy } from './policy';
 import { createJsonRpcClient } from './rpc-client';
 
 export interface LoadedConfig {
   manifest: ServiceManifest;
   /** One line per chain: tokens listed, pools found, blocks scanned. */
   summary: string[];
+  /** The file's public URL and limits, as policy overrides (absent fields keep the defaults). */
+  policy: Partial<ServicePolicy>;
 }
 
 export async function loadServiceManifest(
@@ -25,7 +28,7 @@ export async function loadServiceManifest(
     chains.push(loaded.chain);
     summary.push(loaded.summary);
   }
-  return { manifest: { version: 1, chains }, summary };
+  return { manifest: { version: 1, chains }, summary, policy: policyFromConfig(config) };
 }
 
 async function loadChain(

@@ -55,8 +55,56 @@ export const ChainConfigSchema = z.object({
 });
 export type ChainConfig = z.infer<typeof ChainConfigSchema>;
 
+const BucketSchema = z.strictObject({
+  /** Requests a client may send at once. */
+  burst: z.number().int().min(1).max(1_000_000),
+  /** Requests per second a client may keep sending. */
+  perSecond: z.number().positive().max(1_000_000),
+});
+
+/** What one request may cost; each field defaults as docs/SERVICE.md says. */
+export const LimitsConfigSchema = z.strictObject({
+  maxBodyBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .optional(),
+  maxUrlBytes: z
+    .number()
+    .int()
+    .min(256)
+    .max(64 * 1024)
+    .optional(),
+  routeSearchMs: z.number().int().min(1).max(10_000).optional(),
+  /** Only behind a reverse proxy that sets it: the header naming the client's address. */
+  clientAddressHeader: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'a header name')
+    .optional(),
+  /** Per-client token buckets by kind of request; false turns rate limiting off. */
+  rateLimits: z
+    .union([
+      z.literal(false),
+      z.strictObject({
+        quote: BucketSchema.optional(),
+        build: BucketSchema.optional(),
+        read: BucketSchema.optional(),
+        maxClients: z.number().int().min(100).max(10_000_000).optional(),
+      }),
+    ])
+    .optional(),
+});
+export type LimitsConfig = z.infer<typeof LimitsConfigSchema>;
+
 export const ServiceConfigSchema = z
-  .object({ version: z.literal(1), chains: z.array(ChainConfigSchema).min(1) })
+  .object({
+    version: z.literal(1),
+    chains: z.array(ChainConfigSchema).min(1),
+    /** Base of the logo URLs the service hands out (its public address); default: where it listens. */
+    publicBaseUrl: z.url({ protocol: /^https?$/ }).optional(),
+    limits: LimitsConfigSchema.optional(),
+  })
   .refine((config) => new Set(config.chains.map((c) => c.name)).size === config.chains.length, {
     message: 'two chains share a name',
   })

@@ -16,7 +16,7 @@ import {
   zeroHash,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import routerArtifact from '../devnet/artifacts/SwapRouter.json' with { type: 'json' };
+import routerArtifact from '../contracts/artifacts/SwapRouter.json' with { type: 'json' };
 import {
   type ChainConfig,
   ConfigError,
@@ -116,7 +116,8 @@ export function writeChainConfig(path: string, chain: ChainConfig): ServiceConfi
     ? readServiceConfig(path)
     : { version: 1, chains: [] as never };
   const chains = current.chains.filter((existing) => existing.chainId !== chain.chainId);
-  const next = ServiceConfigSchema.parse({ version: 1, chains: [...chains, chain] });
+  // The file's other settings (public URL, limits) are kept as they are.
+  const next = ServiceConfigSchema.parse({ ...current, version: 1, chains: [...chains, chain] });
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(next, null, 2)}\n`);
   renameSync(temporary, path);

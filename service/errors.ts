@@ -3,7 +3,7 @@
 import { ERROR_CODES } from '../lib/api/schema';
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
-export type ErrorStatus = 400 | 404 | 405 | 406 | 413 | 503;
+export type ErrorStatus = 400 | 404 | 405 | 406 | 413 | 414 | 422 | 429 | 503;
 
 export class ApiError extends Error {
   constructor(

@@ -1,33 +1,19 @@
 // POST /v1/quote: price a request at the chain head with the best split route, exact to the wei;
 // native <-> WETH is a wrap route (out = in).
-import { ERROR_CODES, type QuoteRequest, type ReferenceSwap } from '../lib/api/schema';
+import { ERROR_CODES, type QuoteRequest } from '../lib/api/schema';
 import type { ChainReader, ChainState } from './chain-reader';
 import type { ChainContext, TokenRecord } from './chains';
 import { ApiError } from './errors';
 import type { ServicePolicy } from './policy';
+import type { BestRouteJson, QuoteData } from './quote-data';
 import { findBestRoute } from './routing/route';
+import { RouteSearchTimeout, searchClock } from './routing/search-clock';
 import type { Simulation } from './routing/simulate';
 import { minReceivedFor } from './routing/slippage';
 import { acceptedSlippage, amountProblem, routeToken, slippageRangeText, whitelisted } from './validate';
 import { isWrap, wrapRoute } from './wrap';
 
-export interface QuoteData {
-  chainId: number;
-  inToken: string;
-  inDecimals: number;
-  inAmount: string;
-  outToken: string;
-  outDecimals: number;
-  outAmount: string;
-  slippage: number;
-  minReceived: string;
-  bestRoute: { percent: number; swaps: ReferenceSwap[] }[];
-  contractAddress: string;
-  contractMethod: 'swap';
-  blockNumber: number;
-  /** Not in the contract: the request's referral code, carried to /build (0 when absent). */
-  refCode: number;
-}
+export type { QuoteData } from './quote-data';
 
 export async function quote(
   chain: ChainContext,
@@ -65,13 +51,29 @@ export async function quote(
   const tokenOut = routeToken(chain, outToken);
 
   const { block: head, snapshot } = await stateAtHead(reader);
-  const route = findBestRoute(chain.graph, snapshot, tokenIn, tokenOut, inAmount);
+  const route = searchRoute(() =>
+    findBestRoute(chain.graph, snapshot, tokenIn, tokenOut, inAmount, searchClock(policy.routeSearchMs)),
+  );
   if (!route.ok) throw new ApiError(404, ERROR_CODES.noRoute, `no route for this swap: ${route.reason}`);
 
   return {
     ...quoteFields(chain, request, inToken, outToken, slippage, inAmount, route.outAmount, head.number),
     bestRoute: routeJson(chain, route),
   };
+}
+
+/** Runs a route search, turning its time bound into the client's answer (422, ask again later). */
+function searchRoute<T>(search: () => T): T {
+  try {
+    return search();
+  } catch (error) {
+    if (!(error instanceof RouteSearchTimeout)) throw error;
+    throw new ApiError(
+      422,
+      ERROR_CODES.routeSearchTooLong,
+      `the route search for this pair ran past the service's ${error.budgetMs} ms limit; try again shortly or a simpler pair`,
+    );
+  }
 }
 
 function quoteFields(
@@ -111,7 +113,7 @@ async function stateAtHead(reader: ChainReader): Promise<ChainState> {
   return { block, snapshot: await reader.reserves(block) };
 }
 
-export function routeJson(chain: ChainContext, route: Simulation): QuoteData['bestRoute'] {
+export function routeJson(chain: ChainContext, route: Simulation): BestRouteJson {
   return route.shares.map((share) => ({
     percent: share.percent,
     swaps: share.hops.map((hop) => {

@@ -1,9 +1,11 @@
 // Listens with @hono/node-server. Default 127.0.0.1:8787; port 0 picks a free port.
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import type { Hono } from 'hono';
 import { createServiceApp, type ServiceDeps } from './app';
 import { createRpcChainReaders } from './chain-reader';
 import type { ServiceManifest } from './manifest';
+import { resolvePolicy } from './policy';
 
 export interface StartServiceOptions extends Partial<Omit<ServiceDeps, 'manifest'>> {
   manifest: ServiceManifest;
@@ -21,16 +23,31 @@ export const DEFAULT_SERVICE_HOST = '127.0.0.1';
 
 export async function startService(options: StartServiceOptions): Promise<RunningService> {
   const { port = DEFAULT_SERVICE_PORT, host = DEFAULT_SERVICE_HOST, ...deps } = options;
-  const readers = deps.readers ?? createRpcChainReaders(deps.manifest);
-  const app = createServiceApp({ ...deps, readers });
+  const readers = deps.readers ?? createRpcChainReaders(deps.manifest, resolvePolicy(deps.policy));
+  // The app is made once the address is known: unless configured, the logo URL base is where we
+  // listen (configuration decides it, never a request's Host header).
+  let app: Hono | undefined;
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const created = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(created));
+    const created = serve(
+      {
+        fetch: (request, env) => app?.fetch(request, env) ?? new Response(null, { status: 503 }),
+        port,
+        hostname: host,
+      },
+      () => resolve(created),
+    );
     created.once('error', reject);
   });
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${urlHost}:${address.port}`;
+  app = createServiceApp({
+    ...deps,
+    readers,
+    policy: { ...deps.policy, publicBaseUrl: deps.policy?.publicBaseUrl ?? url },
+  });
   return {
-    url: `http://${urlHost}:${address.port}`,
+    url,
     close: () =>
       new Promise<void>((resolve, reject) => {
         // Keep-alive sockets would hold close() open until they time out.

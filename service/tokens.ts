@@ -1,12 +1,12 @@
 // Token JSON as the spec shapes it (2.1). The full list is thousands of entries (~430 kB): it is
-// serialized, encoded to bytes and gzipped once per (chain, base URL), with an ETag, so /full
-// costs a Map lookup and a write of bytes that already exist (a quarter as many when gzipped).
+// serialized, encoded to bytes and gzipped once per chain when the service starts (the list and the
+// configured base URL never change while it runs), with an ETag, so /full costs a Map lookup and a
+// write of bytes that already exist (a quarter as many when gzipped). Nothing in a request (its
+// Host header least of all) decides what is computed or cached.
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { Token } from '../lib/api/schema';
 import type { ChainContext, TokenRecord } from './chains';
-
-const MAX_CACHED_LISTS = 8;
 
 export function logoUrl(baseUrl: string, chain: ChainContext, token: TokenRecord): string {
   return `${baseUrl}/logos/${chain.name}/${token.address.toLowerCase()}.svg`;
@@ -39,27 +39,31 @@ export interface EncodedList {
   readonly etag: string;
 }
 
+/** Serializes a chain's list: JSON bytes, their level-9 gzip and a strong ETag of the JSON. */
+export function encodeTokenList(baseUrl: string, chain: ChainContext): EncodedList {
+  const json = Buffer.from(
+    JSON.stringify(chain.tokens.map((token) => tokenJson(baseUrl, chain, token))),
+    'utf8',
+  );
+  const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+  const gzip = gzipSync(json, { level: 9 });
+  return { json: json as Uint8Array<ArrayBuffer>, gzip: gzip as Uint8Array<ArrayBuffer>, etag };
+}
+
+/** Every chain's encoded list for one configured base URL, prepared once, on first use. */
 export class TokenListCache {
   private readonly lists = new Map<string, EncodedList>();
+  /** How many times a list was serialized and gzipped (a test reads it: requests must not add any). */
+  encodings = 0;
 
-  fullList(baseUrl: string, chain: ChainContext): EncodedList {
-    const key = `${chain.name} ${baseUrl}`;
-    const hit = this.lists.get(key);
+  constructor(private readonly baseUrl: string) {}
+
+  fullList(chain: ChainContext): EncodedList {
+    const hit = this.lists.get(chain.name);
     if (hit !== undefined) return hit;
-    const json = Buffer.from(
-      JSON.stringify(chain.tokens.map((token) => tokenJson(baseUrl, chain, token))),
-      'utf8',
-    );
-    const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
-    const gzip = gzipSync(json, { level: 9 });
-    const list: EncodedList = {
-      json: json as Uint8Array<ArrayBuffer>,
-      gzip: gzip as Uint8Array<ArrayBuffer>,
-      etag,
-    };
-    // Base URLs come from Host headers: bound the cache so odd hosts cannot grow it.
-    if (this.lists.size >= MAX_CACHED_LISTS) this.lists.clear();
-    this.lists.set(key, list);
+    const list = encodeTokenList(this.baseUrl, chain);
+    this.encodings += 1;
+    this.lists.set(chain.name, list);
     return list;
   }
 }

@@ -1,9 +1,9 @@
 // Native coin <-> its wrapped token (WETH9 deposit/withdraw) as a route: one share of 100%, one
-// swap through the WETH contract, out = in. The router does it 1:1 (devnet/contracts/SwapRouter.sol,
+// swap through the WETH contract, out = in. The router does it 1:1 (contracts/SwapRouter.sol,
 // _wrapOrUnwrap) and checks the hop says exactly that.
 import { ReferenceSwapSchema } from '../lib/api/schema';
 import type { ChainContext, TokenRecord } from './chains';
-import type { QuoteData } from './quote';
+import type { BestRouteJson } from './quote-data';
 
 /** The dex name of a wrap/unwrap swap entry. */
 export const WRAP_DEX = 'weth';
@@ -20,7 +20,7 @@ export function wrapRoute(
   inToken: TokenRecord,
   outToken: TokenRecord,
   amount: bigint,
-): QuoteData['bestRoute'] {
+): BestRouteJson {
   const swap = {
     dex: WRAP_DEX,
     pool: chain.weth,

@@ -9,7 +9,13 @@ import { checkSlippage } from '@/lib/swap/slippage';
 import { ConnectedSites } from './ConnectedSites';
 import { ExplorerHosts } from './ExplorerHosts';
 import { OneClickAmounts } from './OneClickAmounts';
-import { checkedSettings, NetworkFields, ServiceFields, TradingFields } from './SettingsFields';
+import {
+  checkedSettings,
+  GeneralFields,
+  NetworkFields,
+  SecurityFields,
+  ServiceFields,
+} from './SettingsFields';
 import { TrustChangeDialog } from './TrustChange';
 import { TrustReview } from './TrustReview';
 
@@ -162,6 +168,12 @@ export function Options() {
   return (
     <main>
       <h1>Swaplane settings</h1>
+      <nav aria-label="Settings sections" class="section-nav">
+        <a href="#general">General</a>
+        <a href="#security">Security</a>
+        <a href="#sites">Sites</a>
+        <a href="#advanced">Advanced</a>
+      </nav>
       <TrustReview onConfirmed={idle} />
       {pending && (
         <TrustChangeDialog
@@ -173,48 +185,87 @@ export function Options() {
           onConfirm={(password) => void trust.confirm(password)}
           onCancel={() => {
             trust.cancel();
+            // The fields go back to what is stored: a rejected URL never stays on screen as if kept.
+            if (stored) setSettings({ ...settings, ...trustFieldsOf(stored) });
             setStatus({ kind: 'error', message: 'Not saved: the change was cancelled.' });
           }}
         />
       )}
       <form onSubmit={save} noValidate>
-        <ServiceFields settings={settings} patch={patch} replace={setSettings} />
-        <NetworkFields settings={settings} patch={patch} />
-        <TradingFields
-          settings={settings}
-          patch={patch}
-          slippageCheck={slippageCheck}
-          amountText={amountText}
-          onAmountText={(text) => {
-            setAmountText(text);
-            idle();
-          }}
-        />
-        <OneClickAmounts
-          texts={perChain}
-          fallback={amountCheck.ok ? amountCheck.text : ''}
-          onInput={(chainId, text) => {
-            setPerChain({ ...perChain, [chainId]: text });
-            idle();
-          }}
-        />
-
-        <button type="submit" disabled={slippageCheck.level === 'error'}>
-          Save
-        </button>
-        <p role="status" data-testid="settings-status">
-          {status.kind === 'saved' && 'Saved.'}
-          {status.kind === 'error' && status.message}
-        </p>
+        <section id="general" aria-labelledby="general-title">
+          <h2 id="general-title" class="section-title">
+            General
+          </h2>
+          <GeneralFields
+            settings={settings}
+            patch={patch}
+            slippageCheck={slippageCheck}
+            amountText={amountText}
+            onAmountText={(text) => {
+              setAmountText(text);
+              idle();
+            }}
+          />
+          <details class="more">
+            <summary>One-click amount per network</summary>
+            <OneClickAmounts
+              texts={perChain}
+              fallback={amountCheck.ok ? amountCheck.text : ''}
+              onInput={(chainId, text) => {
+                setPerChain({ ...perChain, [chainId]: text });
+                idle();
+              }}
+            />
+          </details>
+        </section>
+        <section id="security" aria-labelledby="security-title">
+          <h2 id="security-title" class="section-title">
+            Security
+          </h2>
+          <SecurityFields settings={settings} patch={patch} />
+        </section>
+        <section id="advanced" aria-labelledby="advanced-title">
+          <h2 id="advanced-title" class="section-title">
+            Advanced
+          </h2>
+          <p class="hint">Which swap service and RPCs Swaplane uses: change them only for ones you trust.</p>
+          <ServiceFields settings={settings} patch={patch} replace={setSettings} />
+          <NetworkFields settings={settings} patch={patch} />
+        </section>
+        <div class="save-bar">
+          <button type="submit" disabled={slippageCheck.level === 'error'}>
+            Save
+          </button>
+          <p role="status" data-testid="settings-status">
+            {status.kind === 'saved' && 'Saved.'}
+            {status.kind === 'error' && status.message}
+          </p>
+        </div>
       </form>
       {/* Outside the form: added and removed at once, not with Save. */}
-      <ExplorerHosts
-        hosts={settings.explorerHosts}
-        onSaved={(saved) =>
-          setSettings((current) => current && { ...current, explorerHosts: saved.explorerHosts })
-        }
-      />
-      <ConnectedSites />
+      <section id="sites" aria-labelledby="sites-title">
+        <h2 id="sites-title" class="section-title">
+          Sites
+        </h2>
+        <ExplorerHosts
+          hosts={settings.explorerHosts}
+          onSaved={(saved) =>
+            setSettings((current) => current && { ...current, explorerHosts: saved.explorerHosts })
+          }
+        />
+        <ConnectedSites />
+      </section>
     </main>
   );
+}
+
+/** The fields a trust change confirms (service, RPCs, API chain names), as stored. */
+function trustFieldsOf(
+  settings: Settings,
+): Pick<Settings, 'serviceBaseUrl' | 'rpcOverrides' | 'chainNameOverrides'> {
+  return {
+    serviceBaseUrl: settings.serviceBaseUrl,
+    rpcOverrides: settings.rpcOverrides,
+    chainNameOverrides: settings.chainNameOverrides,
+  };
 }

@@ -5,6 +5,7 @@ import { AmountPanel, FlipButton } from '@/components/AmountPanel';
 import { type ApprovalMode, ReviewSheet } from '@/components/ReviewSheet';
 import { SwapProgress } from '@/components/SwapProgress';
 import { TokenPicker, type TokenPickerProps } from '@/components/TokenPicker';
+import { amountFontPx } from '@/lib/amounts/fit';
 import type { Quote, Token } from '@/lib/api/schema';
 import { callBackground } from '@/lib/messaging/client';
 import type { SwapState } from '@/lib/state/pipeline-state';
@@ -103,6 +104,8 @@ export function SwapFields({
           class="amount-out"
           data-testid={outText !== null ? 'quote-out' : undefined}
           aria-label="You receive (expected)"
+          title={outText ?? undefined}
+          style={{ fontSize: `${amountFontPx(outText ?? '')}px` }}
         >
           {outText ?? '0.0'}
         </output>
@@ -155,6 +158,7 @@ export function ProgressSheet({
 /** "Review swap" (enabled once the quote fits and the balance allows it), and the review it opens. */
 export function ReviewStep({
   canReview,
+  label,
   reviewing,
   onReviewing,
   quote,
@@ -169,6 +173,8 @@ export function ReviewStep({
   run,
 }: {
   canReview: boolean;
+  /** "Review swap", or why it cannot be reviewed yet ("Enter an amount", "Insufficient ETH balance"). */
+  label: string;
   reviewing: boolean;
   onReviewing: (open: boolean) => void;
   quote: Quote | null;
@@ -186,14 +192,14 @@ export function ReviewStep({
     <>
       <button
         type="button"
-        class="primary wide"
+        class="primary wide review-button"
         disabled={!canReview}
         onClick={() => {
           run.clearError();
           onReviewing(true);
         }}
       >
-        Review swap
+        {label}
       </button>
       {reviewing && quote && (
         <ReviewSheet

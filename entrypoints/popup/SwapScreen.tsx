@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'preact/hooks';
+import { Holdings } from '@/components/Holdings';
 import { QuoteCard } from '@/components/QuoteCard';
 import { SlippageControl } from '@/components/SlippageControl';
 import { formatAmount } from '@/lib/amounts';
@@ -7,13 +8,14 @@ import { getChain, isLocalRpcUrl } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
 import { formatUsd, usdValue } from '@/lib/prices/usd';
 import { safeLogoUrl } from '@/lib/tokens/import';
+import { useHoldings } from './hooks/useHoldings';
 import { usePickerShortlist } from './hooks/usePickerShortlist';
 import { useNow } from './hooks/useQuoteSession';
 import { useSwapFigures } from './hooks/useSwapFigures';
 import { useSwapForm } from './hooks/useSwapForm';
 import { useSwapRun } from './hooks/useSwapRun';
 import { NetworkBar } from './NetworkBar';
-import { payChecks } from './pay-checks';
+import { payChecks, reviewLabel } from './pay-checks';
 import { ListNotices, ProgressSheet, ReviewStep, SwapFields } from './SwapParts';
 import { lookupToken } from './swap-actions';
 
@@ -23,7 +25,7 @@ const fitsPair = (quote: Quote, from: Token, to: Token) =>
 const refreshQuote = () => callBackground({ type: 'refreshQuote' }).catch(() => undefined);
 
 /** The swap screen: the form's state lives in useSwapForm; this puts the figures and sheets around it. */
-export function SwapScreen() {
+export function SwapScreen({ account, onReceive }: { account: string | null; onReceive: () => void }) {
   const form = useSwapForm();
   const { session, settings, chainId, from, to, parsed, findToken } = form;
   const [reviewing, setReviewing] = useState(false);
@@ -46,6 +48,7 @@ export function SwapScreen() {
     fee: figures?.fee?.expected,
     native,
   });
+  const holdings = useHoldings(chainId, account, findToken, form.index !== null, swapStatus);
   const run = useSwapRun(form.swap, () => setReviewing(false));
   const activeSwap = run.active;
 
@@ -57,11 +60,37 @@ export function SwapScreen() {
   const quoteFits = quote && from && to && fitsPair(quote, from.token, to.token);
   const usdText = (raw: bigint | null, token: Token | undefined) =>
     raw === null || !token ? '' : formatUsd(usdValue(raw, token.decimals, priceOf(token.address)));
+  const review = reviewLabel({
+    tokensChosen: Boolean(from && to),
+    amountText: form.amount,
+    parsed,
+    refusal,
+    sessionStatus: session?.status,
+    quoteFits: Boolean(quoteFits),
+  });
+  const swapFrom = (address: string) => {
+    const token = findToken(address);
+    if (!token) return;
+    form.pickFrom({ token, whitelisted: true });
+    document.getElementById('amount')?.focus();
+  };
   const sessionToken = (address: string | undefined) => (address ? (findToken(address) ?? null) : null);
 
   return (
     <>
       <NetworkBar chainId={chainId} localChain={localChain} onChange={form.changeChain} />
+      <Holdings
+        networkName={chain?.name ?? `Network ${chainId}`}
+        nativeSymbol={native.symbol}
+        rows={holdings.rows}
+        updating={!holdings.fresh}
+        error={holdings.error}
+        onRetry={holdings.retry}
+        onReceive={onReceive}
+        onSwap={swapFrom}
+        logoUrl={logoUrl}
+        collapsed={Boolean(from && to)}
+      />
       <ListNotices
         error={form.listError}
         refreshError={Boolean(form.list?.refreshError)}
@@ -107,14 +136,10 @@ export function SwapScreen() {
         <SlippageControl value={form.slippage} onChange={form.setSlippage} />
       </details>
 
-      {refusal && (
-        <p class="error" role="alert" data-testid="balance-error">
-          {refusal}
-        </p>
-      )}
       {from && to && !activeSwap && (
         <ReviewStep
-          canReview={session?.status === 'ready' && Boolean(quoteFits) && refusal === null}
+          canReview={review.enabled}
+          label={review.label}
           reviewing={reviewing}
           onReviewing={setReviewing}
           quote={quote}
@@ -128,6 +153,11 @@ export function SwapScreen() {
           onRefresh={refreshQuote}
           run={run}
         />
+      )}
+      {!(from && to) && !activeSwap && (
+        <button type="button" class="primary wide review-button" disabled>
+          {review.label}
+        </button>
       )}
       {activeSwap && (
         <ProgressSheet

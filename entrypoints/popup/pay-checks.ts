@@ -44,3 +44,27 @@ export function payChecks(input: {
       : undefined;
   return { refusal, maxText, maxNote };
 }
+
+/**
+ * What the swap button says: "Review swap" when it can open the review, otherwise why it cannot
+ * (the first reason the user can act on), so a disabled button is never mute.
+ */
+export function reviewLabel(input: {
+  tokensChosen: boolean;
+  amountText: string;
+  parsed: ReturnType<typeof parseAmount> | null;
+  refusal: string | null;
+  sessionStatus: string | undefined;
+  quoteFits: boolean;
+}): { label: string; enabled: boolean } {
+  const { parsed, refusal, sessionStatus } = input;
+  if (!input.tokensChosen) return { label: 'Choose the tokens to swap', enabled: false };
+  if (input.amountText.trim() === '' || (parsed?.ok && parsed.value === 0n))
+    return { label: 'Enter an amount', enabled: false };
+  if (parsed && !parsed.ok) return { label: 'Enter a valid amount', enabled: false };
+  if (refusal) return { label: refusal, enabled: false };
+  if (sessionStatus === 'ready' && input.quoteFits) return { label: 'Review swap', enabled: true };
+  if (sessionStatus === 'error') return { label: 'No quote to review', enabled: false };
+  if (sessionStatus === 'stale') return { label: 'Quote expired: get a new one', enabled: false };
+  return { label: 'Getting a quote…', enabled: false };
+}

@@ -7,6 +7,7 @@ import {
   ClientConfigError,
   InvalidRequestError,
   InvalidResponseError,
+  RateLimitedError,
   RequestCancelledError,
   ServiceUnavailableError,
 } from '@/lib/api/errors';
@@ -76,6 +77,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Per-call override of the client's retry policy; `false` = a single try. */
   retry?: Partial<RetryPolicy> | false;
+  /** Called when a 429 is waited out, with the seconds the service asked for (the view says so). */
+  onWait?: (seconds: number) => void;
 }
 
 export interface SwapApiClient {
@@ -94,6 +97,11 @@ export const DEFAULT_RETRY: RetryPolicy = {
   maxTotalMs: 25_000,
 };
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+/**
+ * The longest Retry-After a call waits out (once, never twice in a row): past it, or on a second
+ * 429, the call fails with RateLimitedError and the caller decides (the quote session shows it).
+ */
+export const MAX_RATE_LIMIT_WAIT_SECONDS = 20;
 /** Error bodies are only read for a code and a message: never keep more than this. */
 const MAX_TIMER_MS = 2 ** 31 - 1; // setTimeout overflows above this
 
@@ -145,33 +153,13 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
   const doFetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const transport: Transport = { baseUrl, doFetch, maxResponseBytes };
 
-  /** Runs attempts until one settles, retrying only ServiceUnavailableError within count and time budget. */
-  async function call<T>(
+  const env: CallEnv = { transport, clientPolicy, timeoutMs, sleep, random, now };
+  const call = <T>(
     endpoint: ApiEndpoint,
     request: HttpRequest,
     opts: CallOptions | undefined,
     interpret: (answer: RawAnswer) => T,
-  ): Promise<T> {
-    const signal = opts?.signal;
-    const policy = policyFor(clientPolicy, opts);
-    const start = now();
-    for (let retryIndex = 0; ; retryIndex++) {
-      if (signal?.aborted) throw new RequestCancelledError({ endpoint });
-      const remaining = policy ? policy.maxTotalMs - (now() - start) : timeoutMs;
-      const attemptTimeout = Math.max(1, Math.min(timeoutMs, remaining));
-      try {
-        const answer = await exchange(transport, endpoint, request, attemptTimeout, signal);
-        return interpret(answer);
-      } catch (error) {
-        if (!(error instanceof ServiceUnavailableError) || !policy || retryIndex >= policy.attempts)
-          throw error;
-        const delay = backoffDelay(retryIndex, policy, random);
-        if (now() - start + delay >= policy.maxTotalMs) throw error;
-        await sleep(delay, signal);
-        if (signal?.aborted) throw new RequestCancelledError({ endpoint });
-      }
-    }
-  }
+  ): Promise<T> => callWithRetries(env, endpoint, request, opts, interpret);
 
   function parseSuccess<S extends core.$ZodType>(
     endpoint: ApiEndpoint,
@@ -189,7 +177,7 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
       const path = `/v1/tokens/${segment(endpoint, chainName, 'chainName')}/search/${segment(endpoint, address, 'address')}`;
       return call(endpoint, { method: 'GET', path }, opts, (answer) => {
         if (answer.status === 404) return null;
-        if (!answer.ok) throw errorForStatus(endpoint, answer);
+        if (!answer.ok) throw errorForStatus(endpoint, answer, now());
         const tokens = parseSuccess(endpoint, answer, TokenSearchResponseSchema);
         if (tokens.length === 0) return null;
         // A search that answers another token would show wrong decimals or name: refuse it.
@@ -203,7 +191,7 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
       const endpoint = 'list';
       const path = `/v1/tokens/${segment(endpoint, chainName, 'chainName')}/full`;
       return call(endpoint, { method: 'GET', path }, opts, (answer) => {
-        if (!answer.ok) throw errorForStatus(endpoint, answer);
+        if (!answer.ok) throw errorForStatus(endpoint, answer, now());
         return parseSuccess(endpoint, answer, TokenListResponseSchema);
       });
     },
@@ -215,7 +203,7 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
         throw new InvalidRequestError({ endpoint, issues: formatIssues(checked.error.issues) });
       const body = JSON.stringify(checked.data); // the parsed copy: unknown request fields are not sent
       return call(endpoint, { method: 'POST', path: '/v1/quote', body }, opts, (answer) => {
-        if (!answer.ok) throw errorForStatus(endpoint, answer);
+        if (!answer.ok) throw errorForStatus(endpoint, answer, now());
         const json = successJson(endpoint, answer);
         const parsed = parseJson(endpoint, answer.status, json, QuoteResponseSchema);
         // Return the received object, not zod's copy (which reorders keys): /build gets it as received.
@@ -240,12 +228,67 @@ export function createSwapApiClient(options: SwapApiClientOptions): SwapApiClien
         });
       }
       return call(endpoint, { method: 'POST', path: '/v1/build', body }, opts, (answer) => {
-        if (!answer.ok) throw errorForStatus(endpoint, answer);
+        if (!answer.ok) throw errorForStatus(endpoint, answer, now());
         const parsed = parseSuccess(endpoint, answer, BuildResponseSchema);
         return { build: parsed.data, timestamp: parsed.timestamp };
       });
     },
   };
+}
+
+/** What every call of one client shares. */
+interface CallEnv {
+  transport: Transport;
+  clientPolicy: RetryPolicy | false;
+  timeoutMs: number;
+  sleep: SleepFn;
+  random: () => number;
+  now: () => number;
+}
+
+/** Runs attempts until one settles, retrying only ServiceUnavailableError within count and time budget. */
+async function callWithRetries<T>(
+  env: CallEnv,
+  endpoint: ApiEndpoint,
+  request: HttpRequest,
+  opts: CallOptions | undefined,
+  interpret: (answer: RawAnswer) => T,
+): Promise<T> {
+  const { transport, clientPolicy, timeoutMs, sleep, random, now } = env;
+  const signal = opts?.signal;
+  const policy = policyFor(clientPolicy, opts);
+  const start = now();
+  let waitedOutLimit = false;
+  for (let retryIndex = 0; ; retryIndex++) {
+    if (signal?.aborted) throw new RequestCancelledError({ endpoint });
+    const remaining = policy ? policy.maxTotalMs - (now() - start) : timeoutMs;
+    const attemptTimeout = Math.max(1, Math.min(timeoutMs, remaining));
+    try {
+      const answer = await exchange(transport, endpoint, request, attemptTimeout, signal);
+      return interpret(answer);
+    } catch (error) {
+      if (error instanceof RateLimitedError) {
+        // Wait as told, once, within the bound and the call's budget; a 429 never loops.
+        const seconds = error.retryAfterSeconds;
+        const waitMs = (seconds ?? 0) * 1000;
+        const fits = policy && now() - start + waitMs < policy.maxTotalMs;
+        if (waitedOutLimit || seconds === undefined || seconds > MAX_RATE_LIMIT_WAIT_SECONDS || !fits)
+          throw error;
+        waitedOutLimit = true;
+        opts?.onWait?.(seconds);
+        await sleep(waitMs, signal);
+        if (signal?.aborted) throw new RequestCancelledError({ endpoint });
+        retryIndex -= 1; // the wait is not one of the retries for 5xx
+        continue;
+      }
+      if (!(error instanceof ServiceUnavailableError) || !policy || retryIndex >= policy.attempts)
+        throw error;
+      const delay = backoffDelay(retryIndex, policy, random);
+      if (now() - start + delay >= policy.maxTotalMs) throw error;
+      await sleep(delay, signal);
+      if (signal?.aborted) throw new RequestCancelledError({ endpoint });
+    }
+  }
 }
 
 function checkPolicy(policy: RetryPolicy): RetryPolicy {

@@ -8,6 +8,7 @@ export type SwapApiErrorKind =
   | 'unsupported-token'
   | 'slippage'
   | 'quote-outdated'
+  | 'rate-limited'
   | 'service-unavailable'
   | 'invalid-response'
   | 'bad-request'
@@ -80,6 +81,20 @@ export class QuoteOutdatedError extends SwapApiError {
   }
 }
 
+/**
+ * 429: the service limits how often this client may ask. `retryAfterSeconds` is its Retry-After
+ * (absent when it sent none or an unreadable one); the client waits it out once, within a bound.
+ */
+export class RateLimitedError extends SwapApiError {
+  readonly kind = 'rate-limited';
+  override readonly name = 'RateLimitedError';
+  readonly retryAfterSeconds?: number;
+  constructor(init: SwapApiErrorInit & { retryAfterSeconds?: number }) {
+    super(init, 'rate limited');
+    this.retryAfterSeconds = init.retryAfterSeconds;
+  }
+}
+
 /** Why the service counts as unavailable: a 5xx answer, no answer at all, or no answer in time. */
 export type UnavailableCause = 'http-5xx' | 'network' | 'timeout';
 
@@ -103,6 +118,8 @@ export type InvalidResponseReason =
   | 'empty'
   | 'too-large'
   | 'unexpected-status'
+  /** A 3xx pointing elsewhere: never followed (the service's origin is the one trusted). */
+  | 'redirect'
   | 'mismatch';
 
 /** A success status whose body cannot be trusted: wrong shape, not JSON, empty, oversized. */
@@ -119,7 +136,7 @@ export class InvalidResponseError extends SwapApiError {
   }
 }
 
-/** Any 4xx the contract does not give a meaning to on that endpoint (400 on search, 404 on build, 413, 429...). */
+/** Any 4xx the contract does not give a meaning to on that endpoint (400 on search, 404 on build, 413, 414, 422...). */
 export class BadRequestError extends SwapApiError {
   readonly kind = 'bad-request';
   override readonly name = 'BadRequestError';

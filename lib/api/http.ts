@@ -7,6 +7,7 @@ import {
   InvalidRequestError,
   InvalidResponseError,
   QuoteOutdatedError,
+  RateLimitedError,
   RequestCancelledError,
   ServiceUnavailableError,
   SlippageError,
@@ -68,16 +69,22 @@ export async function exchange(
         body: request.body,
         signal: controller.signal,
         credentials: 'omit',
-        // A redirect could send the request (and trust) to another origin: refuse it (SECURITY.md).
-        redirect: 'error',
+        // A redirect could send the request (and trust) to another origin: never followed
+        // (SECURITY.md). 'manual' rather than 'error' so the user is told that, not "cannot reach".
+        redirect: 'manual',
       });
     } catch (error) {
       throw failure(error);
     }
+    if (isRedirect(response)) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new InvalidResponseError({ endpoint, status: response.status, reason: 'redirect' });
+    }
+    const retryAfter = response.headers.get('retry-after');
     if (response.ok) {
       try {
         const body = await readCapped(response, maxResponseBytes);
-        return { status: response.status, ok: true, ...body };
+        return { status: response.status, ok: true, retryAfter, ...body };
       } catch (error) {
         throw failure(error);
       }
@@ -89,11 +96,18 @@ export async function exchange(
     } catch {
       if (signal?.aborted) throw new RequestCancelledError({ endpoint, status: response.status });
     }
-    return { status: response.status, ok: false, ...body };
+    return { status: response.status, ok: false, retryAfter, ...body };
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onCallerAbort);
   }
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** A browser hides a manual redirect as an opaque response (status 0); Node shows the 3xx itself. */
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || REDIRECT_STATUSES.has(response.status);
 }
 
 export function parseJson<S extends core.$ZodType>(
@@ -117,6 +131,8 @@ export function parseJson<S extends core.$ZodType>(
 export interface RawAnswer {
   status: number;
   ok: boolean;
+  /** The Retry-After header as sent, if any. */
+  retryAfter?: string | null;
   bytes: Uint8Array;
   truncated: boolean;
 }
@@ -124,11 +140,16 @@ export interface RawAnswer {
 /** Maps a non-2xx answer to its typed error; the meaning of a status depends on the endpoint. */
 export function errorForStatus(
   endpoint: ApiEndpoint,
-  answer: Pick<RawAnswer, 'status' | 'bytes'>,
+  answer: Pick<RawAnswer, 'status' | 'bytes' | 'retryAfter'>,
+  nowMs: number = Date.now(),
 ): SwapApiError {
   const { status } = answer;
   const init = { endpoint, status, ...serverError(answer.bytes) };
   if (status >= 500) return new ServiceUnavailableError({ ...init, cause: 'http-5xx' });
+  if (status === 429) {
+    const retryAfterSeconds = parseRetryAfter(answer.retryAfter, nowMs);
+    return new RateLimitedError(retryAfterSeconds === undefined ? init : { ...init, retryAfterSeconds });
+  }
   if (status < 400) return new InvalidResponseError({ ...init, reason: 'unexpected-status' });
   if (endpoint === 'quote') {
     if (status === 400) return new UnsupportedChainError(init);
@@ -137,6 +158,26 @@ export function errorForStatus(
   }
   if (endpoint === 'build' && status === 400) return new QuoteOutdatedError(init);
   return new BadRequestError(init);
+}
+
+/** Longest Retry-After taken at its word (a day); anything longer reads as no usable answer. */
+const MAX_RETRY_AFTER_SECONDS = 86_400;
+
+/**
+ * Retry-After (RFC 9110 10.2.3) as whole seconds from now: delta-seconds or an HTTP date. Missing,
+ * malformed or absurd values give undefined: the client then does not wait on the service's word.
+ */
+export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  const text = value.trim();
+  let seconds: number;
+  if (/^\d{1,9}$/.test(text)) seconds = Number(text);
+  else {
+    const at = Date.parse(text);
+    if (!/[A-Za-z]/.test(text) || Number.isNaN(at)) return undefined;
+    seconds = Math.max(0, Math.ceil((at - nowMs) / 1000));
+  }
+  return seconds <= MAX_RETRY_AFTER_SECONDS ? seconds : undefined;
 }
 
 /** Code and message of an error body when it has them; any other body (HTML, garbage, none) gives nothing. */

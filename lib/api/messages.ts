@@ -1,6 +1,12 @@
 // The one place that turns API errors into words for people: what happened, and what to do next.
 // Never shows stacks or raw server text (a service's message is for logs, not for the popup).
-import { ClientConfigError, ServiceUnavailableError, SwapApiError } from '@/lib/api/errors';
+import {
+  ClientConfigError,
+  InvalidResponseError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  SwapApiError,
+} from '@/lib/api/errors';
 import { ERROR_CODES } from '@/lib/api/schema';
 
 export interface UserMessage {
@@ -58,9 +64,18 @@ export function userMessageFor(error: unknown): UserMessage {
         detail: 'Prices may have moved since this quote was made.',
         action: 'Review the new quote before you confirm.',
       };
+    case 'rate-limited':
+      return busyMessage(error instanceof RateLimitedError ? error.retryAfterSeconds : undefined);
     case 'service-unavailable':
       return unavailableMessage(error instanceof ServiceUnavailableError ? error.cause : undefined);
     case 'invalid-response':
+      if (error instanceof InvalidResponseError && error.reason === 'redirect') {
+        return {
+          title: 'The swap service answered from another address; Swaplane refused it',
+          detail: 'It redirected the request elsewhere, and Swaplane only talks to the address in Settings.',
+          action: 'Check the swap service address in Settings (its exact https:// address, path included).',
+        };
+      }
       return {
         title: 'Unexpected answer from the swap service',
         detail: 'The service sent data Swaplane could not verify, so none of it was used.',
@@ -83,6 +98,25 @@ export function userMessageFor(error: unknown): UserMessage {
     default:
       return unreachable(kind);
   }
+}
+
+/** What the quote card says while the client waits out a 429 (lib/swap/session.ts shows it). */
+export function busyRetryingText(seconds: number): string {
+  return `The swap service is busy, retrying in ${seconds} s`;
+}
+
+/** A 429 the client did not wait out: longer than its bound, or a second one in a row. */
+function busyMessage(retryAfterSeconds: number | undefined): UserMessage {
+  const when =
+    retryAfterSeconds === undefined
+      ? 'It did not say for how long.'
+      : `It asked Swaplane to wait ${retryAfterSeconds} s before asking again.`;
+  return {
+    title: 'The swap service is busy',
+    detail: `It is limiting how often it can be asked. ${when}`,
+    action:
+      retryAfterSeconds === undefined ? 'Try again in a moment.' : `Try again in ${retryAfterSeconds} s.`,
+  };
 }
 
 function unavailableMessage(cause: unknown): UserMessage {
@@ -108,13 +142,6 @@ function unavailableMessage(cause: unknown): UserMessage {
 }
 
 function badRequestMessage(status: number | undefined): UserMessage {
-  if (status === 429) {
-    return {
-      title: 'Too many requests',
-      detail: 'The swap service is limiting how often it can be asked.',
-      action: 'Wait a moment, then try again.',
-    };
-  }
   if (status === 413) {
     return {
       title: 'Request too large',

@@ -179,6 +179,10 @@ export const ERROR_CODES = {
   invalidQuote: 'INVALID_QUOTE',
   rpcUnavailable: 'RPC_UNAVAILABLE',
   serviceUnavailable: 'SERVICE_UNAVAILABLE',
+  /** 429: the client's rate limit; Retry-After says when to ask again. */
+  rateLimited: 'RATE_LIMITED',
+  /** 422: the route search ran past the service's time bound. */
+  routeSearchTooLong: 'ROUTE_SEARCH_TOO_LONG',
 } as const;
 
 /**

@@ -43,6 +43,11 @@ export const QuoteSessionStateSchema = z.object({
   error: z.nullable(UserMessageSchema),
   /** Why the quote is stale, when it is. */
   staleReason: z.nullable(z.string()),
+  /**
+   * While loading: when the client asks again after the service answered 429 (ms since epoch), so
+   * the view can say "The swap service is busy, retrying in N s". Absent in states saved before it.
+   */
+  busyRetryAt: z.optional(z.nullable(z.number())),
 });
 export type QuoteSessionState = z.infer<typeof QuoteSessionStateSchema>;
 
@@ -57,4 +62,5 @@ export const INITIAL_SESSION_STATE: QuoteSessionState = {
   refreshCount: 0,
   error: null,
   staleReason: null,
+  busyRetryAt: null,
 };

@@ -2,6 +2,7 @@
 // the popup. It debounces input, cancels superseded requests, verifies every quote against
 // its request, refreshes on a bounded policy while a view watches, and persists its state
 // so a restarted service worker picks up where it was.
+import { RateLimitedError } from '@/lib/api/errors';
 import type { Quote, QuoteRequest } from '@/lib/api/schema';
 import {
   INITIAL_SESSION_STATE,
@@ -33,7 +34,7 @@ export const DEFAULT_QUOTE_POLICY: QuotePolicy = {
 export interface QuoteSessionDeps {
   quote(
     request: QuoteRequest,
-    options: { signal: AbortSignal },
+    options: { signal: AbortSignal; onWait?: (seconds: number) => void },
   ): Promise<{ quote: Quote; timestamp: string }>;
   /** A human message for any error of the API client. */
   describeError(error: unknown): UserMessage;
@@ -133,7 +134,7 @@ class QuoteSessionMachine implements QuoteSession {
    * Arms (or disarms) the next refresh for the state as `patch` leaves it, and applies `patch` and
    * the new refresh time in one update (one message to the views, one write), or none if nothing changed.
    */
-  #scheduleRefresh(patch: Partial<QuoteSessionState> = {}): void {
+  #scheduleRefresh(patch: Partial<QuoteSessionState> = {}, notBeforeMs = 0): void {
     clearTimeout(this.#refreshTimer);
     this.#refreshTimer = undefined;
     const after = { ...this.#state, ...patch };
@@ -144,7 +145,7 @@ class QuoteSessionMachine implements QuoteSession {
       !this.#held();
     let next: number | null = null;
     if (canRefresh && (after.status === 'ready' || after.status === 'error')) {
-      next = (after.receivedAt ?? this.#now()) + this.#policy.refreshMs;
+      next = Math.max((after.receivedAt ?? this.#now()) + this.#policy.refreshMs, this.#now() + notBeforeMs);
       this.#refreshTimer = setTimeout(() => this.#fetchQuote(true), Math.max(0, next - this.#now()));
     }
     const changes = this.#state.nextRefreshAt === next ? patch : { ...patch, nextRefreshAt: next };
@@ -164,17 +165,23 @@ class QuoteSessionMachine implements QuoteSession {
     this.#update({
       status: 'loading',
       error: null,
+      busyRetryAt: null,
       nextRefreshAt: null,
       refreshCount: (resetCount ? 0 : this.#state.refreshCount) + (isRefresh ? 1 : 0),
     });
     try {
-      const { quote, timestamp } = await this.#deps.quote(request, { signal: controller.signal });
+      const onWait = (seconds: number) => {
+        if (controller.signal.aborted || revision !== this.#state.revision) return;
+        this.#update({ busyRetryAt: this.#now() + seconds * 1000 });
+      };
+      const { quote, timestamp } = await this.#deps.quote(request, { signal: controller.signal, onWait });
       if (controller.signal.aborted || revision !== this.#state.revision) return; // superseded
       const consistent = verifyQuote(request, quote);
       if (!consistent.ok) {
         this.#scheduleRefresh({
           status: 'error',
           quote: null,
+          busyRetryAt: null,
           error: verifyFailureMessage(consistent.reason),
         });
         return;
@@ -188,11 +195,17 @@ class QuoteSessionMachine implements QuoteSession {
         receivedAt,
         staleReason: null,
         error: null,
+        busyRetryAt: null,
       });
     } catch (error) {
       if (controller.signal.aborted || revision !== this.#state.revision) return;
       // Keep the previous quote visible only as stale context; it is never executable after an error.
-      this.#scheduleRefresh({ status: 'error', quote: null, error: this.#deps.describeError(error) });
+      // A 429 not waited out (too long, or twice) also holds the next refresh until the service allows it.
+      const notBeforeMs = error instanceof RateLimitedError ? (error.retryAfterSeconds ?? 0) * 1000 : 0;
+      this.#scheduleRefresh(
+        { status: 'error', quote: null, busyRetryAt: null, error: this.#deps.describeError(error) },
+        notBeforeMs,
+      );
     } finally {
       if (this.#inFlight === controller) this.#inFlight = undefined;
     }

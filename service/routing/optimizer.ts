@@ -4,6 +4,7 @@
 // is optimal on the 1% grid. Floats only: the exact amounts come from simulateRoute.
 import type { Path } from './graph';
 import type { ReserveSnapshot } from './reserves';
+import { NO_TIME_LIMIT, type SearchClock } from './search-clock';
 import { getAmountOutFloat } from './v2';
 import { swapFloat } from './v3';
 
@@ -28,6 +29,7 @@ export function allocatePercents(
   snapshot: ReserveSnapshot,
   amountIn: number,
   steps = 100,
+  clock: SearchClock = NO_TIME_LIMIT,
 ): number[] {
   const count = paths.length;
   const percents = new Array<number>(count).fill(0);
@@ -40,6 +42,7 @@ export function allocatePercents(
   // a path gets its first share, so each step is a plain scan.
   const blocked = new Uint8Array(count);
   for (let step = 0; step < steps; step++) {
+    clock.check();
     let best = -1;
     let bestGain = Number.NEGATIVE_INFINITY;
     for (let p = 0; p < count; p++) {

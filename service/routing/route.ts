@@ -4,6 +4,7 @@
 import type { Path, PoolGraph } from './graph';
 import { allocatePercents, pathOutputFloat } from './optimizer';
 import { poolIsLive, type ReserveSnapshot } from './reserves';
+import { NO_TIME_LIMIT, type SearchClock } from './search-clock';
 import { type Simulation, simulateRoute } from './simulate';
 
 export type RouteResult = Simulation | { readonly ok: false; readonly reason: string };
@@ -18,16 +19,18 @@ export function findBestRoute(
   tokenIn: string,
   tokenOut: string,
   inAmount: bigint,
+  clock: SearchClock = NO_TIME_LIMIT,
 ): RouteResult {
   const paths = livePaths(graph.paths(tokenIn, tokenOut), snapshot);
   if (paths.length === 0) return { ok: false, reason: 'no pool path joins these tokens' };
-  return routeOverPaths(paths, snapshot, inAmount);
+  return routeOverPaths(paths, snapshot, inAmount, clock);
 }
 
 export function routeOverPaths(
   paths: readonly Path[],
   snapshot: ReserveSnapshot,
   inAmount: bigint,
+  clock: SearchClock = NO_TIME_LIMIT,
 ): RouteResult {
   const amount = Number(inAmount);
   // Rank single paths in float, replay the top two exactly: float ranking can only err on near-ties.
@@ -39,12 +42,13 @@ export function routeOverPaths(
   for (const candidate of ranked.slice(0, 2)) {
     // The float outputs agree with the exact ones to ~1e-9: a runner-up 1e-6 behind cannot win.
     if (best && candidate.out < (ranked[0]?.out ?? 0) * (1 - 1e-6)) break;
+    clock.check();
     const single = simulateRoute([{ percent: 100, path: candidate.path }], inAmount, snapshot);
     if (!single.ok) lastFailure = single.reason;
     else if (!best || single.outAmount > best.outAmount) best = single;
   }
   if (paths.length > 1 && !bestTakesAll(ranked, snapshot, amount)) {
-    const percents = allocatePercents(paths, snapshot, amount);
+    const percents = allocatePercents(paths, snapshot, amount, 100, clock);
     const shares = paths
       .map((path, i) => ({ path, percent: percents[i] ?? 0 }))
       .filter((share) => share.percent > 0)
@@ -57,6 +61,7 @@ export function routeOverPaths(
   if (!best && ranked.length > 2) {
     // The two best by price failed exactly (dust, overflow): try the rest before giving up.
     for (const candidate of ranked.slice(2)) {
+      clock.check();
       const single = simulateRoute([{ percent: 100, path: candidate.path }], inAmount, snapshot);
       if (single.ok && (!best || single.outAmount > best.outAmount)) best = single;
     }

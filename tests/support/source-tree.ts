@@ -1,6 +1,6 @@
 // Reads the repository's own source tree for the house rules test (tests/unit/house.test.ts):
 // the files, their lines, their imports and their functions, through the TypeScript parser.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
@@ -9,6 +9,7 @@ export const ROOT = resolve(__dirname, '../..');
 /** The folders whose TypeScript is the project's own source (tests included). */
 export const SOURCE_FOLDERS = [
   'lib',
+  'pool-math',
   'entrypoints',
   'components',
   'service',
@@ -45,8 +46,9 @@ function parse(file: string): ts.SourceFile {
 }
 
 /**
- * Every module `file` imports (static imports, re-exports, dynamic import()), resolved to a
- * repository-relative path without extension when it is the project's own ('@/…' or relative).
+ * Every module `file` imports (static imports, re-exports, dynamic import()), resolved to the
+ * repository-relative path of the file it loads, without .ts/.tsx, when it is the project's own
+ * ('@/…' or relative): a folder import becomes its `index` file, so it is checked like any other.
  */
 export function localImports(file: string): string[] {
   const source = parse(file);
@@ -70,10 +72,70 @@ export function localImports(file: string): string[] {
   };
   visit(source);
   return specifiers.flatMap((specifier) => {
-    if (specifier.startsWith('@/')) return [specifier.slice(2)];
-    if (specifier.startsWith('.')) return [relative(ROOT, resolve(ROOT, dirname(file), specifier))];
+    if (specifier.startsWith('@/')) return [resolveModule(specifier.slice(2))];
+    if (specifier.startsWith('.'))
+      return [resolveModule(relative(ROOT, resolve(ROOT, dirname(file), specifier)))];
     return [];
   });
+}
+
+const isFile = (path: string) => existsSync(join(ROOT, path)) && statSync(join(ROOT, path)).isFile();
+
+/** The module a bundler loads for `path` (repository-relative): the file, else the folder's index. */
+export function resolveModule(path: string): string {
+  const bare = path.replace(/\.tsx?$/, '');
+  if (isFile(`${bare}.ts`) || isFile(`${bare}.tsx`)) return bare;
+  if (isFile(`${bare}/index.ts`) || isFile(`${bare}/index.tsx`)) return `${bare}/index`;
+  return path; // JSON, CSS and other assets keep their extension
+}
+
+/**
+ * The import cycles among `files` (each a strongly connected component of two or more modules, or
+ * one that imports itself), type-only imports included: they still tie the modules' meaning together.
+ */
+export function importCycles(files: readonly string[]): string[][] {
+  const modules = files.map((file) => file.replace(/\.tsx?$/, ''));
+  const known = new Set(modules);
+  const edges = new Map<string, string[]>();
+  files.forEach((file, i) => {
+    edges.set(
+      modules[i] as string,
+      localImports(file).filter((target) => known.has(target)),
+    );
+  });
+  // Tarjan's algorithm, iteration order fixed by the sorted file list.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  let next = 0;
+  const connect = (node: string) => {
+    index.set(node, next);
+    low.set(node, next);
+    next += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const target of edges.get(node) ?? []) {
+      if (!index.has(target)) {
+        connect(target);
+        low.set(node, Math.min(low.get(node) as number, low.get(target) as number));
+      } else if (onStack.has(target)) {
+        low.set(node, Math.min(low.get(node) as number, index.get(target) as number));
+      }
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop() as string;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1 || edges.get(node)?.includes(node)) cycles.push(component.sort());
+  };
+  for (const node of modules) if (!index.has(node)) connect(node);
+  return cycles;
 }
 
 export interface FunctionSpan {

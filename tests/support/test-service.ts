@@ -7,7 +7,7 @@ import type { Quote, QuoteRequest, Token } from '@/lib/api/schema';
 
 export interface TestServiceBehaviour {
   /** Status to answer with instead of a quote (and how many times; Infinity for always). */
-  quoteFailure?: { status: number; times: number; body?: unknown };
+  quoteFailure?: { status: number; times: number; body?: unknown; headers?: Record<string, string> };
   /** Delay before answering a quote, in ms. */
   quoteDelayMs?: number;
   /** Changes a correct quote into a wrong one (to test verification). */
@@ -53,8 +53,13 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   return text ? JSON.parse(text) : undefined;
 }
 
-function send(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
+function send(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(JSON.stringify(body));
 }
 
@@ -96,6 +101,7 @@ export async function startTestService(behaviour: TestServiceBehaviour): Promise
           response,
           failure.status,
           failure.body ?? errorBody('TEST_FAILURE', `failure ${failure.status}`),
+          failure.headers,
         );
       }
       if (behaviour.quoteDelayMs) await new Promise((resolve) => setTimeout(resolve, behaviour.quoteDelayMs));

@@ -1,5 +1,6 @@
 // The API client over real HTTP: a node:http server on 127.0.0.1:0 plays the service, so
 // status codes, bodies, hangs, resets and refused connections are the real thing, not a fetch mock.
+
 import {
   createServer,
   type IncomingHttpHeaders,
@@ -17,6 +18,7 @@ import {
   normaliseBaseUrl,
 } from '@/lib/api/client';
 import * as E from '@/lib/api/errors';
+import { userMessageFor } from '@/lib/api/messages';
 import type { Quote, QuoteRequest } from '@/lib/api/schema';
 import { USDC, WETH } from '../support/addresses';
 import { quoteFixture, requestOf } from '../support/quotes';
@@ -238,8 +240,13 @@ describe('list', () => {
       res.writeHead(302, { location: '/elsewhere/v1/tokens/ethereum/full' });
       res.end();
     };
-    await expect(client({ retry: false }).listTokens('ethereum')).rejects.toThrow();
+    const error = await failure(client({ retry: false }).listTokens('ethereum'));
+    expect(error).toMatchObject({ kind: 'invalid-response', reason: 'redirect', status: 302 });
     expect(hits.map((hit) => hit.url)).not.toContain('/elsewhere/v1/tokens/ethereum/full');
+    // Told as what it is, never as a connection problem.
+    expect(userMessageFor(error).title).toBe(
+      'The swap service answered from another address; Swaplane refused it',
+    );
   });
 
   it('5xx with an HTML error page: ServiceUnavailableError, no server code', async () => {
@@ -300,7 +307,7 @@ describe('quote', () => {
     expect(error.serverCode).toBeUndefined();
   });
 
-  it.each([401, 403, 405, 409, 413, 415, 422, 429])(
+  it.each([401, 403, 405, 409, 413, 414, 415, 422])(
     'other 4xx (%d) is a BadRequestError, never retried',
     async (status) => {
       handler = sequence([status, errorBody('BAD_REQUEST', 'no')]);
@@ -645,6 +652,89 @@ describe('retries', () => {
     const api = client({ retry: { baseDelayMs: 20, maxDelayMs: 20, random: () => 0.999 } });
     await expect(api.searchToken('ethereum', USDC)).resolves.toEqual(usdc);
     expect(Date.now() - started).toBeGreaterThanOrEqual(30); // 19 + 19 ms
+  });
+});
+
+describe('rate limits (429)', () => {
+  /** 429 with the reference service's body and a Retry-After, then what `after` says. */
+  function limitedThen(retryAfter: string | null, after: [number, object]): Handler {
+    let i = 0;
+    return (_req, res) => {
+      if (i++ === 0) {
+        res.writeHead(429, {
+          'content-type': 'application/json',
+          ...(retryAfter === null ? {} : { 'retry-after': retryAfter }),
+        });
+        res.end(JSON.stringify(errorBody('RATE_LIMITED', 'too many quote requests; retry in 3 s')));
+      } else send(res, after[0], after[1]);
+    };
+  }
+
+  it('waits as told (once), says so, then answers', async () => {
+    handler = limitedThen('3', [200, quoteEnvelope]);
+    const sleeps: number[] = [];
+    const waits: number[] = [];
+    const api = client({ retry: { sleep: async (ms) => void sleeps.push(ms) } });
+    await expect(api.quote(request, { onWait: (seconds) => waits.push(seconds) })).resolves.toMatchObject({
+      timestamp: TS,
+    });
+    expect(waits).toEqual([3]);
+    expect(sleeps).toEqual([3_000]);
+    expect(hits).toHaveLength(2);
+  });
+
+  it('never loops: a second 429 fails with RateLimitedError after one wait', async () => {
+    handler = (_req, res) => {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+      res.end(JSON.stringify(errorBody('RATE_LIMITED', 'slow down')));
+    };
+    const api = client({ retry: { ...instant, attempts: 5 } });
+    const error = await failure(api.quote(request));
+    expect(error).toBeInstanceOf(E.RateLimitedError);
+    expect(error).toMatchObject({
+      kind: 'rate-limited',
+      status: 429,
+      retryAfterSeconds: 1,
+      serverCode: 'RATE_LIMITED',
+    });
+    expect(hits).toHaveLength(2);
+  });
+
+  it.each([
+    ['longer than the bound', '21'],
+    ['absent', null],
+    ['unreadable', 'soon'],
+  ])('does not wait when Retry-After is %s', async (_case, retryAfter) => {
+    handler = limitedThen(retryAfter, [200, quoteEnvelope]);
+    const sleeps: number[] = [];
+    const error = await failure(
+      client({ retry: { sleep: async (ms) => void sleeps.push(ms) } }).quote(request),
+    );
+    expect(error).toBeInstanceOf(E.RateLimitedError);
+    expect(sleeps).toEqual([]);
+    expect(hits).toHaveLength(1);
+  });
+
+  it('does not wait past the call’s time budget, nor with retries off', async () => {
+    handler = limitedThen('10', [200, quoteEnvelope]);
+    await failure(client({ retry: { ...instant, maxTotalMs: 5_000 } }).build(quoteData as Quote));
+    expect(hits).toHaveLength(1);
+    hits.length = 0;
+    handler = limitedThen('1', [200, quoteEnvelope]);
+    await failure(client().quote(request, { retry: false }));
+    expect(hits).toHaveLength(1);
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', async () => {
+    const { parseRetryAfter } = await import('@/lib/api/http');
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    expect(parseRetryAfter('7', now)).toBe(7);
+    expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:05 GMT', now)).toBe(5);
+    expect(parseRetryAfter('Tue, 31 Dec 2024 23:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('-1', now)).toBeUndefined();
+    expect(parseRetryAfter('1e3', now)).toBeUndefined();
+    expect(parseRetryAfter('999999', now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
   });
 });
 

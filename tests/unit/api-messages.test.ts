@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as E from '@/lib/api/errors';
-import { userMessageFor } from '@/lib/api/messages';
+import { busyRetryingText, userMessageFor } from '@/lib/api/messages';
 
 const errors = {
   unsupportedChain: new E.UnsupportedChainError({ endpoint: 'quote', status: 400 }),
@@ -13,7 +13,7 @@ const errors = {
   timeout: new E.ServiceUnavailableError({ endpoint: 'build', cause: 'timeout' }),
   invalidResponse: new E.InvalidResponseError({ endpoint: 'quote', status: 200, reason: 'schema' }),
   badRequest: new E.BadRequestError({ endpoint: 'build', status: 404 }),
-  tooMany: new E.BadRequestError({ endpoint: 'quote', status: 429 }),
+  tooMany: new E.RateLimitedError({ endpoint: 'quote', status: 429, retryAfterSeconds: 30 }),
   tooLarge: new E.BadRequestError({ endpoint: 'quote', status: 413 }),
   invalidRequest: new E.InvalidRequestError({
     endpoint: 'quote',
@@ -40,6 +40,17 @@ describe('userMessageFor', () => {
       action: 'Choose a slippage the service accepts.',
     });
     expect(userMessageFor(errors.outdated).title).toBe('Quote expired, fetching a new one');
+  });
+
+  it('says the service is busy and for how long when a 429 was not waited out', () => {
+    expect(userMessageFor(errors.tooMany)).toEqual({
+      title: 'The swap service is busy',
+      detail: 'It is limiting how often it can be asked. It asked Swaplane to wait 30 s before asking again.',
+      action: 'Try again in 30 s.',
+    });
+    const untold = userMessageFor(new E.RateLimitedError({ endpoint: 'quote', status: 429 }));
+    expect(untold.detail).toContain('It did not say for how long.');
+    expect(busyRetryingText(4)).toBe('The swap service is busy, retrying in 4 s');
   });
 
   it('never shows stacks, raw messages or server text', () => {

@@ -122,6 +122,19 @@ describe('QuoteCard', () => {
     expect(screen.getByTestId('quote-rate')).toBeTruthy();
   });
 
+  it('says the service is busy and counts down while a 429 is waited out', () => {
+    show({ status: 'loading', busyRetryAt: NOW + 2_400 });
+    expect(screen.getByRole('status').textContent).toBe('The swap service is busy, retrying in 3 s');
+    expect(screen.queryByTestId('quote-status')).toBeNull();
+    cleanup();
+    show({ status: 'loading', quote, busyRetryAt: NOW + 1_000 });
+    expect(screen.getByText('The swap service is busy, retrying in 1 s')).toBeTruthy();
+    expect(screen.queryByText('Refreshing…')).toBeNull();
+    cleanup();
+    show({ status: 'ready', quote, busyRetryAt: NOW + 1_000 }); // only while loading
+    expect(screen.queryByTestId('quote-busy')).toBeNull();
+  });
+
   it('shows the network fee in the native coin and USD, and the price impact, on the quote line', () => {
     show(
       { status: 'ready', quote, nextRefreshAt: NOW + 5_000 },

@@ -51,7 +51,7 @@ describe('collectNftEvidence', () => {
     expect(learn(doc)).toBe(true);
     expect(nfts).toEqual(new Set([COLLECTION]));
     expect(learn(doc)).toBe(false);
-    const other = '0x' + '12'.repeat(20);
+    const other = `0x${'12'.repeat(20)}`;
     const added = doc.createElement('a');
     added.setAttribute('href', `/nft/${other}/3`);
     expect(learn(added)).toBe(true);

@@ -21,14 +21,21 @@ describe('checkExplorerHost', () => {
     ['explorer.zora.energy', 'explorer.zora.energy'],
     ['explorer.mantle.xyz', 'explorer.mantle.xyz'],
     ['explorer.ink.example', 'explorer.ink.example'],
+    // Pasted from the address bar: cut down to the host.
+    ['https://explorer.example.org/', 'explorer.example.org'],
+    ['https://Explorer.Example.org/token/0xabc?a=1#top', 'explorer.example.org'],
+    ['explorer.example.org/path', 'explorer.example.org'],
   ])('accepts %j as %j', (input, host) => {
     expect(checkExplorerHost(input)).toEqual({ ok: true, host });
   });
 
   it.each([
     ['', /host name like/],
-    ['https://explorer.example.org', /host name like/],
-    ['explorer.example.org/path', /host name like/],
+    ['http://explorer.example.org/', /Only https/],
+    ['ftp://explorer.example.org/', /Only https/],
+    ['https://explorer.example.org:8443/', /host name like/],
+    ['https://user@explorer.example.org/', /host name like/],
+    ['https://etherscan.io/', /built in/],
     ['explorer.example.org:8443', /host name like/],
     ['localhost', /host name like/],
     ['127.0.0.1', /host name like/],

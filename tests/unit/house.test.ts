@@ -1,11 +1,20 @@
 // The house rules, read from the source tree itself: lib/'s layer order (docs/ARCHITECTURE.md), no
-// source file over 400 lines, no function over 120 lines, no reference to a document outside the
-// repository. No allowlist: a file or function over the limit is split before it lands.
+// import cycle, a service that never imports the devnet, no source file over 400 lines, no function
+// over 120 lines, no reference to a document outside the repository. No allowlist for sizes: a file
+// or function over the limit is split before it lands.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { functionSpans, lineCount, localImports, ROOT, sourceFiles } from '../support/source-tree';
+import {
+  functionSpans,
+  importCycles,
+  lineCount,
+  localImports,
+  ROOT,
+  resolveModule,
+  sourceFiles,
+} from '../support/source-tree';
 
 /**
  * lib/'s domains from the lowest to the highest: a module may import its own domain and the ones
@@ -33,12 +42,16 @@ const LIB_LAYERS = [
 ] as const;
 
 /** The product's source. Tests are not held to these sizes: a describe block is a list of cases. */
-const PRODUCT_FOLDERS = ['lib', 'entrypoints', 'components', 'service', 'devnet', 'scripts'];
+const PRODUCT_FOLDERS = ['lib', 'entrypoints', 'components', 'service', 'devnet', 'scripts', 'pool-math'];
 
 function layerOf(path: string): string | undefined {
   if (!path.startsWith('lib/')) return undefined;
   const rest = path.slice('lib/'.length);
   return rest.includes('/') ? rest.slice(0, rest.indexOf('/')) : 'base';
+}
+
+function sourceFileExists(module: string): boolean {
+  return ['.ts', '.tsx'].some((ext) => existsSync(join(ROOT, `${module}${ext}`)));
 }
 
 const productFiles = PRODUCT_FOLDERS.flatMap((folder) => sourceFiles(folder));
@@ -78,6 +91,54 @@ describe('lib/ layer order', () => {
       expect(text, file).not.toMatch(/import \{[^}]*\bRequestSchema\b[^}]*\} from '\.\/requests'/);
       expect(text, file).toMatch(/import type \{[^}]*\} from '\.\/requests'/);
     }
+  });
+});
+
+describe('imports', () => {
+  /**
+   * Cycles being removed on another branch, each named: the entry goes when that branch lands.
+   * lib/background/swaps*.ts: the swaps handler split (issue 25, branch issue-25f).
+   */
+  const CYCLES_BEING_REMOVED = [
+    'lib/background/swaps lib/background/swaps-network lib/background/swaps-review',
+  ];
+
+  it('resolves a folder import to the folder’s index file (so its layer is checked)', () => {
+    expect(resolveModule('lib/chains')).toBe('lib/chains/index');
+    expect(resolveModule('lib/chains/index.ts')).toBe('lib/chains/index');
+    expect(resolveModule('lib/async')).toBe('lib/async');
+    expect(layerOf(resolveModule('lib/chains'))).toBe('chains');
+    const unresolved = productFiles.flatMap((file) =>
+      localImports(file)
+        .filter((target) => !/\.(json|css|svg|png|html)(\?\w+)?$/.test(target))
+        .filter((target) => !sourceFileExists(target))
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(unresolved).toEqual([]);
+  });
+
+  it('has no import cycle among the product’s modules', () => {
+    const cycles = importCycles(productFiles).map((cycle) => cycle.join(' '));
+    expect(cycles.filter((cycle) => !CYCLES_BEING_REMOVED.includes(cycle))).toEqual([]);
+  });
+
+  it('finds a cycle, through a folder index and a type-only import (the check can fail)', () => {
+    const sample = ['tests/fixtures/import-cycle/front.ts', 'tests/fixtures/import-cycle/back/index.ts'];
+    expect(importCycles(sample)).toEqual([
+      ['tests/fixtures/import-cycle/back/index', 'tests/fixtures/import-cycle/front'],
+    ]);
+    // The devnet's fixtures and long-tail generator once formed one; their shared types now stand apart.
+    expect(importCycles(['devnet/fixtures.ts', 'devnet/fixture-types.ts', 'devnet/longtail.ts'])).toEqual([]);
+  });
+
+  it('keeps the service free of the devnet (pool math and contracts are top-level, shared)', () => {
+    const intoDevnet = sourceFiles('service').flatMap((file) =>
+      localImports(file)
+        .filter((target) => target.startsWith('devnet/'))
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(intoDevnet).toEqual([]);
+    expect(localImports('service/routing/v3.ts')).toContain('pool-math/v3');
   });
 });
 

@@ -163,13 +163,14 @@ describe('service app (fake chain)', () => {
     expect(logged.some((line) => line.includes('a bug'))).toBe(true);
   });
 
-  it('serves the token list with absolute logo URLs and escaped SVG logos', async () => {
+  it('serves the token list with absolute logo URLs on the configured base (never the Host) and escaped SVG logos', async () => {
     const { app } = setup();
     const list = TokenListResponseSchema.parse(
       await (await app.request('http://swaplane.test:9000/v1/tokens/ethereum/full')).json(),
     );
     expect(list.map((token) => token.symbol)).toEqual(['ETH', 'WETH', 'USDC', 'D&I']);
-    expect(list[3]?.logoURI).toBe(`http://swaplane.test:9000/logos/ethereum/${DAI.toLowerCase()}.svg`);
+    // No public URL configured and not listening (startService sets it to its address): the default.
+    expect(list[3]?.logoURI).toBe(`http://127.0.0.1:8787/logos/ethereum/${DAI.toLowerCase()}.svg`);
     const logo = await app.request(`/logos/ethereum/${DAI.toLowerCase()}.svg`);
     expect(logo.headers.get('content-type')).toBe('image/svg+xml');
     const svg = await logo.text();

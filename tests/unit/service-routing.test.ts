@@ -1,6 +1,6 @@
 import { encodeFunctionData, toFunctionSelector, zeroAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { simulateRoute as devnetSimulate } from '../../devnet/v2math';
+import { simulateRoute as devnetSimulate } from '../../pool-math/v2';
 import { ROUTER_ABI, ROUTER_SWAP_ABI } from '../../service/build';
 import { type Path, PoolGraph } from '../../service/routing/graph';
 import { allocatePercents, pathOutputFloat } from '../../service/routing/optimizer';

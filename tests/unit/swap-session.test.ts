@@ -21,8 +21,11 @@ let service: TestService;
 let session: QuoteSession;
 let persisted: QuoteSessionState[];
 
-function makeSession(policy: Partial<QuotePolicy> = FAST): QuoteSession {
-  const client = createSwapApiClient({ baseUrl: service.url, retry: false, timeoutMs: 2_000 });
+function makeSession(
+  policy: Partial<QuotePolicy> = FAST,
+  retry: false | { attempts: number } = false,
+): QuoteSession {
+  const client = createSwapApiClient({ baseUrl: service.url, retry, timeoutMs: 2_000 });
   persisted = [];
   return createQuoteSession({
     quote: (request, options) => client.quote(request, options),
@@ -170,6 +173,35 @@ describe('quote session', () => {
     await vi.waitFor(() => expect(session.getState().status).toBe('error'));
     expect(session.getState().error?.title).toBe('Slippage out of range');
     await vi.waitFor(() => expect(session.getState().status).toBe('ready'), { timeout: 3_000 });
+    release();
+  });
+
+  it('says "The swap service is busy, retrying in N s" while it waits out a 429, then shows the quote', async () => {
+    service.behaviour.quoteFailure = { status: 429, times: 1, headers: { 'retry-after': '1' } };
+    session = makeSession(FAST, { attempts: 0 });
+    session.setInput(input('10'));
+    await vi.waitFor(
+      () => {
+        expect(session.getState().status).toBe('ready');
+      },
+      { timeout: 3_000, interval: 20 },
+    );
+    const busy = persisted.find((state) => typeof state.busyRetryAt === 'number');
+    expect(busy?.status).toBe('loading');
+    expect(session.getState().busyRetryAt).toBeNull();
+    expect(quoteHits()).toHaveLength(2);
+  });
+
+  it('a 429 it does not wait out (too long) is an error that holds the next refresh until allowed', async () => {
+    service.behaviour.quoteFailure = { status: 429, times: 1, headers: { 'retry-after': '60' } };
+    session = makeSession(FAST, { attempts: 0 });
+    const release = session.watch();
+    const before = Date.now();
+    session.setInput(input('10'));
+    await vi.waitFor(() => expect(session.getState().status).toBe('error'));
+    expect(session.getState().error?.title).toBe('The swap service is busy');
+    expect(session.getState().nextRefreshAt).toBeGreaterThanOrEqual(before + 60_000);
+    expect(quoteHits()).toHaveLength(1);
     release();
   });
 

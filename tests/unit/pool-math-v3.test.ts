@@ -1,4 +1,4 @@
-// devnet/v3math.ts: the bigint twin of UniswapV3Pool's swap. On-chain exactness is proven by
+// pool-math/v3.ts: the bigint twin of UniswapV3Pool's swap. On-chain exactness is proven by
 // tests/integration/service-exec.test.ts (100 executed quotes, V3 legs included); these pin the
 // building blocks to v3-core's own published test vectors and to its documented bounds.
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ import {
   Q96,
   swapExactInput,
   type V3PoolState,
-} from '../../devnet/v3math';
+} from '../../pool-math/v3';
 import { floatPool, swapFloat } from '../../service/routing/v3';
 
 const E18 = 10n ** 18n;
