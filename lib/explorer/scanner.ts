@@ -141,13 +141,19 @@ function collect(records: MutationRecord[], roots: Node[], changed: Element[]): 
  * ones take the token links of what was added, unparsed too (each is read when it nears the
  * viewport), and parse only its address links (they wait for the background anyway).
  */
-function read(doc: Document, page: PageInfo, sweep: Sweep, roots: Node[], nfts: Set<string>) {
+function read(
+  doc: Document,
+  page: PageInfo,
+  sweep: Sweep,
+  roots: Node[],
+  nfts: Set<string>,
+  firstTokens: readonly Element[],
+) {
   const tokens: Element[] = sweep === 'tokens' ? [...doc.querySelectorAll(TOKEN_LINKS)] : [];
   // NFT evidence, before any link is read: the whole page in the second frame's sweep (the first
   // pass stays one bare query), then what each pass adds.
   let learned =
-    sweep === 'addresses' &&
-    collectNftEvidence(page, nfts, doc.querySelectorAll(NFT_LINKS), doc.querySelectorAll(TOKEN_LINKS));
+    sweep === 'addresses' && collectNftEvidence(page, nfts, doc.querySelectorAll(NFT_LINKS), firstTokens);
   const found = sweep === 'addresses' ? scanLinks(doc, page, [], ADDRESS_LINKS, nfts) : [];
   for (const root of roots) {
     if (!root.isConnected || root.nodeType !== 1) continue;
@@ -264,6 +270,7 @@ export function startScanner(options: ScannerOptions): Scanner {
   const whitelists = whitelistsOf(chainId, messenger);
   // Addresses this document shows as NFTs (nft-evidence.ts): none of their links gets a button.
   const nfts = new Set<string>();
+  let firstTokens: readonly Element[] = [];
   // Tokens not read from a /token/ href: the page's title, and address links the background confirmed.
   const confirmed = new WeakMap<Element, string>();
   const stats = { passes: 0 };
@@ -319,7 +326,9 @@ export function startScanner(options: ScannerOptions): Scanner {
     // The NFT evidence is kept across SPA routes: what the app showed as an NFT stays one.
     if (win.location.href !== page.url) page = pageInfo(win.location.href, chainId);
     const pendingChanged = changed;
-    const { tokens, found, learned } = read(doc, page, sweep, roots, nfts);
+    const { tokens, found, learned } = read(doc, page, sweep, roots, nfts, firstTokens);
+    // The first pass's token links, for the next frame's NFT evidence (no second whole-page query).
+    firstTokens = sweep === 'tokens' ? tokens : [];
     sweep = sweep === 'tokens' ? 'addresses' : undefined;
     roots = [];
     changed = [];

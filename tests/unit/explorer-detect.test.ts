@@ -325,6 +325,25 @@ describe('parseHref', () => {
     expect(parseHref(href, page)).toBeUndefined();
   });
 
+  it('absolute links to the bare host from a www. page, and to the same chain on another explorer, keep the page chain', () => {
+    // Arbiscan's transfer lists link each token absolutely (`https://arbiscan.io/token/0x…`).
+    const www = pageInfo('https://www.arbiscan.io/tokentxns', 42161);
+    const gmx = '0xfc5a1a6eb076a2c7ad06ed22c90d7e710e35ad0a';
+    expect(parseHref(`https://arbiscan.io/token/${gmx}`, www)).toEqual({ kind: 'token', address: gmx });
+    expect(parseHref(`https://arbitrum.blockscout.com/token/${gmx}`, www)).toEqual({
+      kind: 'token',
+      address: gmx,
+    });
+    // PolygonScan's bridge deposits name the Ethereum token: a control on chain 1.
+    const bridge = pageInfo('https://polygonscan.com/bridge-deposits', 137);
+    const matic = '0x7d1afa7b718fb893db30a3abc0cfc608aacfebb0';
+    expect(parseHref(`https://etherscan.io/token/${matic}`, bridge)).toEqual({
+      kind: 'token',
+      address: matic,
+      chainId: 1,
+    });
+  });
+
   it('never throws, whatever the href', () => {
     const hrefs = ['%', '%%', '/token/%', 'http://', 'https://\u0000', '\uD800', '/token/\uD800', ':::'];
     for (const href of hrefs) expect(() => parseHref(href, page)).not.toThrow();
