@@ -9,7 +9,6 @@ export function HomeHoldings({
   networkName,
   nativeSymbol,
   swapStatus,
-  onReceive,
   logoUrl,
 }: {
   form: SwapForm;
@@ -17,7 +16,6 @@ export function HomeHoldings({
   networkName: string;
   nativeSymbol: string;
   swapStatus: string | undefined;
-  onReceive: () => void;
   logoUrl: (logoURI: string) => string | null;
 }) {
   const { chainId, findToken, from, to } = form;
@@ -36,7 +34,6 @@ export function HomeHoldings({
       updating={!holdings.fresh}
       error={holdings.error}
       onRetry={holdings.retry}
-      onReceive={onReceive}
       onSwap={swapFrom}
       logoUrl={logoUrl}
       collapsed={Boolean(from && to)}

@@ -48,7 +48,7 @@ const outTextOf = (quote: Quote, to: Token) =>
   `${formatAmount(BigInt(quote.outAmount), to.decimals)} ${to.symbol}`;
 
 /** The swap screen: the form's state lives in useSwapForm; this puts the figures and sheets around it. */
-export function SwapScreen({ account, onReceive }: { account: string | null; onReceive: () => void }) {
+export function SwapScreen({ account }: { account: string | null }) {
   const form = useSwapForm();
   const { session, settings, chainId, from, to, parsed, findToken } = form;
   const [reviewing, setReviewing] = useState(false);
@@ -94,7 +94,6 @@ export function SwapScreen({ account, onReceive }: { account: string | null; onR
         networkName={chain?.name ?? `Network ${chainId}`}
         nativeSymbol={native.symbol}
         swapStatus={swapStatus}
-        onReceive={onReceive}
         logoUrl={logoUrl}
       />
       <ListNotices
