@@ -13,7 +13,6 @@ export interface HoldingsProps {
   updating: boolean;
   error: string | null;
   onRetry: () => void;
-  onReceive: () => void;
   /** Puts the token in "You pay". */
   onSwap: (address: string) => void;
   logoUrl: (logoURI: string) => string | null;
@@ -48,9 +47,6 @@ export function Holdings(props: HoldingsProps) {
             {shown ? 'Hide' : 'Show'}
           </button>
         )}
-        <button type="button" class="compact" onClick={props.onReceive}>
-          Receive
-        </button>
       </div>
       {error && (
         <div class="error" role="alert">
@@ -63,8 +59,9 @@ export function Holdings(props: HoldingsProps) {
       {rows === null && !error && <p class="muted holdings-note">Reading balances…</p>}
       {summary?.empty && (
         <p class="holdings-empty" data-testid="holdings-empty">
-          This wallet holds nothing on {networkName} yet. To fund it, choose Receive and send {nativeSymbol}{' '}
-          (for the network fees) or tokens to its address from an exchange or another wallet.
+          This wallet holds nothing on {networkName} yet. To fund it, choose Receive (the QR code button at
+          the top) and send {nativeSymbol} (for the network fees) or tokens to its address from an exchange or
+          another wallet.
         </p>
       )}
       {held.length > 0 && listed && (

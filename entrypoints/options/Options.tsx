@@ -6,16 +6,8 @@ import { checkOneClickAmount } from '@/lib/settings/one-click';
 import type { Settings } from '@/lib/settings/settings';
 import { changesServiceOrRpc } from '@/lib/settings/trust-fields';
 import { checkSlippage } from '@/lib/swap/slippage';
-import { ConnectedSites } from './ConnectedSites';
-import { ExplorerHosts } from './ExplorerHosts';
-import { OneClickAmounts } from './OneClickAmounts';
-import {
-  checkedSettings,
-  GeneralFields,
-  NetworkFields,
-  SecurityFields,
-  ServiceFields,
-} from './SettingsFields';
+import { FormSections, SectionNav, SitesSection } from './FormSections';
+import { checkedSettings } from './SettingsFields';
 import { TrustChangeDialog } from './TrustChange';
 import { TrustReview } from './TrustReview';
 
@@ -168,12 +160,7 @@ export function Options() {
   return (
     <main>
       <h1>Swaplane settings</h1>
-      <nav aria-label="Settings sections" class="section-nav">
-        <a href="#general">General</a>
-        <a href="#security">Security</a>
-        <a href="#sites">Sites</a>
-        <a href="#advanced">Advanced</a>
-      </nav>
+      <SectionNav />
       <TrustReview onConfirmed={idle} />
       {pending && (
         <TrustChangeDialog
@@ -192,46 +179,23 @@ export function Options() {
         />
       )}
       <form onSubmit={save} noValidate>
-        <section id="general" aria-labelledby="general-title">
-          <h2 id="general-title" class="section-title">
-            General
-          </h2>
-          <GeneralFields
-            settings={settings}
-            patch={patch}
-            slippageCheck={slippageCheck}
-            amountText={amountText}
-            onAmountText={(text) => {
-              setAmountText(text);
-              idle();
-            }}
-          />
-          <details class="more">
-            <summary>One-click amount per network</summary>
-            <OneClickAmounts
-              texts={perChain}
-              fallback={amountCheck.ok ? amountCheck.text : ''}
-              onInput={(chainId, text) => {
-                setPerChain({ ...perChain, [chainId]: text });
-                idle();
-              }}
-            />
-          </details>
-        </section>
-        <section id="security" aria-labelledby="security-title">
-          <h2 id="security-title" class="section-title">
-            Security
-          </h2>
-          <SecurityFields settings={settings} patch={patch} />
-        </section>
-        <section id="advanced" aria-labelledby="advanced-title">
-          <h2 id="advanced-title" class="section-title">
-            Advanced
-          </h2>
-          <p class="hint">Which swap service and RPCs Swaplane uses: change them only for ones you trust.</p>
-          <ServiceFields settings={settings} patch={patch} replace={setSettings} />
-          <NetworkFields settings={settings} patch={patch} />
-        </section>
+        <FormSections
+          settings={settings}
+          patch={patch}
+          replace={setSettings}
+          slippageCheck={slippageCheck}
+          amountText={amountText}
+          onAmountText={(text) => {
+            setAmountText(text);
+            idle();
+          }}
+          perChain={perChain}
+          fallbackAmount={amountCheck.ok ? amountCheck.text : ''}
+          onPerChain={(chainId, text) => {
+            setPerChain({ ...perChain, [chainId]: text });
+            idle();
+          }}
+        />
         <div class="save-bar">
           <button type="submit" disabled={slippageCheck.level === 'error'}>
             Save
@@ -243,18 +207,12 @@ export function Options() {
         </div>
       </form>
       {/* Outside the form: added and removed at once, not with Save. */}
-      <section id="sites" aria-labelledby="sites-title">
-        <h2 id="sites-title" class="section-title">
-          Sites
-        </h2>
-        <ExplorerHosts
-          hosts={settings.explorerHosts}
-          onSaved={(saved) =>
-            setSettings((current) => current && { ...current, explorerHosts: saved.explorerHosts })
-          }
-        />
-        <ConnectedSites />
-      </section>
+      <SitesSection
+        hosts={settings.explorerHosts}
+        onSaved={(saved) =>
+          setSettings((current) => current && { ...current, explorerHosts: saved.explorerHosts })
+        }
+      />
     </main>
   );
 }

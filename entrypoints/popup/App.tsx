@@ -106,9 +106,7 @@ export function App() {
               Activity
             </button>
           </nav>
-          {tab === 'swap' && (
-            <SwapScreen account={active?.address ?? null} onReceive={() => setTab('receive')} />
-          )}
+          {tab === 'swap' && <SwapScreen account={active?.address ?? null} />}
           {tab === 'activity' && <Activity />}
           {tab === 'receive' && active && (
             <ReceivePanel

@@ -3,6 +3,7 @@
 import { AmountField } from '@/components/AmountField';
 import { AmountPanel, FlipButton } from '@/components/AmountPanel';
 import { type ApprovalMode, ReviewSheet } from '@/components/ReviewSheet';
+import { SlippageControl } from '@/components/SlippageControl';
 import { SwapProgress } from '@/components/SwapProgress';
 import { TokenPicker, type TokenPickerProps } from '@/components/TokenPicker';
 import { amountFontPx } from '@/lib/amounts/fit';
@@ -152,6 +153,25 @@ export function ProgressSheet({
         />
       </div>
     </div>
+  );
+}
+
+/** Slippage, shown once: its value on the summary line, the control when opened. */
+export function SlippageDetails({ value, onChange }: { value: number; onChange: (next: number) => void }) {
+  return (
+    <details class="slippage-details">
+      <summary>Slippage tolerance {value}%</summary>
+      <SlippageControl value={value} onChange={onChange} />
+    </details>
+  );
+}
+
+/** The swap button before a pair is chosen: disabled, saying what is missing. */
+export function NoReviewButton({ label }: { label: string }) {
+  return (
+    <button type="button" class="primary wide review-button" disabled>
+      {label}
+    </button>
   );
 }
 

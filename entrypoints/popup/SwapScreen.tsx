@@ -1,14 +1,12 @@
 import { useCallback, useState } from 'preact/hooks';
-import { Holdings } from '@/components/Holdings';
 import { QuoteCard } from '@/components/QuoteCard';
-import { SlippageControl } from '@/components/SlippageControl';
 import { formatAmount } from '@/lib/amounts';
 import { isNativeToken, type Quote, sameAddress, type Token } from '@/lib/api/schema';
 import { getChain, isLocalRpcUrl } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
 import { formatUsd, usdValue } from '@/lib/prices/usd';
 import { safeLogoUrl } from '@/lib/tokens/import';
-import { useHoldings } from './hooks/useHoldings';
+import { HomeHoldings } from './HomeHoldings';
 import { usePickerShortlist } from './hooks/usePickerShortlist';
 import { useNow } from './hooks/useQuoteSession';
 import { useSwapFigures } from './hooks/useSwapFigures';
@@ -16,7 +14,14 @@ import { useSwapForm } from './hooks/useSwapForm';
 import { useSwapRun } from './hooks/useSwapRun';
 import { NetworkBar } from './NetworkBar';
 import { payChecks, reviewLabel } from './pay-checks';
-import { ListNotices, ProgressSheet, ReviewStep, SwapFields } from './SwapParts';
+import {
+  ListNotices,
+  NoReviewButton,
+  ProgressSheet,
+  ReviewStep,
+  SlippageDetails,
+  SwapFields,
+} from './SwapParts';
 import { lookupToken } from './swap-actions';
 
 /** The quote is for the form's pair (the session may still hold the previous pair's). */
@@ -24,8 +29,26 @@ const fitsPair = (quote: Quote, from: Token, to: Token) =>
   sameAddress(quote.inToken, from.address) && sameAddress(quote.outToken, to.address);
 const refreshQuote = () => callBackground({ type: 'refreshQuote' }).catch(() => undefined);
 
+/** The pickers' shared props: the list, its index and shortlist, lookups by address, logos. */
+const pickerProps = (
+  form: ReturnType<typeof useSwapForm>,
+  shortlist: ReturnType<typeof usePickerShortlist>,
+  logoUrl: (logoURI: string) => string | null,
+) => ({
+  tokens: form.list?.tokens ?? [],
+  index: form.index,
+  shortlist,
+  onLookup: (address: string) => lookupToken(form.chainId, address),
+  logoUrl,
+  compact: true,
+  unavailable: form.listError,
+});
+
+const outTextOf = (quote: Quote, to: Token) =>
+  `${formatAmount(BigInt(quote.outAmount), to.decimals)} ${to.symbol}`;
+
 /** The swap screen: the form's state lives in useSwapForm; this puts the figures and sheets around it. */
-export function SwapScreen({ account, onReceive }: { account: string | null; onReceive: () => void }) {
+export function SwapScreen({ account }: { account: string | null }) {
   const form = useSwapForm();
   const { session, settings, chainId, from, to, parsed, findToken } = form;
   const [reviewing, setReviewing] = useState(false);
@@ -48,7 +71,6 @@ export function SwapScreen({ account, onReceive }: { account: string | null; onR
     fee: figures?.fee?.expected,
     native,
   });
-  const holdings = useHoldings(chainId, account, findToken, form.index !== null, swapStatus);
   const run = useSwapRun(form.swap, () => setReviewing(false));
   const activeSwap = run.active;
 
@@ -60,36 +82,19 @@ export function SwapScreen({ account, onReceive }: { account: string | null; onR
   const quoteFits = quote && from && to && fitsPair(quote, from.token, to.token);
   const usdText = (raw: bigint | null, token: Token | undefined) =>
     raw === null || !token ? '' : formatUsd(usdValue(raw, token.decimals, priceOf(token.address)));
-  const review = reviewLabel({
-    tokensChosen: Boolean(from && to),
-    amountText: form.amount,
-    parsed,
-    refusal,
-    sessionStatus: session?.status,
-    quoteFits: Boolean(quoteFits),
-  });
-  const swapFrom = (address: string) => {
-    const token = findToken(address);
-    if (!token) return;
-    form.pickFrom({ token, whitelisted: true });
-    document.getElementById('amount')?.focus();
-  };
+  const review = reviewLabel(form, refusal, Boolean(quoteFits));
   const sessionToken = (address: string | undefined) => (address ? (findToken(address) ?? null) : null);
 
   return (
     <>
       <NetworkBar chainId={chainId} localChain={localChain} onChange={form.changeChain} />
-      <Holdings
+      <HomeHoldings
+        form={form}
+        account={account}
         networkName={chain?.name ?? `Network ${chainId}`}
         nativeSymbol={native.symbol}
-        rows={holdings.rows}
-        updating={!holdings.fresh}
-        error={holdings.error}
-        onRetry={holdings.retry}
-        onReceive={onReceive}
-        onSwap={swapFrom}
+        swapStatus={swapStatus}
         logoUrl={logoUrl}
-        collapsed={Boolean(from && to)}
       />
       <ListNotices
         error={form.listError}
@@ -98,26 +103,14 @@ export function SwapScreen({ account, onReceive }: { account: string | null; onR
       />
       <SwapFields
         form={form}
-        picker={{
-          tokens: form.list?.tokens ?? [],
-          index: form.index,
-          shortlist,
-          onLookup: (address: string) => lookupToken(chainId, address),
-          logoUrl,
-          compact: true,
-          unavailable: form.listError,
-        }}
+        picker={pickerProps(form, shortlist, logoUrl)}
         balanceOf={balanceOf}
         maxText={maxText}
         maxNote={maxNote}
         feeSymbol={payingNative ? native.symbol : undefined}
         usdIn={usdText(parsed?.ok ? parsed.value : null, from?.token)}
         usdOut={usdText(quoteFits ? BigInt(quote.outAmount) : null, to?.token)}
-        outText={
-          quoteFits && to
-            ? `${formatAmount(BigInt(quote.outAmount), to.token.decimals)} ${to.token.symbol}`
-            : null
-        }
+        outText={quoteFits && to ? outTextOf(quote, to.token) : null}
       />
       {session && (
         <QuoteCard
@@ -131,10 +124,7 @@ export function SwapScreen({ account, onReceive }: { account: string | null; onR
           native={native}
         />
       )}
-      <details class="slippage-details">
-        <summary>Slippage tolerance {form.slippage}%</summary>
-        <SlippageControl value={form.slippage} onChange={form.setSlippage} />
-      </details>
+      <SlippageDetails value={form.slippage} onChange={form.setSlippage} />
 
       {from && to && !activeSwap && (
         <ReviewStep
@@ -154,11 +144,7 @@ export function SwapScreen({ account, onReceive }: { account: string | null; onR
           run={run}
         />
       )}
-      {!(from && to) && !activeSwap && (
-        <button type="button" class="primary wide review-button" disabled>
-          {review.label}
-        </button>
-      )}
+      {!(from && to) && !activeSwap && <NoReviewButton label={review.label} />}
       {activeSwap && (
         <ProgressSheet
           swap={activeSwap}

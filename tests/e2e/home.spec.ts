@@ -56,7 +56,7 @@ for (const size of SIZES) {
     await expect(again.getByTestId('holding-ETH')).toBeVisible({ timeout: 5_000 });
     await again.close();
 
-    await home.getByRole('button', { name: 'Receive' }).click();
+    await popup.getByRole('button', { name: 'Receive' }).click();
     await expect(popup.getByRole('button', { name: 'Copy address' })).toBeVisible();
   });
 
@@ -81,7 +81,7 @@ for (const size of SIZES) {
     await expect(home.getByTestId('holdings-empty')).toContainText('To fund it, choose Receive', {
       timeout: 20_000,
     });
-    await expect(home.getByRole('button', { name: 'Receive' })).toBeVisible();
+    await expect(popup.getByRole('button', { name: 'Receive' })).toBeVisible();
     await pickToken(popup, 'from', 'ETH', ETH);
     await pickToken(popup, 'to', 'USDC', USDC);
     await expect(popup.getByRole('button', { name: 'Enter an amount' })).toBeDisabled();

@@ -139,9 +139,12 @@ test('networks: only the ones the service and RPCs serve are offered; Settings o
   const { popup } = await openWalletPopup(context, extensionId);
   const network = popup.getByRole('combobox', { name: 'Network' });
   // The embedded default serves Ethereum and Base only.
-  const bnb = network.locator('option', { hasText: 'BNB Chain' });
+  // The others are listed once, under one "Not offered by this service" group, and cannot be chosen.
+  const notOffered = network.locator('optgroup[label="Not offered by this service"]');
+  const bnb = notOffered.locator('option', { hasText: 'BNB Chain' });
   await expect(bnb).toBeDisabled({ timeout: 30_000 });
-  await expect(bnb).toContainText('Not offered by this swap service');
+  await expect(bnb).toHaveAttribute('title', /Not offered by this swap service/);
+  await expect(notOffered.locator('option', { hasText: 'Ethereum' })).toHaveCount(0);
   await expect(network.locator('option', { hasText: 'Base' })).toBeEnabled();
   await expect(network.locator('option', { hasText: 'Ethereum' })).toBeEnabled();
   const opened = context.waitForEvent('page');
