@@ -12,6 +12,7 @@ import {
   TOKEN_LINKS,
 } from './classify';
 import { collectNftEvidence, linksUnder, NFT_LINKS } from './nft-evidence';
+import type { PageInfo } from './page-info';
 
 export type DetectedKind = 'token' | 'address' | 'page';
 
@@ -32,17 +33,7 @@ export interface LinkTarget {
 }
 
 /** What a pass needs to know about the page: where links resolve and the token it shows, if any. */
-export interface PageInfo {
-  url: string;
-  /** `host` of the page URL (hostname and port, lowercase). */
-  host: string;
-  /** The token of a `/token/0x…` page, lowercase. */
-  token?: string;
-  /** The page's chain, when known: links naming another chain (`?chainid=`) are refused. */
-  chainId?: number;
-  /** The page lists NFTs only (an NFT transfers page or tab): no link on it is a swappable token. */
-  nft?: boolean;
-}
+export type { PageInfo } from './page-info';
 
 // Cheap pre-filters, the same shape as a bare `a[href*="/token/0x"]`; parseHref does the real check.
 export { TOKEN_LINKS };

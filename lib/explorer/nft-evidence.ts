@@ -4,7 +4,7 @@
 // `/token/<collection>?a=<token id>` or `/nft/<collection>/<id>`. Each frame runs its own content
 // script, so each frame is judged by what its own document shows.
 // Imported by the content script: no zod, no viem.
-import type { PageInfo } from './detect';
+import type { PageInfo } from './page-info';
 
 /** `/nft/<collection>/<id>` links; the others that may show an NFT are /token/ links (TOKEN_LINKS). */
 export const NFT_LINKS = 'a[href*="/nft/"]';
