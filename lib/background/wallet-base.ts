@@ -46,24 +46,42 @@ export function requirePassword(password: string, confirmation: string): void {
   if (!check.ok) throw new WalletError(`PASSWORD_${check.issue.code}`, check.issue.message);
 }
 
-/** Checks a password against the vault under the backoff: wrong ones count, a right one resets it. */
-export async function withBackoff<T>(now: () => number, attempt: () => Promise<T>): Promise<T> {
+// One password check at a time: parallel attempts would each read the same count and run PBKDF2
+// together, so a burst of guesses counted once and the backoff did not hold.
+let passwordChecks: Promise<unknown> = Promise.resolve();
+
+/**
+ * Checks a password against the vault under the backoff. Attempts run one after another, and each
+ * is counted as a failure before the key derivation starts (so neither a parallel attempt nor a
+ * worker stopped mid-derivation skips the count); a right password resets it, an error that is not
+ * a verdict on the password (a corrupt vault) takes the count back.
+ */
+export function withBackoff<T>(now: () => number, attempt: () => Promise<T>): Promise<T> {
+  const run = passwordChecks.then(() => checkedAttempt(now, attempt));
+  passwordChecks = run.catch(() => undefined);
+  return run;
+}
+
+async function checkedAttempt<T>(now: () => number, attempt: () => Promise<T>): Promise<T> {
   const backoff = await unlockBackoffItem.get();
   const wait = waitLeft(backoff, now());
   if (wait > 0) throw new WalletError('UNLOCK_BACKOFF', backoffMessage(wait));
+  const counted = afterFailure(backoff, now());
+  await unlockBackoffItem.set(counted);
+  let result: T;
   try {
-    const result = await attempt();
-    if (backoff.failures > 0) await unlockBackoffItem.set({ ...NO_BACKOFF });
-    return result;
+    result = await attempt();
   } catch (error) {
     if (error instanceof VaultError && error.code === 'WRONG_PASSWORD') {
-      const next = afterFailure(backoff, now());
-      await unlockBackoffItem.set(next);
-      const left = waitLeft(next, now());
+      const left = waitLeft(counted, now());
       if (left > 0) throw new WalletError('WRONG_PASSWORD', `Wrong password. ${backoffMessage(left)}`);
+    } else {
+      await unlockBackoffItem.set(backoff);
     }
     throw error;
   }
+  await unlockBackoffItem.set({ ...NO_BACKOFF });
+  return result;
 }
 
 /** The wallet while unlocked: its secrets and its account list. */
