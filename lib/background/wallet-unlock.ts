@@ -1,7 +1,8 @@
 // Unlocking the vault with the password (under the backoff) and changing that password: the
 // wallet service's password steps (lib/background/wallet.ts).
 import { keyringMetaItem } from '@/lib/storage/items';
-import { type KeyringMeta, verifyKeyring } from '@/lib/wallet/keyring';
+import type { KeyringMeta } from '@/lib/wallet/keyring';
+import { restoredKeyring } from '@/lib/wallet/keyring-restore';
 import type { WalletState } from '@/lib/wallet/state';
 import { changeVaultPassword, unlockVault, upgradeVault } from '@/lib/wallet/vault';
 import {
@@ -20,7 +21,7 @@ export function unlockMethods(
   options: WalletOptions,
   vaultItem: VaultStore,
   state: () => Promise<WalletState>,
-  setMeta: (next: KeyringMeta | null) => void,
+  setMeta: (next: KeyringMeta | null, rebuilt?: boolean) => void,
   open: (next: Unlocked, sessionKey: string) => Promise<void>,
   requireUnlocked: () => Promise<UnlockedWallet>,
 ) {
@@ -30,11 +31,10 @@ export function unlockMethods(
       const raw = await readVault(vaultItem);
       if (raw === null) throw new WalletError('NO_WALLET', 'There is no wallet to unlock yet.');
       const opened = await withBackoff(now, () => unlockVault(raw, password, options.kdf));
-      const meta = await keyringMetaItem.get();
-      setMeta(meta);
-      if (!meta)
-        throw new WalletError('CORRUPT_VAULT', 'The account list is missing; the vault was left untouched.');
-      await verifyKeyring(meta, opened.secrets);
+      // The stored list is checked against the secrets just opened; one that does not match is rebuilt.
+      const restored = await restoredKeyring(await keyringMetaItem.get(), opened.secrets);
+      if (restored.rebuilt) await keyringMetaItem.set(restored.meta);
+      setMeta(restored.meta, restored.rebuilt);
       let { key, sessionKey } = opened;
       if (opened.needsUpgrade) {
         // Stored with weaker KDF parameters than today's: re-encrypt now that we have the password.

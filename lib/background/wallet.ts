@@ -11,9 +11,12 @@ import {
   walletSessionItem as storedSession,
   vaultItem as storedVault,
   unlockBackoffItem,
+  type VerifiedAccounts,
+  verifiedAccountsItem,
 } from '@/lib/storage/items';
 import { shouldLock, startSession, touch, touchIsDue } from '@/lib/wallet/autolock';
 import type { KeyringMeta } from '@/lib/wallet/keyring';
+import { restoredKeyring } from '@/lib/wallet/keyring-restore';
 import type { WalletState } from '@/lib/wallet/state';
 import { deriveTrustKey } from '@/lib/wallet/trust-mac';
 import { NO_BACKOFF, waitLeft } from '@/lib/wallet/unlock-backoff';
@@ -34,13 +37,26 @@ export { WalletError, type WalletOptions } from './wallet-base';
 export function createWalletService(options: WalletOptions) {
   const now = options.now ?? Date.now;
   let unlocked: Unlocked | null = null;
+  // Only ever a list checked against the open vault's secrets (or made from them): never storage's own.
   let meta: KeyringMeta | null = null;
+  // Set when the stored account list did not match the vault and was rebuilt (said once, on screen).
+  let accountListRebuilt = false;
+  let shownWhileLocked: string | null = null;
   // Only this service writes them: read once, then from memory (every popup open asks for both).
   const vaultItem = remembered(storedVault);
   const walletSessionItem = remembered(storedSession);
-  const setMeta = (next: KeyringMeta | null) => {
+  const setMeta = (next: KeyringMeta | null, rebuilt = false) => {
     meta = next;
+    if (rebuilt) accountListRebuilt = true;
   };
+
+  /** Keeps the verified list for the locked screen (storage.session), written only when it changed. */
+  async function rememberVerified(accounts: VerifiedAccounts): Promise<void> {
+    const text = JSON.stringify(accounts);
+    if (text === shownWhileLocked) return;
+    await verifiedAccountsItem.set(accounts);
+    shownWhileLocked = text;
+  }
 
   async function lock(): Promise<void> {
     unlocked = null;
@@ -92,12 +108,26 @@ export function createWalletService(options: WalletOptions) {
     }
     const session = unlocked ? await walletSessionItem.get() : null;
     const backoff = unlocked ? NO_BACKOFF : await unlockBackoffItem.get();
+    let shown: VerifiedAccounts = { accounts: [], activeId: null };
+    if (unlocked && meta) {
+      shown = {
+        accounts: meta.accounts.map(({ id, kind, address, name }) => ({ id, kind, address, name })),
+        activeId: meta.activeId,
+      };
+      await rememberVerified(shown);
+    } else if (hasVault) {
+      shown = (await verifiedAccountsItem.get()) ?? shown;
+    }
+    const notice = accountListRebuilt
+      ? 'The account list in storage did not match your wallet (it was changed outside Swaplane). It was rebuilt from your recovery phrase and keys; check your account names.'
+      : null;
     return {
       status: !hasVault ? 'none' : unlocked ? 'unlocked' : 'locked',
       retryAt: waitLeft(backoff, now()) > 0 ? backoff.notBefore : null,
-      accounts: (meta?.accounts ?? []).map(({ id, kind, address, name }) => ({ id, kind, address, name })),
-      activeId: meta?.activeId ?? null,
+      accounts: shown.accounts,
+      activeId: shown.activeId,
       lockAt: session?.autoLock.deadline ?? null,
+      ...(notice && unlocked ? { accountsNotice: notice } : {}),
       vaultError,
     };
   }
@@ -105,7 +135,7 @@ export function createWalletService(options: WalletOptions) {
   return {
     /** Restores an unlocked wallet after a worker restart, from the session key. */
     async restore(): Promise<void> {
-      meta = await keyringMetaItem.get();
+      meta = null;
       const session = await walletSessionItem.get();
       if (!session) return;
       if (shouldLock(session.autoLock, now())) {
@@ -115,6 +145,10 @@ export function createWalletService(options: WalletOptions) {
       try {
         const raw = await readVault(vaultItem);
         const opened = await unlockWithSessionKey(raw, session.sessionKey, options.kdf);
+        // A restarted worker checks the stored list against the secrets, as an unlock does.
+        const restored = await restoredKeyring(await keyringMetaItem.get(), opened.secrets);
+        if (restored.rebuilt) await keyringMetaItem.set(restored.meta);
+        setMeta(restored.meta, restored.rebuilt);
         unlocked = { secrets: opened.secrets, key: opened.key };
         options.scheduleLock?.(session.autoLock.deadline);
       } catch {

@@ -118,6 +118,30 @@ export const keyringMetaItem = defineStorageItem<KeyringMeta | null>({
   fallback: () => null,
 });
 
+/** The account list as last verified against the vault's secrets (lib/wallet/keyring-restore.ts):
+ * what is shown while locked. storage.session is reachable from Swaplane's own pages and worker only
+ * (in Chrome and Firefox), so nothing outside can plant an address here; it is empty again after a
+ * browser restart, and nothing is shown until the next unlock. */
+export const VerifiedAccountsSchema = z.object({
+  accounts: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.enum(['derived', 'imported']),
+      address: AddressSchema,
+      name: z.string(),
+    }),
+  ),
+  activeId: z.nullable(z.string()),
+});
+export type VerifiedAccounts = z.infer<typeof VerifiedAccountsSchema>;
+export const verifiedAccountsItem = defineStorageItem<VerifiedAccounts | null>({
+  area: 'session',
+  key: 'verifiedAccounts',
+  version: 1,
+  schema: z.nullable(VerifiedAccountsSchema),
+  fallback: () => null,
+});
+
 /** The unlocked session: the vault key and the auto-lock deadline, for worker restarts only. */
 export const WalletSessionSchema = z.object({
   sessionKey: z.string().check(z.minLength(1)),
