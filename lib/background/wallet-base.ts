@@ -1,8 +1,9 @@
 // What every part of the wallet service shares (lib/background/wallet.ts): its error, its options,
 // the unlocked secrets' shape, reading the stored vault, the password policy and the unlock backoff.
 import type { StorageItem } from '@/lib/storage/item';
-import { unlockBackoffItem } from '@/lib/storage/items';
+import { keyringMetaItem, unlockBackoffItem } from '@/lib/storage/items';
 import type { KeyringMeta } from '@/lib/wallet/keyring';
+import { restoredKeyring } from '@/lib/wallet/keyring-restore';
 import { checkPassword } from '@/lib/wallet/password';
 import { afterFailure, backoffMessage, NO_BACKOFF, waitLeft } from '@/lib/wallet/unlock-backoff';
 import { type KdfParams, type Vault, VaultError, type VaultSecrets } from '@/lib/wallet/vault';
@@ -88,4 +89,17 @@ async function checkedAttempt<T>(now: () => number, attempt: () => Promise<T>): 
 export interface UnlockedWallet {
   unlocked: Unlocked;
   meta: KeyringMeta;
+}
+
+/**
+ * Once the vault is open (unlock, or a restarted worker's session key): the stored account list is
+ * checked against its secrets, and one that does not match is rebuilt from them and stored again.
+ */
+export async function adoptCheckedKeyring(
+  secrets: VaultSecrets,
+  setMeta: (next: KeyringMeta, rebuilt: boolean) => void,
+): Promise<void> {
+  const restored = await restoredKeyring(await keyringMetaItem.get(), secrets);
+  if (restored.rebuilt) await keyringMetaItem.set(restored.meta);
+  setMeta(restored.meta, restored.rebuilt);
 }

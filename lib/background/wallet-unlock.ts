@@ -1,11 +1,10 @@
 // Unlocking the vault with the password (under the backoff) and changing that password: the
 // wallet service's password steps (lib/background/wallet.ts).
-import { keyringMetaItem } from '@/lib/storage/items';
 import type { KeyringMeta } from '@/lib/wallet/keyring';
-import { restoredKeyring } from '@/lib/wallet/keyring-restore';
 import type { WalletState } from '@/lib/wallet/state';
 import { changeVaultPassword, unlockVault, upgradeVault } from '@/lib/wallet/vault';
 import {
+  adoptCheckedKeyring,
   readVault,
   requirePassword,
   type Unlocked,
@@ -31,10 +30,7 @@ export function unlockMethods(
       const raw = await readVault(vaultItem);
       if (raw === null) throw new WalletError('NO_WALLET', 'There is no wallet to unlock yet.');
       const opened = await withBackoff(now, () => unlockVault(raw, password, options.kdf));
-      // The stored list is checked against the secrets just opened; one that does not match is rebuilt.
-      const restored = await restoredKeyring(await keyringMetaItem.get(), opened.secrets);
-      if (restored.rebuilt) await keyringMetaItem.set(restored.meta);
-      setMeta(restored.meta, restored.rebuilt);
+      await adoptCheckedKeyring(opened.secrets, setMeta);
       let { key, sessionKey } = opened;
       if (opened.needsUpgrade) {
         // Stored with weaker KDF parameters than today's: re-encrypt now that we have the password.

@@ -7,7 +7,6 @@
 // (closure variables, not an object's properties: those would cost the background's budget).
 import { remembered } from '@/lib/storage/item';
 import {
-  keyringMetaItem,
   walletSessionItem as storedSession,
   vaultItem as storedVault,
   unlockBackoffItem,
@@ -16,16 +15,17 @@ import {
 } from '@/lib/storage/items';
 import { shouldLock, startSession, touch, touchIsDue } from '@/lib/wallet/autolock';
 import type { KeyringMeta } from '@/lib/wallet/keyring';
-import { restoredKeyring } from '@/lib/wallet/keyring-restore';
 import type { WalletState } from '@/lib/wallet/state';
 import { deriveTrustKey } from '@/lib/wallet/trust-mac';
 import { NO_BACKOFF, waitLeft } from '@/lib/wallet/unlock-backoff';
 import { unlockWithSessionKey } from '@/lib/wallet/vault';
 import { accountMethods } from './wallet-accounts';
 import {
+  adoptCheckedKeyring,
   readVault,
   type Unlocked,
   type UnlockedWallet,
+  type VaultStore,
   WalletError,
   type WalletOptions,
 } from './wallet-base';
@@ -34,6 +34,40 @@ import { unlockMethods } from './wallet-unlock';
 
 export { WalletError, type WalletOptions } from './wallet-base';
 
+const REBUILT_NOTICE =
+  'The account list in storage did not match your wallet (it was changed outside Swaplane). It was rebuilt from your recovery phrase and keys; check your account names.';
+
+/** Whether a vault is stored, and why it cannot be read if so (it is kept, never overwritten). */
+async function vaultPresence(item: VaultStore): Promise<{ hasVault: boolean; vaultError: string | null }> {
+  try {
+    return { hasVault: (await readVault(item)) !== null, vaultError: null };
+  } catch (error) {
+    return { hasVault: true, vaultError: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * The accounts views see: the open wallet's verified list (kept in storage.session for the locked
+ * screen, written only when it changed), else while locked that last verified list, never storage.local's.
+ */
+function accountsShown() {
+  let remembered: string | null = null;
+  return async (verified: KeyringMeta | null, hasVault: boolean): Promise<VerifiedAccounts> => {
+    if (!verified)
+      return (hasVault ? await verifiedAccountsItem.get() : null) ?? { accounts: [], activeId: null };
+    const shown = {
+      accounts: verified.accounts.map(({ id, kind, address, name }) => ({ id, kind, address, name })),
+      activeId: verified.activeId,
+    };
+    const text = JSON.stringify(shown);
+    if (text !== remembered) {
+      await verifiedAccountsItem.set(shown);
+      remembered = text;
+    }
+    return shown;
+  };
+}
+
 export function createWalletService(options: WalletOptions) {
   const now = options.now ?? Date.now;
   let unlocked: Unlocked | null = null;
@@ -41,7 +75,7 @@ export function createWalletService(options: WalletOptions) {
   let meta: KeyringMeta | null = null;
   // Set when the stored account list did not match the vault and was rebuilt (said once, on screen).
   let accountListRebuilt = false;
-  let shownWhileLocked: string | null = null;
+  const shownAccounts = accountsShown();
   // Only this service writes them: read once, then from memory (every popup open asks for both).
   const vaultItem = remembered(storedVault);
   const walletSessionItem = remembered(storedSession);
@@ -49,14 +83,6 @@ export function createWalletService(options: WalletOptions) {
     meta = next;
     if (rebuilt) accountListRebuilt = true;
   };
-
-  /** Keeps the verified list for the locked screen (storage.session), written only when it changed. */
-  async function rememberVerified(accounts: VerifiedAccounts): Promise<void> {
-    const text = JSON.stringify(accounts);
-    if (text === shownWhileLocked) return;
-    await verifiedAccountsItem.set(accounts);
-    shownWhileLocked = text;
-  }
 
   async function lock(): Promise<void> {
     unlocked = null;
@@ -98,36 +124,17 @@ export function createWalletService(options: WalletOptions) {
 
   async function state(): Promise<WalletState> {
     await checkAutoLock(false);
-    let vaultError: string | null = null;
-    let hasVault = false;
-    try {
-      hasVault = (await readVault(vaultItem)) !== null;
-    } catch (error) {
-      vaultError = error instanceof Error ? error.message : String(error);
-      hasVault = true;
-    }
+    const { hasVault, vaultError } = await vaultPresence(vaultItem);
     const session = unlocked ? await walletSessionItem.get() : null;
     const backoff = unlocked ? NO_BACKOFF : await unlockBackoffItem.get();
-    let shown: VerifiedAccounts = { accounts: [], activeId: null };
-    if (unlocked && meta) {
-      shown = {
-        accounts: meta.accounts.map(({ id, kind, address, name }) => ({ id, kind, address, name })),
-        activeId: meta.activeId,
-      };
-      await rememberVerified(shown);
-    } else if (hasVault) {
-      shown = (await verifiedAccountsItem.get()) ?? shown;
-    }
-    const notice = accountListRebuilt
-      ? 'The account list in storage did not match your wallet (it was changed outside Swaplane). It was rebuilt from your recovery phrase and keys; check your account names.'
-      : null;
+    const shown = await shownAccounts(unlocked ? meta : null, hasVault);
     return {
       status: !hasVault ? 'none' : unlocked ? 'unlocked' : 'locked',
       retryAt: waitLeft(backoff, now()) > 0 ? backoff.notBefore : null,
       accounts: shown.accounts,
       activeId: shown.activeId,
       lockAt: session?.autoLock.deadline ?? null,
-      ...(notice && unlocked ? { accountsNotice: notice } : {}),
+      ...(accountListRebuilt && unlocked ? { accountsNotice: REBUILT_NOTICE } : {}),
       vaultError,
     };
   }
@@ -145,10 +152,7 @@ export function createWalletService(options: WalletOptions) {
       try {
         const raw = await readVault(vaultItem);
         const opened = await unlockWithSessionKey(raw, session.sessionKey, options.kdf);
-        // A restarted worker checks the stored list against the secrets, as an unlock does.
-        const restored = await restoredKeyring(await keyringMetaItem.get(), opened.secrets);
-        if (restored.rebuilt) await keyringMetaItem.set(restored.meta);
-        setMeta(restored.meta, restored.rebuilt);
+        await adoptCheckedKeyring(opened.secrets, setMeta); // as an unlock does
         unlocked = { secrets: opened.secrets, key: opened.key };
         options.scheduleLock?.(session.autoLock.deadline);
       } catch {
