@@ -162,7 +162,7 @@ export function Options() {
   return (
     <main>
       <h1>Swaplane settings</h1>
-      <TrustReview onConfirmed={idle} />
+      <TrustReview onConfirmed={idle} onDiscarded={loaded} />
       {pending && (
         <TrustChangeDialog
           serviceChanged={stored?.serviceBaseUrl !== pending.next.serviceBaseUrl}

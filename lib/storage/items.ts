@@ -185,9 +185,20 @@ export const routerPinsItem = defineStorageItem<RouterPinsMap>({
 export const trustRecordItem = defineStorageItem<TrustRecord | null>({
   area: 'local',
   key: 'trustRecord',
-  version: 1,
+  version: 2,
   schema: z.nullable(TrustRecordSchema),
   fallback: () => null,
+  migrations: {
+    // v1 had one MAC over five fields; it is checked, and each field sealed on its own, on the first
+    // unlocked check (the key is not at hand here).
+    2: (v1) => {
+      if (v1 === null) return null;
+      const { snapshot, mac, sealedAt } = z
+        .object({ snapshot: z.record(z.string(), z.unknown()), mac: z.string(), sealedAt: z.number() })
+        .parse(v1);
+      return { snapshot, macs: {}, legacyMac: mac, sealedAt };
+    },
+  },
 });
 
 /** chainId -> tokens swapped lately there, newest first (lib/tokens/recent.ts). */

@@ -50,6 +50,7 @@ const VIEW_ONLY: Request[] = [
   { type: 'replaceSwap', kind: 'cancel' },
   { type: 'pickerTokens', chainId: 1 },
   { type: 'confirmTrustSettings' },
+  { type: 'discardTrustChanges' },
   { type: 'getTokenList', chainId: 1 },
   {
     type: 'setQuoteInput',
