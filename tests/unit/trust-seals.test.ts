@@ -1,0 +1,210 @@
+// The seal over what is signed from, as an outside writer (anything that can write storage.local)
+// would attack it: slippage, the calldata policy, the dapp settings, the connected sites; a
+// confirmed change that must not launder another field; Discard; a v1 record upgraded on unlock.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import type { BackgroundServices } from '@/lib/background/services';
+import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
+import {
+  connectedSitesItem,
+  dappSettingsItem,
+  routerPinsItem,
+  settingsItem,
+  trustRecordItem,
+} from '@/lib/storage/items';
+import { canonicalJson, deriveTrustKey } from '@/lib/wallet/trust-mac';
+import { ANVIL_PHRASE, importAnvilPhrase, startServices, viewSender } from '../support/background';
+
+const LOCAL = { ...DEFAULT_SETTINGS, serviceBaseUrl: 'http://127.0.0.1:9' };
+const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const APP = 'https://app.example';
+const EVIL = 'https://evil.example';
+const FOREIGN_ROUTER = '0x000000000000000000000000000000000000bad1';
+const frame = { tabId: 1, frameId: 0 };
+
+let services: BackgroundServices;
+const send = viewSender(() => services);
+
+async function start(): Promise<void> {
+  services?.session.dispose();
+  services = await startServices();
+}
+
+async function status() {
+  const answer = await send({ type: 'trustSettingsStatus' });
+  if (!answer.ok) throw new Error(answer.error.message);
+  return answer.result as { state: string; fields: string[]; message: string | null };
+}
+
+async function connect(origin: string) {
+  const pending = services.dapp.request(origin, frame, 'eth_requestAccounts', undefined);
+  await expect.poll(async () => (await services.dapp.approvals()).current?.origin).toBe(origin);
+  const current = (await services.dapp.approvals()).current;
+  if (!current) throw new Error('nothing waits');
+  await services.dapp.decide(current.id, true);
+  return pending;
+}
+
+const accountsOf = (origin: string) => services.dapp.request(origin, frame, 'eth_accounts', undefined);
+
+beforeEach(async () => {
+  fakeBrowser.reset();
+  await settingsItem.set(LOCAL);
+  await start();
+  await importAnvilPhrase(send);
+});
+afterEach(() => services.session.dispose());
+
+describe('sealed settings a signature depends on', () => {
+  it('stops signing after an outside write of the slippage or the calldata policy, naming it', async () => {
+    await settingsItem.set({ ...LOCAL, slippage: 50 });
+    await start();
+    await expect(services.wallet.activeSigner()).rejects.toThrow(
+      /the slippage tolerance.*Nothing was signed/,
+    );
+    await settingsItem.set({ ...LOCAL, onlyReadableCalldata: false });
+    await start();
+    await expect(services.wallet.activeSigner()).rejects.toThrow(/Only sign swap calls Swaplane can read/);
+    expect((await status()).fields).toEqual(['"Only sign swap calls Swaplane can read"']);
+  });
+
+  it("seals the user's own save of the slippage, and only what that save changed", async () => {
+    await settingsItem.set({ ...LOCAL, serviceBaseUrl: 'https://evil.example' });
+    await start();
+    expect(
+      await send({ type: 'updateSettings', settings: { ...services.settings(), slippage: 1 } }),
+    ).toMatchObject({
+      ok: true,
+    });
+    // The slippage is sealed as the user's change; the foreign service URL is not.
+    expect(await status()).toMatchObject({ state: 'changed', fields: ['the swap service URL'] });
+  });
+
+  it('stops signing after an outside write of the dapp settings', async () => {
+    await dappSettingsItem.set({ exposeWindowEthereum: true });
+    await expect(services.wallet.activeSigner()).rejects.toThrow(/the dapp provider settings/);
+    // The settings page's own change is sealed.
+    await services.dapp.setDappSettings({ exposeWindowEthereum: true });
+    await expect(services.wallet.activeSigner()).resolves.toBeDefined();
+  });
+});
+
+describe('a confirmed change seals only the fields the user confirmed', () => {
+  it('confirming a new service does not seal a router pin written from outside', async () => {
+    await routerPinsItem.set({ 'http://127.0.0.1:9 1': { address: FOREIGN_ROUTER, pinnedAt: 1 } });
+    const changed = await send({
+      type: 'updateSettings',
+      settings: { ...services.settings(), serviceBaseUrl: 'https://other.example' },
+      confirmTrustChange: true,
+    });
+    expect(changed).toMatchObject({ ok: true });
+    expect(await status()).toMatchObject({ state: 'changed', fields: ['the trusted router contracts'] });
+    await expect(services.wallet.activeSigner()).rejects.toThrow(/trusted router contracts/);
+  });
+});
+
+describe('connected sites', () => {
+  it('a site added or rewritten from outside gets no account, even after a worker restart', async () => {
+    expect(await connect(APP)).toEqual({ result: [ACCOUNT] });
+    expect(await accountsOf(APP)).toEqual({ result: [ACCOUNT] });
+    const [site] = await connectedSitesItem.get();
+    if (!site) throw new Error('not connected');
+    // An outside writer rewrites the connected origin, and adds a site of its own.
+    await connectedSitesItem.set([
+      { ...site, origin: EVIL },
+      { ...site, origin: 'https://other.example' },
+    ]);
+    await start();
+    expect(await accountsOf(EVIL)).toEqual({ result: [] });
+    expect(await accountsOf('https://other.example')).toEqual({ result: [] });
+    expect(await status()).toMatchObject({ state: 'changed', fields: ['the connected sites'] });
+    await expect(services.wallet.activeSigner()).rejects.toThrow(/the connected sites/);
+  });
+
+  it("a page's chain switch, even while locked, is not a change of the sealed sites", async () => {
+    await connect(APP);
+    await send({ type: 'walletLock' });
+    expect(
+      await services.dapp.request(APP, frame, 'wallet_switchEthereumChain', [{ chainId: '0x89' }]),
+    ).toEqual({
+      result: null,
+    });
+    await send({ type: 'walletUnlock', password: 'correct horse battery' });
+    expect(await status()).toMatchObject({ state: 'confirmed' });
+    expect(await accountsOf(APP)).toEqual({ result: [ACCOUNT] });
+  });
+});
+
+describe('reviewing an outside change', () => {
+  it('Discard puts back the values the user confirmed and seals them', async () => {
+    await connect(APP);
+    const [site] = await connectedSitesItem.get();
+    if (!site) throw new Error('not connected');
+    await settingsItem.set({ ...LOCAL, serviceBaseUrl: 'https://evil.example', slippage: 49 });
+    await connectedSitesItem.set([{ ...site, origin: EVIL }]);
+    await start();
+    expect((await status()).fields).toEqual([
+      'the swap service URL',
+      'the slippage tolerance',
+      'the connected sites',
+    ]);
+    expect(await send({ type: 'discardTrustChanges' })).toMatchObject({
+      ok: true,
+      result: { state: 'confirmed' },
+    });
+    expect(services.settings()).toMatchObject({
+      serviceBaseUrl: LOCAL.serviceBaseUrl,
+      slippage: LOCAL.slippage,
+    });
+    expect((await settingsItem.get()).serviceBaseUrl).toBe(LOCAL.serviceBaseUrl);
+    expect((await connectedSitesItem.get()).map((s) => s.origin)).toEqual([APP]);
+    expect(await accountsOf(APP)).toEqual({ result: [ACCOUNT] });
+  });
+
+  it('needs the wallet unlocked to discard', async () => {
+    await send({ type: 'walletLock' });
+    expect(await send({ type: 'discardTrustChanges' })).toMatchObject({
+      ok: false,
+      error: { code: 'LOCKED' },
+    });
+  });
+});
+
+describe('existing users (v1 record, one MAC over five fields)', () => {
+  async function v1Record(serviceBaseUrl: string) {
+    const key = await deriveTrustKey({ mnemonic: ANVIL_PHRASE, importedKeys: [] });
+    const snapshot = {
+      serviceBaseUrl,
+      rpcOverrides: {},
+      chainNameOverrides: {},
+      explorerHosts: {},
+      routerPins: {},
+    };
+    const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(canonicalJson(snapshot)));
+    const hex = [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    return { snapshot, mac: hex, sealedAt: 1 };
+  }
+
+  it('seals each field on the first unlocked check, the new ones at their current values', async () => {
+    await settingsItem.set({ ...LOCAL, rpcOverrides: {} });
+    await fakeBrowser.storage.local.set({
+      trustRecord: { v: 1, data: await v1Record(LOCAL.serviceBaseUrl) },
+    });
+    await start();
+    expect(await status()).toMatchObject({ state: 'confirmed' });
+    const record = await trustRecordItem.get();
+    expect(record?.legacyMac).toBeUndefined();
+    expect(Object.keys(record?.macs ?? {})).toHaveLength(9);
+  });
+
+  it('keeps a v1 record that does not verify forged', async () => {
+    await settingsItem.set({ ...LOCAL, rpcOverrides: {} });
+    const forged = { ...(await v1Record(LOCAL.serviceBaseUrl)), mac: 'ab'.repeat(32) };
+    await fakeBrowser.storage.local.set({ trustRecord: { v: 1, data: forged } });
+    await start();
+    expect(await status()).toMatchObject({ state: 'forged' });
+    await expect(services.wallet.activeSigner()).rejects.toThrow(
+      /rewritten by something other than Swaplane/,
+    );
+  });
+});
