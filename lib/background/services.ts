@@ -33,7 +33,7 @@ import {
 } from './explorer-hosts';
 import { createSwapService, type SwapService } from './swaps';
 import { changedTrustFields, restoredSettings, restoreStoredTrustValues } from './trust-restore';
-import { type TrustSettings, trustCheckedWallet } from './trust-settings';
+import { entrySealer, type TrustSettings, trustCheckedWallet } from './trust-settings';
 import { createWalletService, type WalletService } from './wallet';
 
 export const TOKEN_LIST_TTL_MS = 6 * 60 * 60 * 1000;
@@ -162,6 +162,7 @@ function trustedWallet(
   options: BackgroundOptions,
   current: () => Settings,
   replace: (next: Settings) => Promise<void>,
+  sealEntries: () => Promise<void>,
 ): { trust: TrustSettings; signingWallet: WalletService } {
   const wallet = createWalletService({
     autoLockMinutes: () => current().autoLockMinutes,
@@ -169,9 +170,12 @@ function trustedWallet(
     ...(options.kdf ? { kdf: options.kdf } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
-  return trustCheckedWallet(wallet, current, options.now, async (values) => {
-    await restoreStoredTrustValues(values, (options.now ?? Date.now)());
-    await replace(restoredSettings(current(), values));
+  return trustCheckedWallet(wallet, current, options.now, {
+    restore: async (values) => {
+      await restoreStoredTrustValues(values, (options.now ?? Date.now)());
+      await replace(restoredSettings(current(), values));
+    },
+    sealEntries,
   });
 }
 
@@ -211,6 +215,7 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
       await settingsItem.set(next);
       settings = next;
     },
+    () => swaps.sealHistory(),
   );
 
   const swaps = createSwapService({
@@ -219,6 +224,7 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     session,
     wallet: signingWallet,
     onTrustWrite: () => trust.sealOnly(['routerPins']), // a pin written inside a swap that passed the check
+    entrySealer: entrySealer(() => signingWallet.trustKey()),
     facts,
     ...(options.notify ? { notify: options.notify } : {}),
   });

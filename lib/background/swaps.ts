@@ -8,6 +8,7 @@ import type { BalanceReader } from '@/lib/rpc/balances';
 import type { Settings } from '@/lib/settings/settings';
 import type { SwapState } from '@/lib/state/pipeline-state';
 import { markEarlierChains } from '@/lib/swap/chain-reset';
+import type { EntrySealer } from '@/lib/swap/entry-seal';
 import { createPendingSwapStore, createSwapMachine, type SwapMachine } from '@/lib/swap/execute';
 import { createSwapHistory } from '@/lib/swap/history';
 import type { SwapPreview } from '@/lib/swap/preview';
@@ -36,6 +37,8 @@ export interface SwapServiceDeps {
   notify?: (title: string, message: string) => void;
   /** After a router pin is written (the trust settings are re-sealed). */
   onTrustWrite?: () => Promise<unknown>;
+  /** Seals history entries as they are recorded, and checks them as they are read (revoke reads them). */
+  entrySealer?: EntrySealer;
 }
 
 export interface StartSwapOptions {
@@ -48,7 +51,7 @@ export interface StartSwapOptions {
 
 export function createSwapService(deps: SwapServiceDeps) {
   const store = createPendingSwapStore();
-  const history = createSwapHistory();
+  const history = createSwapHistory(deps.entrySealer ? { sealer: deps.entrySealer } : {});
   const pins = routerPinsFor(deps);
   // What every swap machine of this service shares.
   const shared = { pins, store, history, onChange: emit };
@@ -147,11 +150,16 @@ export function createSwapService(deps: SwapServiceDeps) {
     /** Speeds up or cancels the swap waiting to be mined (same nonce, higher fees). */
     replace: (kind: ReplacementKind) => replaceSent(() => sending, deps.wallet, kind),
 
-    /** Activity: entries a reset network no longer has are marked (lib/swap/chain-reset.ts). */
+    /**
+     * Activity and revoke: only entries Swaplane sealed (none while locked); those a reset network no
+     * longer has are marked (lib/swap/chain-reset.ts).
+     */
     history: async () =>
-      markEarlierChains(await history.list(), (chainId, hash) =>
+      markEarlierChains(await history.verified(), (chainId, hash) =>
         receiptProbe(deps.settings(), chainId, hash),
       ),
+    /** Seals the entries recorded before entries were sealed (the trust seal's one migration). */
+    sealHistory: () => history.sealUnsealed(),
     dismiss() {
       if (!running) current = null;
     },

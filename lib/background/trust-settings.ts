@@ -4,9 +4,11 @@
 // confirmed or discarded by the user, unlocked, after a change from outside.
 import type { Settings } from '@/lib/settings/settings';
 import { connectedSitesItem, dappSettingsItem, routerPinsItem, trustRecordItem } from '@/lib/storage/items';
+import type { EntrySealer } from '@/lib/swap/entry-seal';
 import {
   canonicalJson,
   checkTrust,
+  fieldMac,
   sealedSite,
   sealFields,
   TRUST_FIELDS,
@@ -27,6 +29,8 @@ export interface TrustSettingsDeps {
   hasWallet: () => Promise<boolean>;
   /** Writes back the given fields' values (a discarded outside change): settings, pins, sites. */
   restore?: (values: Partial<TrustSnapshot>) => Promise<void>;
+  /** Seals the history entries recorded before entries were sealed (once per wallet). */
+  sealEntries?: () => Promise<void>;
   now?: () => number;
 }
 
@@ -48,7 +52,10 @@ export function createTrustSettings(deps: TrustSettingsDeps) {
     if (!stored.ok) return { ok: false as const };
     if (!stored.value?.legacyMac) return { ok: true as const, value: stored.value };
     const upgraded = await upgradeLegacy(key, stored.value, await current(), now());
-    if (upgraded) await trustRecordItem.set(upgraded);
+    if (upgraded) {
+      await deps.sealEntries?.(); // entries recorded before they were sealed: sealed now, once
+      await trustRecordItem.set(upgraded);
+    }
     return { ok: true as const, value: upgraded ?? stored.value };
   }
 
@@ -166,14 +173,28 @@ export function trustCheckedWallet<
   wallet: W,
   settings: () => Settings,
   now?: () => number,
-  restore?: TrustSettingsDeps['restore'],
+  more: Pick<TrustSettingsDeps, 'restore' | 'sealEntries'> = {},
 ): { trust: TrustSettings; signingWallet: W } {
   const trust = createTrustSettings({
     settings,
     key: () => wallet.trustKey(),
     hasWallet: async () => (await wallet.state()).status !== 'none',
     ...(now ? { now } : {}),
-    ...(restore ? { restore } : {}),
+    ...more,
   });
   return { trust, signingWallet: withTrustCheckedSigner(wallet, trust) };
+}
+
+/** Seals and checks single records (history entries) with the trust key; null while locked. */
+export function entrySealer(key: () => Promise<CryptoKey | null>): EntrySealer {
+  return {
+    async sign(core) {
+      const current = await key();
+      return current ? fieldMac(current, 'history-entry', core) : null;
+    },
+    async verify(core, seal) {
+      const current = await key();
+      return current ? (await fieldMac(current, 'history-entry', core)) === seal : null;
+    },
+  };
 }

@@ -225,6 +225,8 @@ const HistoryBase = z.object({
   updatedAt: z.number(),
   /** Set when read, never stored: the network was reset since (its transaction is not on it now). */
   earlierChain: z.optional(z.boolean()),
+  /** HMAC of the fields the entry never changes (lib/swap/entry-seal.ts); absent: not trusted. */
+  seal: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
 });
 
 export const SwapHistoryEntrySchema = z.extend(HistoryBase, {

@@ -25,6 +25,8 @@ export const TrustSnapshotSchema = z.object({
   dappSettings: z.unknown(),
   /** Each connected site without its chain (a page may switch that at any time): sorted by origin. */
   connectedSites: z.array(z.unknown()),
+  /** History entries carry their own seals (lib/swap/entry-seal.ts) since this was first sealed. */
+  entrySeals: z.number(),
 });
 export type TrustSnapshot = z.infer<typeof TrustSnapshotSchema>;
 export type TrustField = keyof TrustSnapshot;
@@ -58,6 +60,7 @@ export const FIELD_NAMES: Record<TrustField, string> = {
   onlyReadableCalldata: '"Only sign swap calls Swaplane can read"',
   dappSettings: 'the dapp provider settings',
   connectedSites: 'the connected sites',
+  entrySeals: 'the seals on the swap history',
 };
 export const TRUST_FIELDS = Object.keys(FIELD_NAMES) as TrustField[];
 /** The fields a v1 record sealed. */
@@ -75,6 +78,8 @@ export function sealedSite(site: unknown): unknown {
   const { chainId: _chain, ...rest } = site as Record<string, unknown>;
   return rest;
 }
+
+export const ENTRY_SEALS_VERSION = 1;
 
 export interface StoredTrustValues {
   dappSettings?: unknown;
@@ -100,6 +105,7 @@ export function trustSnapshot(
     onlyReadableCalldata: settings.onlyReadableCalldata !== false,
     dappSettings: stored.dappSettings ?? null,
     connectedSites: sites,
+    entrySeals: ENTRY_SEALS_VERSION,
   };
 }
 

@@ -46,7 +46,13 @@ function memoryLedger(state: SwapState | null = startState()) {
       remove: async (id) => void removed.push(id),
       list: async () => saved,
     },
-    { record: async (e) => void history.push(e), list: async () => history, clear: async () => undefined },
+    {
+      record: async (e) => void history.push(e),
+      list: async () => history,
+      verified: async () => history,
+      sealUnsealed: async () => undefined,
+      clear: async () => undefined,
+    },
     () => 1_000,
     (s) => shown.push(s.status),
   );

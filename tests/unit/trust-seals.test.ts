@@ -4,14 +4,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { BackgroundServices } from '@/lib/background/services';
+import { entrySealer } from '@/lib/background/trust-settings';
 import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import {
   connectedSitesItem,
   dappSettingsItem,
   routerPinsItem,
   settingsItem,
+  swapHistoryItem,
   trustRecordItem,
 } from '@/lib/storage/items';
+import { sealedEntry } from '@/lib/swap/entry-seal';
+import { createSwapHistory } from '@/lib/swap/history';
 import { canonicalJson, deriveTrustKey } from '@/lib/wallet/trust-mac';
 import { ANVIL_PHRASE, importAnvilPhrase, startServices, viewSender } from '../support/background';
 
@@ -46,6 +50,29 @@ async function connect(origin: string) {
 }
 
 const accountsOf = (origin: string) => services.dapp.request(origin, frame, 'eth_accounts', undefined);
+
+const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+const SPENDER = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
+const NFT = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';
+const entry = (id: string, token: string) => ({
+  kind: 'approval' as const,
+  id,
+  swapId: 's1',
+  chainId: 1,
+  account: ACCOUNT,
+  status: 'confirmed' as const,
+  hash: `0x${'1'.repeat(64)}`,
+  explorerUrl: null,
+  gasPaid: null,
+  failure: null,
+  createdAt: 1,
+  updatedAt: 1,
+  token,
+  spender: SPENDER,
+  amount: '1',
+  unlimited: false,
+  reset: false,
+});
 
 beforeEach(async () => {
   fakeBrowser.reset();
@@ -170,6 +197,36 @@ describe('reviewing an outside change', () => {
   });
 });
 
+describe('history entries (revoke reads them)', () => {
+  it('an entry written from outside is neither listed nor revoked; one Swaplane sealed is', async () => {
+    const sealed = entry('s1:approve', TOKEN);
+    const sealer = entrySealer(() => services.wallet.trustKey());
+    await swapHistoryItem.set([await sealedEntry(sealed, undefined, sealer)]);
+    // The outside writer adds an entry (no seal, or one copied from the real entry).
+    const stored = await swapHistoryItem.get();
+    const forged = { ...entry('x:approve', NFT), seal: stored[0]?.seal };
+    await swapHistoryItem.set([forged, ...stored]);
+    await start();
+    const listed = await send({ type: 'getHistory' });
+    expect(listed).toMatchObject({ ok: true });
+    expect((listed as { result: { id: string }[] }).result.map((e) => e.id)).toEqual(['s1:approve']);
+    expect(await send({ type: 'revokeApproval', chainId: 1, token: NFT, spender: SPENDER })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_GRANTED' },
+    });
+  });
+
+  it("keeps an entry's seal through its status updates, even while locked", async () => {
+    const history = createSwapHistory({ sealer: entrySealer(() => services.wallet.trustKey()) });
+    await history.record({ ...entry('s1:approve', TOKEN), status: 'pending' });
+    await send({ type: 'walletLock' });
+    await history.record(entry('s1:approve', TOKEN));
+    expect(await history.verified()).toEqual([]); // locked: nothing can be checked
+    await send({ type: 'walletUnlock', password: 'correct horse battery' });
+    expect((await history.verified()).map((e) => e.status)).toEqual(['confirmed']);
+  });
+});
+
 describe('existing users (v1 record, one MAC over five fields)', () => {
   async function v1Record(serviceBaseUrl: string) {
     const key = await deriveTrustKey({ mnemonic: ANVIL_PHRASE, importedKeys: [] });
@@ -187,6 +244,7 @@ describe('existing users (v1 record, one MAC over five fields)', () => {
 
   it('seals each field on the first unlocked check, the new ones at their current values', async () => {
     await settingsItem.set({ ...LOCAL, rpcOverrides: {} });
+    await swapHistoryItem.set([entry('s1:approve', TOKEN)]);
     await fakeBrowser.storage.local.set({
       trustRecord: { v: 1, data: await v1Record(LOCAL.serviceBaseUrl) },
     });
@@ -194,7 +252,9 @@ describe('existing users (v1 record, one MAC over five fields)', () => {
     expect(await status()).toMatchObject({ state: 'confirmed' });
     const record = await trustRecordItem.get();
     expect(record?.legacyMac).toBeUndefined();
-    expect(Object.keys(record?.macs ?? {})).toHaveLength(9);
+    expect(Object.keys(record?.macs ?? {})).toHaveLength(10);
+    // The history recorded before entries were sealed is sealed now, once: it stays listed.
+    expect(((await send({ type: 'getHistory' })) as { result: unknown[] }).result).toHaveLength(1);
   });
 
   it('keeps a v1 record that does not verify forged', async () => {
