@@ -49,6 +49,11 @@ export function App() {
         </p>
       )}
       {!wallet && !error && <p class="muted">Loading…</p>}
+      {wallet?.accountsNotice && (
+        <p class="warning" role="status" data-testid="accounts-notice">
+          {wallet.accountsNotice}
+        </p>
+      )}
       {wallet?.status === 'none' && <Onboarding onDone={setWallet} />}
       {wallet?.status === 'locked' && <Unlock wallet={wallet} onUnlocked={setWallet} />}
       {wallet?.status === 'unlocked' && (

@@ -204,6 +204,8 @@ export const SwapStateSchema = z.object({
   replacements: z.optional(z.array(ReplacementSchema).check(z.maxLength(10))),
   createdAt: z.number(),
   updatedAt: z.number(),
+  /** HMAC of what was signed (lib/swap/entry-seal.ts); absent: not trusted for a speed up / cancel. */
+  seal: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
 });
 export type SwapState = z.infer<typeof SwapStateSchema>;
 

@@ -1,9 +1,10 @@
-// History entries are sealed one by one (lib/wallet/trust-mac.ts's key): revoke reads the history,
-// so an entry written into storage.local from outside (an approve(spender, 0) aimed at an NFT
-// contract) must not be taken for one Swaplane recorded. The seal covers what an entry never
-// changes after it is first recorded; status, fees paid and links are updated in place under it.
+// History entries and pending swaps are sealed one by one (lib/wallet/trust-mac.ts's key): revoke
+// reads the history and speed up / cancel read a pending swap, so a record written into
+// storage.local from outside (an approve(spender, 0) aimed at an NFT contract, a "stuck" swap with
+// forged fees) must not be taken for one Swaplane recorded. The seal covers what a record never
+// changes after Swaplane signs it; status, fees paid and links are updated in place under it.
 
-import type { HistoryEntry } from '@/lib/state/pipeline-state';
+import type { HistoryEntry, SwapState } from '@/lib/state/pipeline-state';
 import { canonicalJson } from '@/lib/wallet/trust-mac';
 
 export interface EntrySealer {
@@ -59,4 +60,49 @@ export async function verifiedEntries(
     if (entry.seal && (await sealer.verify(historyCore(entry), entry.seal)) === true) kept.push(entry);
   }
   return kept;
+}
+
+/**
+ * What a pending swap's seal covers: who, where and what was signed (each transaction's hash, nonce,
+ * raw bytes and fee fields). These change only when Swaplane signs (unlocked); tracking (status,
+ * receipts), possibly while locked, keeps the seal.
+ */
+export function pendingCore(state: SwapState): unknown {
+  const signed = (tx: {
+    hash: string;
+    nonce: number;
+    raw: string;
+    gasLimit: string;
+    maxFeePerGas: string;
+  }) => ({
+    hash: tx.hash,
+    nonce: tx.nonce,
+    raw: tx.raw,
+    gasLimit: tx.gasLimit,
+    maxFeePerGas: tx.maxFeePerGas,
+  });
+  return {
+    id: state.id,
+    chainId: state.chainId,
+    account: state.account,
+    createdAt: state.createdAt,
+    request: state.request,
+    tx: state.tx ? signed(state.tx) : null,
+    approvalTxs: (state.approval?.txs ?? []).map(signed),
+    replacements: state.replacements ?? [],
+  };
+}
+
+/** `state` with its seal: the previous one when the sealed fields did not change, else a new one. */
+export async function sealedSwap(
+  state: SwapState,
+  previous: SwapState | undefined,
+  sealer: EntrySealer,
+): Promise<SwapState> {
+  const { seal: _dropped, ...bare } = state;
+  const core = canonicalJson(pendingCore(bare));
+  if (previous?.seal && canonicalJson(pendingCore(previous)) === core)
+    return { ...bare, seal: previous.seal };
+  const seal = await sealer.sign(pendingCore(bare));
+  return seal ? { ...bare, seal } : bare;
 }

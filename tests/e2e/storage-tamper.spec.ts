@@ -90,6 +90,7 @@ test('tampered storage after a worker restart: no forged address shown, no accou
   await expectNewWorker(context);
 
   // The account bar and Receive show the wallet's own address, never the one written in storage.
+  await expect(popup.getByTestId('accounts-notice')).toContainText('changed outside Swaplane');
   await expect(popup.getByTestId('active-address')).toContainText(ACCOUNT);
   await popup.getByRole('button', { name: 'Receive' }).click();
   await expect(popup.getByTestId('receive-address')).toHaveText(ACCOUNT);
