@@ -9,6 +9,7 @@ import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import {
   connectedSitesItem,
   dappSettingsItem,
+  pendingSwapsItem,
   routerPinsItem,
   settingsItem,
   swapHistoryItem,
@@ -16,8 +17,10 @@ import {
 } from '@/lib/storage/items';
 import { sealedEntry } from '@/lib/swap/entry-seal';
 import { createSwapHistory } from '@/lib/swap/history';
+import { createPendingSwapStore } from '@/lib/swap/pending-store';
 import { canonicalJson, deriveTrustKey } from '@/lib/wallet/trust-mac';
 import { ANVIL_PHRASE, importAnvilPhrase, startServices, viewSender } from '../support/background';
+import { sentTxFixture, swapStateFixture } from '../support/swaps';
 
 const LOCAL = { ...DEFAULT_SETTINGS, serviceBaseUrl: 'http://127.0.0.1:9' };
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -266,5 +269,32 @@ describe('existing users (v1 record, one MAC over five fields)', () => {
     await expect(services.wallet.activeSigner()).rejects.toThrow(
       /rewritten by something other than Swaplane/,
     );
+  });
+});
+
+describe('pending swaps (speed up and cancel sign from them)', () => {
+  const sealer = () => entrySealer(() => services.wallet.trustKey());
+
+  it('seals what was signed, keeps the seal through tracking (even locked), and refuses a forged record', async () => {
+    const store = createPendingSwapStore(undefined, sealer());
+    const sent = swapStateFixture({ status: 'sent', tx: sentTxFixture() });
+    await store.save(sent);
+    expect(await store.verify(sent)).toBe(true);
+    await send({ type: 'walletLock' });
+    await store.save({ ...sent, status: 'confirmed', updatedAt: 99 });
+    expect(await store.verify(sent)).toBeNull(); // locked: nothing can be checked
+    await send({ type: 'walletUnlock', password: 'correct horse battery' });
+    expect(await store.verify(sent)).toBe(true);
+
+    // An outside writer raises the fee fields (what a Cancel would inherit), keeping the seal.
+    const [stored] = await pendingSwapsItem.get();
+    if (!stored?.tx) throw new Error('not stored');
+    const forged = { ...stored, tx: { ...stored.tx, maxFeePerGas: '1000000000000000' } };
+    await pendingSwapsItem.set([forged]);
+    expect(await store.verify(forged)).toBe(false);
+    // A record with no seal at all is not Swaplane's either.
+    const { seal: _seal, ...unsealed } = forged;
+    await pendingSwapsItem.set([unsealed]);
+    expect(await store.verify(unsealed)).toBe(false);
   });
 });
