@@ -260,6 +260,6 @@ export function trustCheckMessage(check: Exclude<TrustCheck, { ok: true }>): str
     case 'forged':
       return `The record of ${list} was rewritten by something other than Swaplane. Nothing was signed. ${act}`;
     case 'changed':
-      return `Changed outside Swaplane since you last confirmed them: ${list}. Nothing was signed. ${act}`;
+      return `Settings Swaplane signs from changed outside Swaplane since you last confirmed them: ${list}. Nothing was signed. ${act}`;
   }
 }
