@@ -20,7 +20,8 @@ export default defineConfig({
   manifest: ({ browser }) => ({
     name: 'Swaplane',
     description: 'Swap tokens from your toolbar and from block-explorer pages.',
-    permissions: ['storage', 'alarms', 'notifications', 'unlimitedStorage', 'scripting'],
+    // clipboardRead: a copied recovery phrase is cleared 30 s later only if the clipboard still holds it.
+    permissions: ['storage', 'alarms', 'notifications', 'unlimitedStorage', 'scripting', 'clipboardRead'],
     host_permissions: build.hostPermissions,
     optional_host_permissions: ['https://*/*', 'http://*/*'],
     action: { default_title: 'Swaplane' },

@@ -1,13 +1,16 @@
 import { useState } from 'preact/hooks';
+import { type ClipboardAccess, copyThenClear } from '@/lib/wallet/clipboard-clear';
 
 export interface PhraseBoxProps {
   mnemonic: string;
   /** Injected in tests; the clipboard otherwise. */
-  copy?: (text: string) => Promise<void>;
+  clipboard?: ClipboardAccess;
+  /** How long the phrase may stay on the clipboard (tests shorten it). */
+  clearAfterMs?: number;
 }
 
 /** The recovery phrase, masked until the user asks to see it, with Copy. */
-export function PhraseBox({ mnemonic, copy }: PhraseBoxProps) {
+export function PhraseBox({ mnemonic, clipboard, clearAfterMs }: PhraseBoxProps) {
   const [shown, setShown] = useState(false);
   const [copied, setCopied] = useState<string | null>(null);
   return (
@@ -25,8 +28,18 @@ export function PhraseBox({ mnemonic, copy }: PhraseBoxProps) {
         <button
           type="button"
           onClick={() =>
-            (copy ?? ((text: string) => navigator.clipboard.writeText(text)))(mnemonic).then(
-              () => setCopied('Copied. Paste it only somewhere offline, then clear the clipboard.'),
+            copyThenClear(mnemonic, {
+              clipboard: clipboard ?? navigator.clipboard,
+              ...(clearAfterMs !== undefined ? { delayMs: clearAfterMs } : {}),
+            }).then(
+              ({ cleared }) => {
+                setCopied(
+                  'Copied. Paste it only somewhere offline. Swaplane clears it from the clipboard in 30 seconds.',
+                );
+                void cleared.then((outcome) => {
+                  if (outcome === 'cleared') setCopied('The recovery phrase was cleared from the clipboard.');
+                });
+              },
               () => setCopied('Could not copy: write the words down instead.'),
             )
           }

@@ -2,12 +2,15 @@ import '@/lib/zod-config';
 import { browser } from 'wxt/browser';
 import { registerBackgroundHandlers } from '@/lib/background/router';
 import { createBackgroundServices } from '@/lib/background/services';
+import { restrictToTrustedContexts } from '@/lib/background/storage-access';
 
 const AUTO_LOCK_ALARM = 'auto-lock';
 
 // Wiring only: listeners are registered synchronously so a restarted worker answers at once;
 // the services restore their state from storage behind `services.ready`.
 export default defineBackground(() => {
+  // Before anything else: where the browser allows it, no content script may read or write storage.local.
+  void restrictToTrustedContexts(browser.storage.local);
   const services = createBackgroundServices({
     notify: (title, message) =>
       void browser.notifications

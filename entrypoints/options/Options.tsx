@@ -161,7 +161,7 @@ export function Options() {
     <main>
       <h1>Swaplane settings</h1>
       <SectionNav />
-      <TrustReview onConfirmed={idle} />
+      <TrustReview onConfirmed={idle} onDiscarded={loaded} />
       {pending && (
         <TrustChangeDialog
           serviceChanged={stored?.serviceBaseUrl !== pending.next.serviceBaseUrl}

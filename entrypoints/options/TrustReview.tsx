@@ -3,12 +3,20 @@
 // until the user checks the values on this page and confirms them, unlocked.
 import { useEffect, useState } from 'preact/hooks';
 import { BackgroundError, callBackground } from '@/lib/messaging/client';
+import type { Settings } from '@/lib/settings/settings';
 import type { TrustStatus } from '@/lib/wallet/trust-mac';
 import { PasswordStep } from './PasswordStep';
 
 const NEEDS_REVIEW: TrustStatus['state'][] = ['changed', 'forged', 'unconfirmed'];
 
-export function TrustReview({ onConfirmed }: { onConfirmed: () => void }) {
+export function TrustReview({
+  onConfirmed,
+  onDiscarded,
+}: {
+  onConfirmed: () => void;
+  /** After a discard, with the settings as put back. */
+  onDiscarded: (settings: Settings) => void;
+}) {
   const [status, setStatus] = useState<TrustStatus | null>(null);
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -25,14 +33,20 @@ export function TrustReview({ onConfirmed }: { onConfirmed: () => void }) {
     ) : null;
   }
 
-  const confirm = async (event: Event) => {
+  // Confirm seals what is shown; Discard puts back what the user last confirmed for each changed field.
+  const decide = async (event: Event) => {
     event.preventDefault();
+    const choice =
+      (event as SubmitEvent).submitter?.getAttribute('value') === 'discard' ? 'discard' : 'confirm';
     setError(null);
     try {
       const wallet = await callBackground({ type: 'walletState' });
       if (wallet.status === 'locked') await callBackground({ type: 'walletUnlock', password });
-      setStatus(await callBackground({ type: 'confirmTrustSettings' }));
+      setStatus(
+        await callBackground({ type: choice === 'discard' ? 'discardTrustChanges' : 'confirmTrustSettings' }),
+      );
       onConfirmed();
+      if (choice === 'discard') onDiscarded(await callBackground({ type: 'getSettings' }));
     } catch (failure) {
       setError(failure instanceof BackgroundError ? failure.message : String(failure));
     }
@@ -43,18 +57,22 @@ export function TrustReview({ onConfirmed }: { onConfirmed: () => void }) {
       <h2 id="trust-review-title">Review changed settings</h2>
       <p role="alert">{status.message}</p>
       <p>
-        Check the swap service, the RPC URLs, the API chain names and the explorer hosts below. If you did not
-        set them, correct them before you confirm: a changed service or RPC is how funds are stolen.
+        Check the values named above on this page (the swap service, RPCs, chain names, explorer hosts,
+        slippage, the calldata rule, connected sites). If you did not set them, discard the change: a changed
+        service, RPC or connected site is how funds are stolen.
       </p>
-      <form onSubmit={confirm}>
+      <form onSubmit={decide}>
         <PasswordStep
           label="Wallet password (if locked)"
           password={password}
           onPassword={setPassword}
           error={error}
         />
-        <button type="submit" class="danger">
+        <button type="submit" class="danger" value="confirm">
           These settings are mine: confirm them
+        </button>
+        <button type="submit" value="discard">
+          Discard the change: put back what I confirmed
         </button>
       </form>
     </section>

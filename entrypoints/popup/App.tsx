@@ -86,6 +86,11 @@ export function App() {
           {waiting ?? 'Loading…'}
         </p>
       )}
+      {wallet?.accountsNotice && (
+        <p class="warning" role="status" data-testid="accounts-notice">
+          {wallet.accountsNotice}
+        </p>
+      )}
       {wallet?.status === 'none' && <Onboarding onDone={setWallet} />}
       {wallet?.status === 'locked' && <Unlock wallet={wallet} onUnlocked={setWallet} />}
       {wallet?.status === 'unlocked' && (

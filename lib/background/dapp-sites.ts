@@ -16,6 +16,7 @@ import {
 } from '@/lib/dapp/sites';
 import type { RpcClient } from '@/lib/rpc/network';
 import { connectedSitesItem } from '@/lib/storage/items';
+import type { TrustSettings } from './trust-settings';
 
 export interface Frame {
   tabId: number;
@@ -33,10 +34,23 @@ export interface DappEvent {
 export const DEFAULT_DAPP_CHAIN_ID = 1;
 const FRAMES_PER_ORIGIN = 50;
 
-export function createSiteRegistry(sendToFrame: (frame: Frame, event: DappEvent) => Promise<void>) {
+export function createSiteRegistry(
+  sendToFrame: (frame: Frame, event: DappEvent) => Promise<void>,
+  seal?: Pick<TrustSettings, 'afterOwnChange' | 'trustedSites'>,
+) {
   const unconnectedChains = new Map<string, number>();
   const frames = new Map<string, Map<string, Frame>>();
-  const sites = () => connectedSitesItem.get();
+  // Only the sites the seal vouches for (while unlocked): a site added or rewritten in storage.local
+  // from outside is not connected, so it gets no account without the approval window.
+  const sites = async () => {
+    const stored = await connectedSitesItem.get();
+    return seal ? seal.trustedSites(stored) : stored;
+  };
+  // Every write is built from the vouched list plus the user's own action: it is sealed as confirmed.
+  const save = (next: ConnectedSite[]) => {
+    const write = () => connectedSitesItem.set(next);
+    return seal ? seal.afterOwnChange(write, ['connectedSites']) : write();
+  };
 
   async function chainOf(origin: string): Promise<number> {
     return siteFor(await sites(), origin)?.chainId ?? unconnectedChains.get(origin) ?? DEFAULT_DAPP_CHAIN_ID;
@@ -82,19 +96,19 @@ export function createSiteRegistry(sendToFrame: (frame: Frame, event: DappEvent)
       }
       if ((await chainOf(origin)) === chainId) return null;
       const all = await sites();
-      if (siteFor(all, origin)) await connectedSitesItem.set(withChain(all, origin, chainId));
+      if (siteFor(all, origin)) await save(withChain(all, origin, chainId));
       else unconnectedChains.set(origin, chainId);
       notify(origin, 'chainChanged', hexChainId(chainId));
       return null;
     },
     async connect(origin: string, accounts: string[], now: number): Promise<void> {
-      await connectedSitesItem.set(connectSite(await sites(), origin, accounts, await chainOf(origin), now));
+      await save(connectSite(await sites(), origin, accounts, await chainOf(origin), now));
       unconnectedChains.delete(origin);
       notify(origin, 'accountsChanged', accounts);
     },
     async disconnect(origin: string): Promise<ConnectedSite[]> {
       const next = disconnectSite(await sites(), origin);
-      await connectedSitesItem.set(next);
+      await save(next);
       notify(origin, 'accountsChanged', []);
       return next;
     },

@@ -21,6 +21,7 @@ import {
   readOnlyCall,
   type SiteRegistry,
 } from './dapp-sites';
+import type { TrustSettings } from './trust-settings';
 import type { WalletService } from './wallet';
 
 export { DEFAULT_DAPP_CHAIN_ID } from './dapp-sites';
@@ -34,6 +35,8 @@ export interface DappDeps {
   focusWindow: (id: number) => Promise<void>;
   closeWindow: (id: number) => Promise<void>;
   sendToFrame: (frame: Frame, event: DappEvent) => Promise<void>;
+  /** The seal on the connected sites and the dapp settings (lib/background/trust-settings.ts). */
+  seal?: Pick<TrustSettings, 'afterOwnChange' | 'trustedSites'>;
   now?: () => number;
 }
 
@@ -48,7 +51,7 @@ export function createDappService(deps: DappDeps) {
     now,
   });
   const ask = approvalQueue.ask;
-  const registry = createSiteRegistry(deps.sendToFrame);
+  const registry = createSiteRegistry(deps.sendToFrame, deps.seal);
   const { sites, chainOf } = registry;
   const unlocked = async () => (await deps.wallet.state()).status === 'unlocked';
   const walletMethod = (origin: string, method: string, params: unknown) =>
@@ -142,7 +145,9 @@ export function createDappService(deps: DappDeps) {
     disconnect: registry.disconnect,
     dappSettings: () => dappSettingsItem.get(),
     async setDappSettings(next: DappSettings): Promise<DappSettings> {
-      await dappSettingsItem.set(next);
+      // The user's own change from the settings page: sealed (while unlocked) as confirmed.
+      const write = () => dappSettingsItem.set(next);
+      await (deps.seal ? deps.seal.afterOwnChange(write, ['dappSettings']) : write());
       return next;
     },
   };

@@ -32,7 +32,8 @@ import {
   type ScriptingApi,
 } from './explorer-hosts';
 import { createSwapService, type SwapService } from './swaps';
-import { type TrustSettings, trustCheckedWallet } from './trust-settings';
+import { changedTrustFields, restoredSettings, restoreStoredTrustValues } from './trust-restore';
+import { entrySealer, type TrustSettings, trustCheckedWallet } from './trust-settings';
 import { createWalletService, type WalletService } from './wallet';
 
 export const TOKEN_LIST_TTL_MS = 6 * 60 * 60 * 1000;
@@ -138,12 +139,10 @@ async function lookupChecked(
   );
 }
 
-export function createBackgroundServices(options: BackgroundOptions = {}): BackgroundServices {
-  let settings: Settings = structuredClone(DEFAULT_SETTINGS);
+/** The API client for the service in the settings, made again when the service changes. */
+function apiClients(options: BackgroundOptions): (settings: Settings) => SwapApiClient {
   let client: SwapApiClient | undefined;
-  const sessionListeners = new Set<(state: QuoteSessionState) => void>();
-
-  function api(): SwapApiClient {
+  return (settings) => {
     if (!client || client.baseUrl !== settings.serviceBaseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')) {
       client = createSwapApiClient({
         ...options.api,
@@ -152,7 +151,39 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
       });
     }
     return client;
-  }
+  };
+}
+
+/**
+ * The wallet, and the seal over what it signs from; a discarded outside change puts back the
+ * confirmed values (lib/background/trust-restore.ts).
+ */
+function trustedWallet(
+  options: BackgroundOptions,
+  current: () => Settings,
+  replace: (next: Settings) => Promise<void>,
+  sealEntries: () => Promise<void>,
+): { trust: TrustSettings; signingWallet: WalletService } {
+  const wallet = createWalletService({
+    autoLockMinutes: () => current().autoLockMinutes,
+    ...(options.scheduleLock ? { scheduleLock: options.scheduleLock } : {}),
+    ...(options.kdf ? { kdf: options.kdf } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  return trustCheckedWallet(wallet, current, options.now, {
+    restore: async (values) => {
+      await restoreStoredTrustValues(values, (options.now ?? Date.now)());
+      await replace(restoredSettings(current(), values));
+    },
+    sealEntries,
+  });
+}
+
+export function createBackgroundServices(options: BackgroundOptions = {}): BackgroundServices {
+  let settings: Settings = structuredClone(DEFAULT_SETTINGS);
+  const sessionListeners = new Set<(state: QuoteSessionState) => void>();
+  const clientFor = apiClients(options);
+  const api = () => clientFor(settings);
 
   // Token facts come from the chain: a list or quote the chain contradicts is refused.
   const facts = options.facts ?? createTokenFactsReader((chainId) => publicClientFor(chainId, settings));
@@ -177,32 +208,39 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
 
   const indexFor = searchIndexes(tokens);
 
-  const wallet = createWalletService({
-    autoLockMinutes: () => settings.autoLockMinutes,
-    ...(options.scheduleLock ? { scheduleLock: options.scheduleLock } : {}),
-    ...(options.kdf ? { kdf: options.kdf } : {}),
-    ...(options.now ? { now: options.now } : {}),
-  });
-
-  const { trust, signingWallet } = trustCheckedWallet(wallet, () => settings, options.now);
+  const { trust, signingWallet } = trustedWallet(
+    options,
+    () => settings,
+    async (next) => {
+      await settingsItem.set(next);
+      settings = next;
+    },
+    () => swaps.sealHistory(),
+  );
 
   const swaps = createSwapService({
     api,
     settings: () => settings,
     session,
     wallet: signingWallet,
-    onTrustWrite: trust.seal, // a pin written inside a swap that passed the check
+    onTrustWrite: () => trust.sealOnly(['routerPins']), // a pin written inside a swap that passed the check
+    entrySealer: entrySealer(() => signingWallet.trustKey()),
     facts,
     ...(options.notify ? { notify: options.notify } : {}),
   });
 
-  async function updateSettings(next: Settings, change: { confirmed?: boolean } = {}): Promise<Settings> {
+  async function updateSettings(next: Settings, _change: { confirmed?: boolean } = {}): Promise<Settings> {
     const serviceChanged = changesService(settings, next);
     const hostsChanged = JSON.stringify(next.explorerHosts) !== JSON.stringify(settings.explorerHosts);
-    await trust.afterOwnChange(async () => {
-      await settingsItem.set(next);
-      settings = next;
-    }, change.confirmed === true);
+    // What this save changes is the user's own change (a service or RPC change was confirmed by the
+    // handler); a field it leaves as it was is sealed only if it was intact.
+    await trust.afterOwnChange(
+      async () => {
+        await settingsItem.set(next);
+        settings = next;
+      },
+      changedTrustFields(settings, next),
+    );
     // A quote from the previous service must not stay on screen as if it came from this one.
     if (serviceChanged) session.refreshNow();
     if (hostsChanged) void explorerHosts.sync();
@@ -219,12 +257,13 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
   const dapp = createDappService({
     settings: () => settings,
     wallet: signingWallet,
+    seal: trust,
     ...dappBrowserApis(),
   });
 
   const ready = (async () => {
     settings = await settingsItem.get();
-    await wallet.restore();
+    await signingWallet.restore();
     // Tracking a swap sent before the worker stopped continues behind the scenes.
     void swaps.resume().catch(() => undefined);
     const saved = await quoteSessionItem.read();

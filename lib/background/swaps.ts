@@ -8,12 +8,19 @@ import type { BalanceReader } from '@/lib/rpc/balances';
 import type { Settings } from '@/lib/settings/settings';
 import type { SwapState } from '@/lib/state/pipeline-state';
 import { markEarlierChains } from '@/lib/swap/chain-reset';
-import { createPendingSwapStore, createSwapMachine, type SwapMachine } from '@/lib/swap/execute';
+import type { EntrySealer } from '@/lib/swap/entry-seal';
+import {
+  createPendingSwapStore,
+  createSwapMachine,
+  type PendingSwapStore,
+  type SwapMachine,
+} from '@/lib/swap/execute';
 import { createSwapHistory } from '@/lib/swap/history';
 import type { SwapPreview } from '@/lib/swap/preview';
 import type { ReplacementKind } from '@/lib/swap/replace';
 import type { QuoteSession } from '@/lib/swap/session';
 import type { TokenFactsReader } from '@/lib/tokens/facts';
+import { CodedError } from './errors';
 import { readHoldings } from './holdings';
 import { activeBalances, machineDeps, readerFor, receiptProbe, replaceSent } from './swaps-network';
 import {
@@ -37,6 +44,8 @@ export interface SwapServiceDeps {
   notify?: (title: string, message: string) => void;
   /** After a router pin is written (the trust settings are re-sealed). */
   onTrustWrite?: () => Promise<unknown>;
+  /** Seals history entries as they are recorded, and checks them as they are read (revoke reads them). */
+  entrySealer?: EntrySealer;
 }
 
 export interface StartSwapOptions {
@@ -47,9 +56,25 @@ export interface StartSwapOptions {
   acknowledged?: string[];
 }
 
+/** A speed up / cancel; a swap read back from storage.local only if its record's seal verifies. */
+async function checkedReplace(
+  sending: () => SwapMachine | null,
+  readBackFrom: PendingSwapStore | null,
+  wallet: WalletService,
+  kind: ReplacementKind,
+): Promise<SwapState> {
+  const resumed = readBackFrom ? sending()?.current() : null;
+  if (resumed && readBackFrom && (await readBackFrom.verify(resumed)) === false)
+    throw new CodedError(
+      'PENDING_SWAP_UNVERIFIED',
+      'The swap waiting to be mined was not recorded by Swaplane (its stored record was written or changed outside Swaplane). Nothing was signed: speed up and cancel are refused for it.',
+    );
+  return replaceSent(sending, wallet, kind);
+}
+
 export function createSwapService(deps: SwapServiceDeps) {
-  const store = createPendingSwapStore();
-  const history = createSwapHistory();
+  const store = createPendingSwapStore(undefined, deps.entrySealer);
+  const history = createSwapHistory(deps.entrySealer ? { sealer: deps.entrySealer } : {});
   const pins = routerPinsFor(deps);
   // What every swap machine of this service shares.
   const shared = { pins, store, history, onChange: emit };
@@ -60,6 +85,7 @@ export function createSwapService(deps: SwapServiceDeps) {
   let running = false;
   /** The machine of the swap started or resumed last: the one a speed up or cancel goes to. */
   let sending: SwapMachine | null = null;
+  let sendingFromStorage = false; // read back from storage.local: its record is checked first
   /** The open review: its frozen quote is the only one startSwap signs. */
   let review: OpenReview | null = null;
 
@@ -100,6 +126,7 @@ export function createSwapService(deps: SwapServiceDeps) {
       const account = await deps.wallet.activeSigner();
       const machine = createSwapMachine(machineDeps(deps, readers, shared, request.chainId));
       sending = machine;
+      sendingFromStorage = false;
       void rememberTokens(request.chainId, [request.inToken, request.outToken]);
       running = true;
       current = null;
@@ -132,6 +159,7 @@ export function createSwapService(deps: SwapServiceDeps) {
           (await store.list()).map((saved) => {
             const machine = createSwapMachine(machineDeps(deps, readers, shared, saved.chainId));
             sending = machine;
+            sendingFromStorage = true;
             return machine.resume(saved);
           }),
         );
@@ -150,13 +178,16 @@ export function createSwapService(deps: SwapServiceDeps) {
       readHoldings(deps.wallet, readerFor(readers, deps.settings(), chainId), chainId, listed),
 
     /** Speeds up or cancels the swap waiting to be mined (same nonce, higher fees). */
-    replace: (kind: ReplacementKind) => replaceSent(() => sending, deps.wallet, kind),
+    replace: (kind: ReplacementKind) =>
+      checkedReplace(() => sending, sendingFromStorage ? store : null, deps.wallet, kind),
 
-    /** Activity: entries a reset network no longer has are marked (lib/swap/chain-reset.ts). */
+    /** Activity and revoke: sealed entries only (none while locked); a reset network's are marked. */
     history: async () =>
-      markEarlierChains(await history.list(), (chainId, hash) =>
+      markEarlierChains(await history.verified(), (chainId, hash) =>
         receiptProbe(deps.settings(), chainId, hash),
       ),
+    /** Seals the entries recorded before entries were sealed (the trust seal's one migration). */
+    sealHistory: () => Promise.all([history.sealUnsealed(), store.sealUnsealed()]).then(() => undefined),
     dismiss() {
       if (!running) current = null;
     },

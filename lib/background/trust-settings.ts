@@ -1,15 +1,24 @@
-// The seal on the settings that decide whom Swaplane trusts (lib/wallet/trust-mac.ts): sealed when a
-// wallet is created and after every change Swaplane itself makes while unlocked; checked before
-// anything is signed; re-confirmed by the user, unlocked, after a change from outside.
+// The seal on what decides whom Swaplane trusts and what it signs (lib/wallet/trust-mac.ts): sealed
+// when a wallet is created and after every change Swaplane itself makes while unlocked (only the
+// fields that were intact before it, or that the user confirmed); checked before anything is signed;
+// confirmed or discarded by the user, unlocked, after a change from outside.
 import type { Settings } from '@/lib/settings/settings';
-import { routerPinsItem, trustRecordItem } from '@/lib/storage/items';
+import { connectedSitesItem, dappSettingsItem, routerPinsItem, trustRecordItem } from '@/lib/storage/items';
+import type { EntrySealer } from '@/lib/swap/entry-seal';
 import {
+  canonicalJson,
   checkTrust,
-  sealTrust,
+  fieldMac,
+  sealedSite,
+  sealFields,
+  TRUST_FIELDS,
   type TrustCheck,
+  type TrustField,
+  type TrustSnapshot,
   type TrustStatus,
   trustCheckMessage,
   trustSnapshot,
+  upgradeLegacy,
 } from '@/lib/wallet/trust-mac';
 import { CodedError } from './errors';
 
@@ -18,45 +27,79 @@ export interface TrustSettingsDeps {
   /** The MAC key while the wallet is unlocked, else null. */
   key: () => Promise<CryptoKey | null>;
   hasWallet: () => Promise<boolean>;
+  /** Writes back the given fields' values (a discarded outside change): settings, pins, sites. */
+  restore?: (values: Partial<TrustSnapshot>) => Promise<void>;
+  /** Seals the history entries recorded before entries were sealed (once per wallet). */
+  sealEntries?: () => Promise<void>;
   now?: () => number;
 }
 
 export function createTrustSettings(deps: TrustSettingsDeps) {
   const now = deps.now ?? Date.now;
 
-  async function current() {
-    return trustSnapshot(deps.settings(), await routerPinsItem.get());
+  async function current(): Promise<TrustSnapshot> {
+    const [pins, dappSettings, connectedSites] = await Promise.all([
+      routerPinsItem.get(),
+      dappSettingsItem.get(),
+      connectedSitesItem.get(),
+    ]);
+    return trustSnapshot(deps.settings(), pins, { dappSettings, connectedSites });
   }
 
-  /** Seals the current values (Swaplane's own change, or the user's confirmation); no-op while locked. */
-  async function seal(): Promise<boolean> {
+  /** The stored record, a v1 one upgraded first (sealed field by field, if it verifies). */
+  async function record(key: CryptoKey) {
+    const stored = await trustRecordItem.read();
+    if (!stored.ok) return { ok: false as const };
+    if (!stored.value?.legacyMac) return { ok: true as const, value: stored.value };
+    const upgraded = await upgradeLegacy(key, stored.value, await current(), now());
+    if (upgraded) {
+      await deps.sealEntries?.(); // entries recorded before they were sealed: sealed now, once
+      await trustRecordItem.set(upgraded);
+    }
+    return { ok: true as const, value: upgraded ?? stored.value };
+  }
+
+  /** Seals `fields` at their current values, leaving every other field as it was; no-op while locked. */
+  async function sealOnly(fields: readonly TrustField[]): Promise<boolean> {
     const key = await deps.key();
     if (!key) return false;
-    await trustRecordItem.set(await sealTrust(key, await current(), now()));
+    const base = await record(key);
+    await trustRecordItem.set(
+      await sealFields(key, base.ok ? base.value : null, await current(), fields, now()),
+    );
     return true;
   }
 
   async function check(): Promise<TrustCheck | null> {
     const key = await deps.key();
     if (!key) return null;
-    const stored = await trustRecordItem.read();
-    // An unreadable record is treated as forged: it was not written by this code.
-    if (!stored.ok) return { ok: false, reason: 'forged', fields: ['every trust setting'] };
+    const stored = await record(key);
+    // An unreadable record is treated as forged (it was not written by this code): as a v1 record
+    // that did not verify, every field fails as forged.
+    if (!stored.ok) {
+      const unreadable = { snapshot: {}, macs: {}, sealedAt: 0, legacyMac: '0'.repeat(64) };
+      return checkTrust(key, unreadable, await current());
+    }
     return checkTrust(key, stored.value, await current());
   }
 
   return {
-    seal,
+    /** Seals every field (a new wallet, the user confirming all of them after a review). */
+    seal: () => sealOnly(TRUST_FIELDS),
+    sealOnly,
 
     /**
-     * Runs Swaplane's own write of trust-deciding values and seals the result, but only when the
-     * values were intact before it (or the user confirmed this change): a save of, say, the slippage
-     * must not seal a service URL that something else wrote meanwhile.
+     * Runs Swaplane's own write of sealed values and seals the result: the fields that were intact
+     * before it, and those the user confirmed. A save of, say, the slippage must not seal a service
+     * URL that something else wrote meanwhile.
      */
-    async afterOwnChange<T>(write: () => Promise<T>, confirmed: boolean): Promise<T> {
+    async afterOwnChange<T>(write: () => Promise<T>, confirmed: readonly TrustField[] = []): Promise<T> {
       const before = await check();
       const result = await write();
-      if (confirmed || before?.ok) await seal();
+      if (before === null) return result; // locked: the change stays unsealed until confirmed
+      const failing = before.ok ? [] : before.keys;
+      const intact = TRUST_FIELDS.filter((field) => !failing.includes(field) || confirmed.includes(field));
+      await sealOnly(intact);
       return result;
     },
 
@@ -65,6 +108,29 @@ export function createTrustSettings(deps: TrustSettingsDeps) {
       const result = await check();
       if (!result || result.ok) return; // locked: signing itself refuses
       throw new CodedError('TRUST_SETTINGS_CHANGED', trustCheckMessage(result));
+    },
+
+    /**
+     * The connected sites Swaplane sealed: while unlocked, a stored site its seal does not vouch for
+     * (added or rewritten outside Swaplane) is left out, so it gets no account without a window.
+     */
+    async trustedSites<S>(sites: readonly S[]): Promise<S[]> {
+      const result = await check();
+      if (!result || result.ok || !result.keys.includes('connectedSites')) return [...sites];
+      const sealed = new Set((result.vouched.connectedSites ?? []).map(canonicalJson));
+      return sites.filter((site) => sealed.has(canonicalJson(sealedSite(site))));
+    },
+
+    /**
+     * Puts back what the user last confirmed for each failing field (its default where no sealed value
+     * verifies) and seals it: the outside change is gone.
+     */
+    async discard(): Promise<boolean> {
+      const result = await check();
+      if (!result) return false;
+      if (result.ok) return true;
+      await deps.restore?.(Object.fromEntries(result.keys.map((field) => [field, result.vouched[field]])));
+      return sealOnly(result.keys);
     },
 
     async status(): Promise<TrustStatus> {
@@ -103,12 +169,32 @@ export function trustCheckedWallet<
     trustKey(): Promise<CryptoKey | null>;
     state(): Promise<{ status: string }>;
   },
->(wallet: W, settings: () => Settings, now?: () => number): { trust: TrustSettings; signingWallet: W } {
+>(
+  wallet: W,
+  settings: () => Settings,
+  now?: () => number,
+  more: Pick<TrustSettingsDeps, 'restore' | 'sealEntries'> = {},
+): { trust: TrustSettings; signingWallet: W } {
   const trust = createTrustSettings({
     settings,
     key: () => wallet.trustKey(),
     hasWallet: async () => (await wallet.state()).status !== 'none',
     ...(now ? { now } : {}),
+    ...more,
   });
   return { trust, signingWallet: withTrustCheckedSigner(wallet, trust) };
+}
+
+/** Seals and checks single records (history entries) with the trust key; null while locked. */
+export function entrySealer(key: () => Promise<CryptoKey | null>): EntrySealer {
+  return {
+    async sign(core) {
+      const current = await key();
+      return current ? fieldMac(current, 'history-entry', core) : null;
+    },
+    async verify(core, seal) {
+      const current = await key();
+      return current ? (await fieldMac(current, 'history-entry', core)) === seal : null;
+    },
+  };
 }

@@ -1,8 +1,9 @@
 // What every part of the wallet service shares (lib/background/wallet.ts): its error, its options,
 // the unlocked secrets' shape, reading the stored vault, the password policy and the unlock backoff.
 import type { StorageItem } from '@/lib/storage/item';
-import { unlockBackoffItem } from '@/lib/storage/items';
+import { keyringMetaItem, unlockBackoffItem } from '@/lib/storage/items';
 import type { KeyringMeta } from '@/lib/wallet/keyring';
+import { restoredKeyring } from '@/lib/wallet/keyring-restore';
 import { checkPassword } from '@/lib/wallet/password';
 import { afterFailure, backoffMessage, NO_BACKOFF, waitLeft } from '@/lib/wallet/unlock-backoff';
 import { type KdfParams, type Vault, VaultError, type VaultSecrets } from '@/lib/wallet/vault';
@@ -46,28 +47,59 @@ export function requirePassword(password: string, confirmation: string): void {
   if (!check.ok) throw new WalletError(`PASSWORD_${check.issue.code}`, check.issue.message);
 }
 
-/** Checks a password against the vault under the backoff: wrong ones count, a right one resets it. */
-export async function withBackoff<T>(now: () => number, attempt: () => Promise<T>): Promise<T> {
+// One password check at a time: parallel attempts would each read the same count and run PBKDF2
+// together, so a burst of guesses counted once and the backoff did not hold.
+let passwordChecks: Promise<unknown> = Promise.resolve();
+
+/**
+ * Checks a password against the vault under the backoff. Attempts run one after another, and each
+ * is counted as a failure before the key derivation starts (so neither a parallel attempt nor a
+ * worker stopped mid-derivation skips the count); a right password resets it, an error that is not
+ * a verdict on the password (a corrupt vault) takes the count back.
+ */
+export function withBackoff<T>(now: () => number, attempt: () => Promise<T>): Promise<T> {
+  const run = passwordChecks.then(() => checkedAttempt(now, attempt));
+  passwordChecks = run.catch(() => undefined);
+  return run;
+}
+
+async function checkedAttempt<T>(now: () => number, attempt: () => Promise<T>): Promise<T> {
   const backoff = await unlockBackoffItem.get();
   const wait = waitLeft(backoff, now());
   if (wait > 0) throw new WalletError('UNLOCK_BACKOFF', backoffMessage(wait));
+  const counted = afterFailure(backoff, now());
+  await unlockBackoffItem.set(counted);
+  let result: T;
   try {
-    const result = await attempt();
-    if (backoff.failures > 0) await unlockBackoffItem.set({ ...NO_BACKOFF });
-    return result;
+    result = await attempt();
   } catch (error) {
     if (error instanceof VaultError && error.code === 'WRONG_PASSWORD') {
-      const next = afterFailure(backoff, now());
-      await unlockBackoffItem.set(next);
-      const left = waitLeft(next, now());
+      const left = waitLeft(counted, now());
       if (left > 0) throw new WalletError('WRONG_PASSWORD', `Wrong password. ${backoffMessage(left)}`);
+    } else {
+      await unlockBackoffItem.set(backoff);
     }
     throw error;
   }
+  await unlockBackoffItem.set({ ...NO_BACKOFF });
+  return result;
 }
 
 /** The wallet while unlocked: its secrets and its account list. */
 export interface UnlockedWallet {
   unlocked: Unlocked;
   meta: KeyringMeta;
+}
+
+/**
+ * Once the vault is open (unlock, or a restarted worker's session key): the stored account list is
+ * checked against its secrets, and one that does not match is rebuilt from them and stored again.
+ */
+export async function adoptCheckedKeyring(
+  secrets: VaultSecrets,
+  setMeta: (next: KeyringMeta, rebuilt: boolean) => void,
+): Promise<void> {
+  const restored = await restoredKeyring(await keyringMetaItem.get(), secrets);
+  if (restored.rebuilt) await keyringMetaItem.set(restored.meta);
+  setMeta(restored.meta, restored.rebuilt);
 }

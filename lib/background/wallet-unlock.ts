@@ -1,10 +1,10 @@
 // Unlocking the vault with the password (under the backoff) and changing that password: the
 // wallet service's password steps (lib/background/wallet.ts).
-import { keyringMetaItem } from '@/lib/storage/items';
-import { type KeyringMeta, verifyKeyring } from '@/lib/wallet/keyring';
+import type { KeyringMeta } from '@/lib/wallet/keyring';
 import type { WalletState } from '@/lib/wallet/state';
 import { changeVaultPassword, unlockVault, upgradeVault } from '@/lib/wallet/vault';
 import {
+  adoptCheckedKeyring,
   readVault,
   requirePassword,
   type Unlocked,
@@ -20,7 +20,7 @@ export function unlockMethods(
   options: WalletOptions,
   vaultItem: VaultStore,
   state: () => Promise<WalletState>,
-  setMeta: (next: KeyringMeta | null) => void,
+  setMeta: (next: KeyringMeta | null, rebuilt?: boolean) => void,
   open: (next: Unlocked, sessionKey: string) => Promise<void>,
   requireUnlocked: () => Promise<UnlockedWallet>,
 ) {
@@ -30,11 +30,7 @@ export function unlockMethods(
       const raw = await readVault(vaultItem);
       if (raw === null) throw new WalletError('NO_WALLET', 'There is no wallet to unlock yet.');
       const opened = await withBackoff(now, () => unlockVault(raw, password, options.kdf));
-      const meta = await keyringMetaItem.get();
-      setMeta(meta);
-      if (!meta)
-        throw new WalletError('CORRUPT_VAULT', 'The account list is missing; the vault was left untouched.');
-      await verifyKeyring(meta, opened.secrets);
+      await adoptCheckedKeyring(opened.secrets, setMeta);
       let { key, sessionKey } = opened;
       if (opened.needsUpgrade) {
         // Stored with weaker KDF parameters than today's: re-encrypt now that we have the password.

@@ -7,10 +7,11 @@
 // (closure variables, not an object's properties: those would cost the background's budget).
 import { remembered } from '@/lib/storage/item';
 import {
-  keyringMetaItem,
   walletSessionItem as storedSession,
   vaultItem as storedVault,
   unlockBackoffItem,
+  type VerifiedAccounts,
+  verifiedAccountsItem,
 } from '@/lib/storage/items';
 import { shouldLock, startSession, touch, touchIsDue } from '@/lib/wallet/autolock';
 import type { KeyringMeta } from '@/lib/wallet/keyring';
@@ -20,9 +21,11 @@ import { NO_BACKOFF, waitLeft } from '@/lib/wallet/unlock-backoff';
 import { unlockWithSessionKey } from '@/lib/wallet/vault';
 import { accountMethods } from './wallet-accounts';
 import {
+  adoptCheckedKeyring,
   readVault,
   type Unlocked,
   type UnlockedWallet,
+  type VaultStore,
   WalletError,
   type WalletOptions,
 } from './wallet-base';
@@ -31,15 +34,54 @@ import { unlockMethods } from './wallet-unlock';
 
 export { WalletError, type WalletOptions } from './wallet-base';
 
+const REBUILT_NOTICE =
+  'The account list in storage did not match your wallet (it was changed outside Swaplane). It was rebuilt from your recovery phrase and keys; check your account names.';
+
+/** Whether a vault is stored, and why it cannot be read if so (it is kept, never overwritten). */
+async function vaultPresence(item: VaultStore): Promise<{ hasVault: boolean; vaultError: string | null }> {
+  try {
+    return { hasVault: (await readVault(item)) !== null, vaultError: null };
+  } catch (error) {
+    return { hasVault: true, vaultError: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * The accounts views see: the open wallet's verified list (kept in storage.session for the locked
+ * screen, written only when it changed), else while locked that last verified list, never storage.local's.
+ */
+function accountsShown() {
+  let remembered: string | null = null;
+  return async (verified: KeyringMeta | null, hasVault: boolean): Promise<VerifiedAccounts> => {
+    if (!verified)
+      return (hasVault ? await verifiedAccountsItem.get() : null) ?? { accounts: [], activeId: null };
+    const shown = {
+      accounts: verified.accounts.map(({ id, kind, address, name }) => ({ id, kind, address, name })),
+      activeId: verified.activeId,
+    };
+    const text = JSON.stringify(shown);
+    if (text !== remembered) {
+      await verifiedAccountsItem.set(shown);
+      remembered = text;
+    }
+    return shown;
+  };
+}
+
 export function createWalletService(options: WalletOptions) {
   const now = options.now ?? Date.now;
   let unlocked: Unlocked | null = null;
+  // Only ever a list checked against the open vault's secrets (or made from them): never storage's own.
   let meta: KeyringMeta | null = null;
+  // Set when the stored account list did not match the vault and was rebuilt (said once, on screen).
+  let accountListRebuilt = false;
+  const shownAccounts = accountsShown();
   // Only this service writes them: read once, then from memory (every popup open asks for both).
   const vaultItem = remembered(storedVault);
   const walletSessionItem = remembered(storedSession);
-  const setMeta = (next: KeyringMeta | null) => {
+  const setMeta = (next: KeyringMeta | null, rebuilt = false) => {
     meta = next;
+    if (rebuilt) accountListRebuilt = true;
   };
 
   async function lock(): Promise<void> {
@@ -82,22 +124,17 @@ export function createWalletService(options: WalletOptions) {
 
   async function state(): Promise<WalletState> {
     await checkAutoLock(false);
-    let vaultError: string | null = null;
-    let hasVault = false;
-    try {
-      hasVault = (await readVault(vaultItem)) !== null;
-    } catch (error) {
-      vaultError = error instanceof Error ? error.message : String(error);
-      hasVault = true;
-    }
+    const { hasVault, vaultError } = await vaultPresence(vaultItem);
     const session = unlocked ? await walletSessionItem.get() : null;
     const backoff = unlocked ? NO_BACKOFF : await unlockBackoffItem.get();
+    const shown = await shownAccounts(unlocked ? meta : null, hasVault);
     return {
       status: !hasVault ? 'none' : unlocked ? 'unlocked' : 'locked',
       retryAt: waitLeft(backoff, now()) > 0 ? backoff.notBefore : null,
-      accounts: (meta?.accounts ?? []).map(({ id, kind, address, name }) => ({ id, kind, address, name })),
-      activeId: meta?.activeId ?? null,
+      accounts: shown.accounts,
+      activeId: shown.activeId,
       lockAt: session?.autoLock.deadline ?? null,
+      ...(accountListRebuilt && unlocked ? { accountsNotice: REBUILT_NOTICE } : {}),
       vaultError,
     };
   }
@@ -105,7 +142,7 @@ export function createWalletService(options: WalletOptions) {
   return {
     /** Restores an unlocked wallet after a worker restart, from the session key. */
     async restore(): Promise<void> {
-      meta = await keyringMetaItem.get();
+      meta = null;
       const session = await walletSessionItem.get();
       if (!session) return;
       if (shouldLock(session.autoLock, now())) {
@@ -115,6 +152,7 @@ export function createWalletService(options: WalletOptions) {
       try {
         const raw = await readVault(vaultItem);
         const opened = await unlockWithSessionKey(raw, session.sessionKey, options.kdf);
+        await adoptCheckedKeyring(opened.secrets, setMeta); // as an unlock does
         unlocked = { secrets: opened.secrets, key: opened.key };
         options.scheduleLock?.(session.autoLock.deadline);
       } catch {

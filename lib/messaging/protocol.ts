@@ -89,6 +89,7 @@ export const RESULT_SCHEMAS = {
   updateSettings: SettingsSchema,
   trustSettingsStatus: TrustStatusSchema,
   confirmTrustSettings: TrustStatusSchema,
+  discardTrustChanges: TrustStatusSchema,
   getTokenList: TokenListViewSchema,
   lookupToken: TokenLookupSchema,
   whitelistedTokens: z.array(AddressSchema),

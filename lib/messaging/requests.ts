@@ -23,6 +23,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('trustSettingsStatus') }),
   /** The user checked the current trust-deciding settings and confirms them (wallet unlocked). */
   z.object({ type: z.literal('confirmTrustSettings') }),
+  /** The user discards the outside change: each changed field gets back its confirmed value (unlocked). */
+  z.object({ type: z.literal('discardTrustChanges') }),
   z.object({ type: z.literal('getTokenList'), ...ChainRequest }),
   z.object({ type: z.literal('lookupToken'), ...ChainRequest, address: z.string().check(z.maxLength(100)) }),
   /** Which of these addresses are whitelisted tokens on the chain (content script, batched). */

@@ -204,6 +204,8 @@ export const SwapStateSchema = z.object({
   replacements: z.optional(z.array(ReplacementSchema).check(z.maxLength(10))),
   createdAt: z.number(),
   updatedAt: z.number(),
+  /** HMAC of what was signed (lib/swap/entry-seal.ts); absent: not trusted for a speed up / cancel. */
+  seal: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
 });
 export type SwapState = z.infer<typeof SwapStateSchema>;
 
@@ -225,6 +227,8 @@ const HistoryBase = z.object({
   updatedAt: z.number(),
   /** Set when read, never stored: the network was reset since (its transaction is not on it now). */
   earlierChain: z.optional(z.boolean()),
+  /** HMAC of the fields the entry never changes (lib/swap/entry-seal.ts); absent: not trusted. */
+  seal: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
 });
 
 export const SwapHistoryEntrySchema = z.extend(HistoryBase, {

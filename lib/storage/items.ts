@@ -118,6 +118,30 @@ export const keyringMetaItem = defineStorageItem<KeyringMeta | null>({
   fallback: () => null,
 });
 
+/** The account list as last verified against the vault's secrets (lib/wallet/keyring-restore.ts):
+ * what is shown while locked. storage.session is reachable from Swaplane's own pages and worker only
+ * (in Chrome and Firefox), so nothing outside can plant an address here; it is empty again after a
+ * browser restart, and nothing is shown until the next unlock. */
+export const VerifiedAccountsSchema = z.object({
+  accounts: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.enum(['derived', 'imported']),
+      address: AddressSchema,
+      name: z.string(),
+    }),
+  ),
+  activeId: z.nullable(z.string()),
+});
+export type VerifiedAccounts = z.infer<typeof VerifiedAccountsSchema>;
+export const verifiedAccountsItem = defineStorageItem<VerifiedAccounts | null>({
+  area: 'session',
+  key: 'verifiedAccounts',
+  version: 1,
+  schema: z.nullable(VerifiedAccountsSchema),
+  fallback: () => null,
+});
+
 /** The unlocked session: the vault key and the auto-lock deadline, for worker restarts only. */
 export const WalletSessionSchema = z.object({
   sessionKey: z.string().check(z.minLength(1)),
@@ -161,9 +185,20 @@ export const routerPinsItem = defineStorageItem<RouterPinsMap>({
 export const trustRecordItem = defineStorageItem<TrustRecord | null>({
   area: 'local',
   key: 'trustRecord',
-  version: 1,
+  version: 2,
   schema: z.nullable(TrustRecordSchema),
   fallback: () => null,
+  migrations: {
+    // v1 had one MAC over five fields; it is checked, and each field sealed on its own, on the first
+    // unlocked check (the key is not at hand here).
+    2: (v1) => {
+      if (v1 === null) return null;
+      const { snapshot, mac, sealedAt } = z
+        .object({ snapshot: z.record(z.string(), z.unknown()), mac: z.string(), sealedAt: z.number() })
+        .parse(v1);
+      return { snapshot, macs: {}, legacyMac: mac, sealedAt };
+    },
+  },
 });
 
 /** chainId -> tokens swapped lately there, newest first (lib/tokens/recent.ts). */

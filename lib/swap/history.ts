@@ -12,17 +12,23 @@ import {
 } from '@/lib/state/pipeline-state';
 import type { StorageItem } from '@/lib/storage/item';
 import { swapHistoryItem } from '@/lib/storage/items';
+import { type EntrySealer, sealedEntry, verifiedEntries } from './entry-seal';
 
 export interface SwapHistory {
   /** Inserts or replaces the entry with the same id; the newest change goes first. */
   record(entry: HistoryEntry): Promise<void>;
   list(): Promise<HistoryEntry[]>;
+  /** Only the entries Swaplane sealed (all of them without a sealer); none while locked. */
+  verified(): Promise<HistoryEntry[]>;
+  /** Seals every entry that has no seal yet (existing users, once, on their first unlocked seal). */
+  sealUnsealed(): Promise<void>;
   clear(): Promise<void>;
 }
 
 export interface SwapHistoryOptions {
   item?: StorageItem<HistoryEntry[]>;
   limit?: number;
+  sealer?: EntrySealer;
 }
 
 /** Pure: `entry` first, its older version removed, at most `limit` entries. */
@@ -46,11 +52,28 @@ export function createSwapHistory(options: SwapHistoryOptions = {}): SwapHistory
       return enqueue(async () => {
         // An unreadable history (corrupt, newer version) is replaced rather than blocking swaps.
         const current = await item.get();
-        await item.set(addToHistory(current, checked, limit));
+        const previous = current.find((e) => e.id === checked.id);
+        const sealed = options.sealer ? await sealedEntry(checked, previous, options.sealer) : checked;
+        await item.set(addToHistory(current, sealed, limit));
       });
     },
     list() {
       return enqueue(() => item.get());
+    },
+    async verified() {
+      const entries = await enqueue(() => item.get());
+      return options.sealer ? verifiedEntries(entries, options.sealer) : entries;
+    },
+    sealUnsealed() {
+      const sealer = options.sealer;
+      if (!sealer) return Promise.resolve();
+      return enqueue(async () => {
+        const entries = await item.get();
+        const sealed = await Promise.all(
+          entries.map((entry) => (entry.seal ? entry : sealedEntry(entry, undefined, sealer))),
+        );
+        await item.set(sealed);
+      });
     },
     clear() {
       return enqueue(() => item.set([]));

@@ -16,6 +16,8 @@ export const WalletStateSchema = z.object({
   lockAt: z.nullable(z.number()),
   /** While locked after too many wrong passwords: when the next attempt is checked (epoch ms). */
   retryAt: z.optional(z.nullable(z.number())),
+  /** Set once the stored account list was found changed outside Swaplane and rebuilt from the vault. */
+  accountsNotice: z.optional(z.string()),
   /** Set when the stored vault cannot be read: it is kept, never overwritten. */
   vaultError: z.nullable(z.string()),
 });

@@ -1,12 +1,16 @@
-// Integrity of the settings that decide whom Swaplane trusts: the swap service, the RPCs, the API
-// chain names, the router pins and the extra explorer hosts. storage.local is writable by any
-// extension context, content scripts included, so these are sealed with an HMAC whose key is
-// derived from the vault's secrets: only an unlocked wallet can seal them, and a value written by
-// anything else fails the check before a signature (lib/background/trust-settings.ts).
+// Integrity of what decides whom Swaplane trusts and what it signs: the swap service, the RPCs, the
+// API chain names, the router pins, the extra explorer hosts, the slippage, the calldata policy, the
+// dapp provider's settings and the connected sites. storage.local is writable by any extension
+// context, content scripts included, so each of these is sealed with its own HMAC whose key is
+// derived from the vault's secrets: only an unlocked wallet can seal, a value written by anything
+// else fails the check before a signature (lib/background/trust-settings.ts), and a confirmed change
+// seals only the fields the user confirmed.
 import * as z from 'zod/mini';
 import type { Settings } from '@/lib/settings/settings';
 import type { RouterPinsMap } from '@/lib/state/pipeline-state';
 import type { VaultSecrets } from './vault';
+
+const MacSchema = z.string().check(z.regex(/^[0-9a-f]{64}$/));
 
 export const TrustSnapshotSchema = z.object({
   serviceBaseUrl: z.string(),
@@ -15,14 +19,26 @@ export const TrustSnapshotSchema = z.object({
   explorerHosts: z.record(z.string(), z.number()),
   /** "<service origin> <chainId>" -> router address. */
   routerPins: z.record(z.string(), z.string()),
+  slippage: z.number(),
+  /** "Only sign swap calls Swaplane can read" (absent in settings means on). */
+  onlyReadableCalldata: z.boolean(),
+  dappSettings: z.unknown(),
+  /** Each connected site without its chain (a page may switch that at any time): sorted by origin. */
+  connectedSites: z.array(z.unknown()),
+  /** History entries carry their own seals (lib/swap/entry-seal.ts) since this was first sealed. */
+  entrySeals: z.number(),
 });
 export type TrustSnapshot = z.infer<typeof TrustSnapshotSchema>;
+export type TrustField = keyof TrustSnapshot;
 
 export const TrustRecordSchema = z.object({
-  snapshot: TrustSnapshotSchema,
-  /** HMAC-SHA-256 of the snapshot's canonical JSON, hex. */
-  mac: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+  /** The values as last sealed, field by field. */
+  snapshot: z.partial(TrustSnapshotSchema),
+  /** field -> HMAC-SHA-256 of [field, value] as canonical JSON, hex. */
+  macs: z.record(z.string(), MacSchema),
   sealedAt: z.number(),
+  /** A v1 record's single MAC over the first five fields: upgraded on the first unlocked check. */
+  legacyMac: z.optional(MacSchema),
 });
 export type TrustRecord = z.infer<typeof TrustRecordSchema>;
 
@@ -34,15 +50,62 @@ export const TrustStatusSchema = z.object({
 });
 export type TrustStatus = z.infer<typeof TrustStatusSchema>;
 
-export function trustSnapshot(settings: Settings, pins: RouterPinsMap): TrustSnapshot {
+export const FIELD_NAMES: Record<TrustField, string> = {
+  serviceBaseUrl: 'the swap service URL',
+  rpcOverrides: 'the RPC URLs',
+  chainNameOverrides: 'the API chain names',
+  explorerHosts: 'the extra explorer hosts',
+  routerPins: 'the trusted router contracts',
+  slippage: 'the slippage tolerance',
+  onlyReadableCalldata: '"Only sign swap calls Swaplane can read"',
+  dappSettings: 'the dapp provider settings',
+  connectedSites: 'the connected sites',
+  entrySeals: 'the seals on the swap history',
+};
+export const TRUST_FIELDS = Object.keys(FIELD_NAMES) as TrustField[];
+/** The fields a v1 record sealed. */
+const LEGACY_FIELDS: TrustField[] = [
+  'serviceBaseUrl',
+  'rpcOverrides',
+  'chainNameOverrides',
+  'explorerHosts',
+  'routerPins',
+];
+
+/** A connected site as sealed: every field of its record but the chain, whatever the record's shape. */
+export function sealedSite(site: unknown): unknown {
+  if (!site || typeof site !== 'object') return site;
+  const { chainId: _chain, ...rest } = site as Record<string, unknown>;
+  return rest;
+}
+
+export const ENTRY_SEALS_VERSION = 1;
+
+export interface StoredTrustValues {
+  dappSettings?: unknown;
+  connectedSites?: readonly unknown[];
+}
+
+export function trustSnapshot(
+  settings: Settings,
+  pins: RouterPinsMap,
+  stored: StoredTrustValues = {},
+): TrustSnapshot {
   const routerPins: Record<string, string> = {};
   for (const [key, pin] of Object.entries(pins)) routerPins[key] = pin.address.toLowerCase();
+  const sites = (stored.connectedSites ?? []).map(sealedSite);
+  sites.sort((a, b) => (canonicalJson(a) < canonicalJson(b) ? -1 : 1));
   return {
     serviceBaseUrl: settings.serviceBaseUrl,
     rpcOverrides: { ...settings.rpcOverrides },
     chainNameOverrides: { ...settings.chainNameOverrides },
     explorerHosts: { ...settings.explorerHosts },
     routerPins,
+    slippage: settings.slippage,
+    onlyReadableCalldata: settings.onlyReadableCalldata !== false,
+    dappSettings: stored.dappSettings ?? null,
+    connectedSites: sites,
+    entrySeals: ENTRY_SEALS_VERSION,
   };
 }
 
@@ -50,10 +113,12 @@ export function trustSnapshot(settings: Settings, pins: RouterPinsMap): TrustSna
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
   }
-  return JSON.stringify(value);
+  return JSON.stringify(value ?? null);
 }
 
 const MAC_INFO = new TextEncoder().encode('swaplane trust-settings mac v1');
@@ -78,55 +143,123 @@ export async function deriveTrustKey(secrets: VaultSecrets): Promise<CryptoKey> 
   );
 }
 
-export async function macOf(key: CryptoKey, snapshot: TrustSnapshot): Promise<string> {
-  const signature = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(canonicalJson(snapshot)));
+async function hmacHex(key: CryptoKey, text: string): Promise<string> {
+  const signature = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(text));
   return [...new Uint8Array(signature)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-export async function sealTrust(key: CryptoKey, snapshot: TrustSnapshot, now: number): Promise<TrustRecord> {
-  return { snapshot, mac: await macOf(key, snapshot), sealedAt: now };
+/** One field's MAC: the field's name is inside it, so a value cannot be moved to another field. */
+export function fieldMac(key: CryptoKey, field: string, value: unknown): Promise<string> {
+  return hmacHex(key, canonicalJson([field, value]));
 }
 
-const FIELD_NAMES: Record<keyof TrustSnapshot, string> = {
-  serviceBaseUrl: 'the swap service URL',
-  rpcOverrides: 'the RPC URLs',
-  chainNameOverrides: 'the API chain names',
-  explorerHosts: 'the extra explorer hosts',
-  routerPins: 'the trusted router contracts',
-};
+/**
+ * A record with `fields` sealed at their current values and every other field as `base` had it
+ * (sealed or not): a confirmation of some fields never seals another.
+ */
+export async function sealFields(
+  key: CryptoKey,
+  base: TrustRecord | null,
+  current: TrustSnapshot,
+  fields: readonly TrustField[],
+  now: number,
+): Promise<TrustRecord> {
+  const snapshot: Partial<TrustSnapshot> = { ...(base?.snapshot ?? {}) };
+  const macs: Record<string, string> = { ...(base?.macs ?? {}) };
+  for (const field of fields) {
+    (snapshot as Record<string, unknown>)[field] = current[field];
+    macs[field] = await fieldMac(key, field, current[field]);
+  }
+  return { snapshot, macs, sealedAt: now };
+}
+
+/** Every field sealed at its current value (a new wallet, or the user confirming all of them). */
+export function sealTrust(key: CryptoKey, snapshot: TrustSnapshot, now: number): Promise<TrustRecord> {
+  return sealFields(key, null, snapshot, TRUST_FIELDS, now);
+}
+
+/**
+ * A v1 record (one MAC over the first five fields) as a v2 one: its five fields sealed at the values
+ * it vouches for, and the fields it never covered sealed at their current values (existing users'
+ * items are sealed on their first unlock, not wiped). A v1 record that does not verify stays forged.
+ */
+export async function upgradeLegacy(
+  key: CryptoKey,
+  record: TrustRecord,
+  current: TrustSnapshot,
+  now: number,
+): Promise<TrustRecord | null> {
+  if (!record.legacyMac) return record;
+  const legacy: Record<string, unknown> = {};
+  for (const field of LEGACY_FIELDS) legacy[field] = record.snapshot[field];
+  if ((await hmacHex(key, canonicalJson(legacy))) !== record.legacyMac) return null;
+  const vouched = { ...current, ...legacy } as TrustSnapshot;
+  const sealed = await sealFields(key, null, vouched, TRUST_FIELDS, now);
+  return sealed;
+}
 
 export type TrustCheck =
   | { ok: true }
-  | { ok: false; reason: 'unconfirmed' | 'forged' | 'changed'; fields: string[] };
+  | {
+      ok: false;
+      reason: 'unconfirmed' | 'forged' | 'changed';
+      /** The failing fields, as a person reads them. */
+      fields: string[];
+      /** The same fields, by key; `vouched` holds the sealed value of each field whose MAC verifies. */
+      keys: TrustField[];
+      vouched: Partial<TrustSnapshot>;
+    };
+
+/** Connected sites are fine when every current one is a sealed one (a removal needs no seal). */
+function fieldMatches(field: TrustField, sealed: unknown, current: unknown): boolean {
+  if (field !== 'connectedSites') return canonicalJson(sealed) === canonicalJson(current);
+  const known = new Set((Array.isArray(sealed) ? sealed : []).map(canonicalJson));
+  return (current as unknown[]).every((site) => known.has(canonicalJson(site)));
+}
 
 /**
- * Compares the current trust-deciding settings with the sealed record. A record whose MAC does not
- * verify was written by something without the key (all fields are suspect); a valid record that
- * differs from the current values names the fields changed since the user last confirmed them.
+ * Compares the current values with the sealed record, field by field: a field without a MAC is
+ * unconfirmed, one whose MAC does not verify was written by something without the key (forged), and
+ * one that verifies but differs from the current value changed outside Swaplane.
  */
 export async function checkTrust(
   key: CryptoKey,
   record: TrustRecord | null,
   current: TrustSnapshot,
 ): Promise<TrustCheck> {
-  const all = Object.values(FIELD_NAMES);
-  if (!record) return { ok: false, reason: 'unconfirmed', fields: all };
-  if ((await macOf(key, record.snapshot)) !== record.mac) return { ok: false, reason: 'forged', fields: all };
-  const fields = (Object.keys(FIELD_NAMES) as (keyof TrustSnapshot)[])
-    .filter((field) => canonicalJson(record.snapshot[field]) !== canonicalJson(current[field]))
-    .map((field) => FIELD_NAMES[field]);
-  return fields.length === 0 ? { ok: true } : { ok: false, reason: 'changed', fields };
+  const failing: { field: TrustField; reason: 'unconfirmed' | 'forged' | 'changed' }[] = [];
+  const vouched: Partial<TrustSnapshot> = {};
+  for (const field of TRUST_FIELDS) {
+    const mac = record?.macs[field];
+    const sealed = record?.snapshot[field];
+    if (!record || record.legacyMac || !mac) {
+      failing.push({ field, reason: record?.legacyMac ? 'forged' : 'unconfirmed' });
+      continue;
+    }
+    if ((await fieldMac(key, field, sealed)) !== mac) {
+      failing.push({ field, reason: 'forged' });
+      continue;
+    }
+    (vouched as Record<string, unknown>)[field] = sealed;
+    if (!fieldMatches(field, sealed, current[field])) failing.push({ field, reason: 'changed' });
+  }
+  if (failing.length === 0) return { ok: true };
+  const reasons = new Set(failing.map((entry) => entry.reason));
+  const reason = reasons.has('forged') ? 'forged' : reasons.has('changed') ? 'changed' : 'unconfirmed';
+  const keys = failing.map((entry) => entry.field);
+  return { ok: false, reason, fields: keys.map((field) => FIELD_NAMES[field]), keys, vouched };
 }
 
 /** The words of a failed check, for the error that stops a signature and for the settings page. */
 export function trustCheckMessage(check: Exclude<TrustCheck, { ok: true }>): string {
   const list = check.fields.join(', ');
+  const act = 'Open Settings, check them, then confirm them or discard the change.';
   switch (check.reason) {
     case 'unconfirmed':
-      return 'Swaplane has no confirmed record of the settings it trusts (the swap service, RPCs, routers and explorer hosts). Nothing was signed. Open Settings, check them and confirm them.';
+      return `Swaplane has no confirmed record of ${list}. Nothing was signed. ${act}`;
     case 'forged':
-      return `The record of the settings Swaplane trusts was rewritten by something other than Swaplane (${list} are all suspect). Nothing was signed. Open Settings, check every value and confirm them.`;
+      return `The record of ${list} was rewritten by something other than Swaplane. Nothing was signed. ${act}`;
     case 'changed':
-      return `Settings that decide whom Swaplane trusts changed outside Swaplane since you last confirmed them: ${list}. Nothing was signed. Open Settings, check them and confirm them.`;
+      return `Settings Swaplane signs from changed outside Swaplane since you last confirmed them: ${list}. Nothing was signed. ${act}`;
   }
 }

@@ -1,4 +1,7 @@
 import { type BrowserContext, test as base, type Page, type Worker } from '@playwright/test';
+import type { HistoryEntry } from '@/lib/state/pipeline-state';
+import { historyCore } from '@/lib/swap/entry-seal';
+import { deriveTrustKey, fieldMac } from '@/lib/wallet/trust-mac';
 import * as TOKENS from '../support/addresses';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
 import { extensionIdOf, launchWithExtension, serviceWorkerOf } from './launch';
@@ -447,11 +450,24 @@ export const proxiedTest = serviceProxiedTest.extend<{ rpcProxy: FaultProxy }>({
   },
 });
 
-/** Writes swap history straight into storage.local, as an earlier run (or a content script) could. */
-export async function seedHistory(page: Page, entries: unknown[]): Promise<void> {
+/**
+ * Writes swap history straight into storage.local, as an earlier run recorded it: each entry sealed
+ * with the anvil wallet's key, as Swaplane seals what it records (lib/swap/entry-seal.ts). `sealed:
+ * false` writes them as an outside writer would, without a seal Swaplane made.
+ */
+export async function seedHistory(page: Page, entries: unknown[], { sealed = true } = {}): Promise<void> {
+  const key = await deriveTrustKey({ mnemonic: ANVIL_MNEMONIC, importedKeys: [] });
+  const written = sealed
+    ? await Promise.all(
+        (entries as HistoryEntry[]).map(async (entry) => ({
+          ...entry,
+          seal: await fieldMac(key, 'history-entry', historyCore(entry)),
+        })),
+      )
+    : entries;
   await page.evaluate(async (data) => {
     type Area = { set(items: Record<string, unknown>): Promise<void> };
     const local = (globalThis as unknown as { chrome: { storage: { local: Area } } }).chrome.storage.local;
     await local.set({ swapHistory: { v: 1, data } });
-  }, entries);
+  }, written);
 }

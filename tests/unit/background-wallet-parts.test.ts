@@ -119,3 +119,37 @@ describe('withBackoff', () => {
     expect(await unlockBackoffItem.get()).toEqual(NO_BACKOFF);
   });
 });
+
+describe('withBackoff under parallel attempts', () => {
+  let clock: number;
+  const now = () => clock;
+
+  beforeEach(() => {
+    fakeBrowser.reset();
+    clock = 1_000_000;
+  });
+
+  it('runs attempts one at a time, each counted before its check runs', async () => {
+    let running = 0;
+    let most = 0;
+    const countsSeenByChecks: number[] = [];
+    const slowWrong = async () => {
+      running++;
+      most = Math.max(most, running);
+      countsSeenByChecks.push((await unlockBackoffItem.get()).failures);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      running--;
+      throw new VaultError('WRONG_PASSWORD', 'wrong');
+    };
+    const attempts = Array.from({ length: FREE_ATTEMPTS + 2 }, () => withBackoff(now, slowWrong));
+    const outcomes = await Promise.allSettled(attempts);
+    expect(most).toBe(1);
+    // The first FREE_ATTEMPTS ran (each already counted while it ran), the rest waited for the backoff.
+    expect(countsSeenByChecks).toEqual(Array.from({ length: FREE_ATTEMPTS }, (_, i) => i + 1));
+    expect(outcomes.slice(FREE_ATTEMPTS).map((o) => o.status === 'rejected' && o.reason.code)).toEqual([
+      'UNLOCK_BACKOFF',
+      'UNLOCK_BACKOFF',
+    ]);
+    expect((await unlockBackoffItem.get()).failures).toBe(FREE_ATTEMPTS);
+  });
+});

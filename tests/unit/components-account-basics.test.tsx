@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PasswordInput } from '@/components/PasswordInput';
 import { PhraseBox } from '@/components/PhraseBox';
@@ -38,8 +38,11 @@ describe('PasswordInput', () => {
 
 describe('PhraseBox', () => {
   it('masks the recovery phrase until asked, and copies it', async () => {
-    const copy = vi.fn(() => Promise.resolve());
-    render(<PhraseBox mnemonic={PHRASE} copy={copy} />);
+    let board = '';
+    const copy = vi.fn(async (text: string) => {
+      board = text;
+    });
+    render(<PhraseBox mnemonic={PHRASE} clipboard={{ writeText: copy, readText: async () => board }} />);
     const phrase = screen.getByTestId('recovery-phrase');
     expect(phrase.className).toContain('masked');
     expect(phrase.getAttribute('aria-hidden')).toBe('true');
@@ -50,6 +53,27 @@ describe('PhraseBox', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
     });
     expect(copy).toHaveBeenCalledWith(PHRASE);
-    expect(screen.getByRole('status').textContent).toContain('Copied');
+    expect((await screen.findByRole('status')).textContent).toContain(
+      'clears it from the clipboard in 30 seconds',
+    );
+  });
+
+  it('clears the copied phrase from the clipboard after the delay, if it is still there', async () => {
+    let board = '';
+    const clipboard = {
+      writeText: async (text: string) => {
+        board = text;
+      },
+      readText: async () => board,
+    };
+    render(<PhraseBox mnemonic={PHRASE} clipboard={clipboard} clearAfterMs={20} />);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
+    });
+    expect(board).toBe(PHRASE);
+    await waitFor(() => expect(board).toBe(''));
+    expect(screen.getByRole('status').textContent).toBe(
+      'The recovery phrase was cleared from the clipboard.',
+    );
   });
 });

@@ -51,6 +51,7 @@ const VIEW_ONLY: Request[] = [
   { type: 'pickerTokens', chainId: 1 },
   { type: 'holdings', chainId: 1 },
   { type: 'confirmTrustSettings' },
+  { type: 'discardTrustChanges' },
   { type: 'getTokenList', chainId: 1 },
   {
     type: 'setQuoteInput',

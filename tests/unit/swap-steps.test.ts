@@ -45,8 +45,16 @@ function memoryLedger(state: SwapState | null = startState()) {
       save: async (s) => void saved.push(s),
       remove: async (id) => void removed.push(id),
       list: async () => saved,
+      verify: async () => true,
+      sealUnsealed: async () => undefined,
     },
-    { record: async (e) => void history.push(e), list: async () => history, clear: async () => undefined },
+    {
+      record: async (e) => void history.push(e),
+      list: async () => history,
+      verified: async () => history,
+      sealUnsealed: async () => undefined,
+      clear: async () => undefined,
+    },
     () => 1_000,
     (s) => shown.push(s.status),
   );
@@ -314,7 +322,13 @@ describe('the machine', () => {
     const machine = createSwapMachine({
       client,
       api: { quote: async () => ({ quote }), build: async () => ({}) as never } as never,
-      store: { save: async () => undefined, remove: async () => undefined, list: async () => [] },
+      store: {
+        save: async () => undefined,
+        remove: async () => undefined,
+        list: async () => [],
+        verify: async () => true,
+        sealUnsealed: async () => undefined,
+      },
       now: () => 5,
       newId: () => 'swap-x',
     });

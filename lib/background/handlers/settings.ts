@@ -9,7 +9,10 @@ import type { Handlers } from './types';
 
 export function settingsHandlers(
   services: BackgroundServices,
-): Pick<Handlers, 'getSettings' | 'updateSettings' | 'trustSettingsStatus' | 'confirmTrustSettings'> {
+): Pick<
+  Handlers,
+  'getSettings' | 'updateSettings' | 'trustSettingsStatus' | 'confirmTrustSettings' | 'discardTrustChanges'
+> {
   return {
     getSettings: async () => services.settings(),
     updateSettings: async ({ settings, confirmTrustChange }) => {
@@ -34,6 +37,11 @@ export function settingsHandlers(
     confirmTrustSettings: async () => {
       if (!(await services.trust.seal()))
         throw new CodedError('LOCKED', 'Unlock the wallet to confirm these settings.');
+      return services.trust.status();
+    },
+    discardTrustChanges: async () => {
+      if (!(await services.trust.discard()))
+        throw new CodedError('LOCKED', 'Unlock the wallet to discard the changed settings.');
       return services.trust.status();
     },
   };
