@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'wxt';
 import { buildConfig } from './scripts/release-config';
@@ -52,11 +53,16 @@ export default defineConfig({
       const nativeApi = (type: string) => type === 'content-script' || type === 'unlisted-script';
       if (!entrypoints.every((entrypoint) => nativeApi(entrypoint.type))) return;
       const alias = config.resolve?.alias ?? {};
-      const native = { 'wxt/browser': '@wxt-dev/browser' };
+      // WXT's content-script context is ~0.7 kB gzip of which the scripts use a third: our own
+      // (lib/explorer/context.ts) keeps invalidation and SPA navigation only.
+      const native = {
+        'wxt/browser': '@wxt-dev/browser',
+        'wxt/utils/content-script-context': resolve(import.meta.dirname, 'lib/explorer/context.ts'),
+      };
       config.resolve = {
         ...config.resolve,
         alias: Array.isArray(alias)
-          ? [{ find: 'wxt/browser', replacement: native['wxt/browser'] }, ...alias]
+          ? [...Object.entries(native).map(([find, replacement]) => ({ find, replacement })), ...alias]
           : { ...alias, ...native },
       };
     },

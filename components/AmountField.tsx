@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { parseAmount } from '@/lib/amounts';
+import { amountFontPx } from '@/lib/amounts/fit';
 
 /** The inline error for what was typed, or null; empty input is not an error yet. */
 export function amountErrorOf(text: string, decimals: number | null): string | null {
@@ -28,6 +29,8 @@ export function AmountField({ value, error, onInput, children }: AmountFieldProp
         autocomplete="off"
         placeholder="0.0"
         value={value}
+        title={value.length > 16 ? value : undefined}
+        style={{ fontSize: `${amountFontPx(value)}px` }}
         aria-invalid={error !== null}
         aria-describedby={error ? 'amount-error' : undefined}
         onInput={(event) => onInput(event.currentTarget.value)}

@@ -169,7 +169,7 @@ export function QuoteCard(props: QuoteCardProps) {
                 {rateOf(BigInt(quote.outAmount), outToken.decimals, BigInt(quote.inAmount), inToken.decimals)}{' '}
                 {inToken.symbol}
               </dd>
-              <dt>Most the fee can be</dt>
+              <dt>The fee can be at most</dt>
               <dd data-testid="quote-fee-max">
                 {figures === undefined ? '…' : feeText(figures.fee?.max, native, figures.nativePrice)}
               </dd>
@@ -180,7 +180,7 @@ export function QuoteCard(props: QuoteCardProps) {
                 </>
               )}
             </dl>
-            <RouteDiagram route={quote.bestRoute} symbolOf={symbolOf} />
+            <RouteDiagram route={quote.bestRoute} symbolOf={symbolOf} nativeSymbol={native?.symbol} />
             {children}
           </details>
         </>

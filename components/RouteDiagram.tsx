@@ -1,6 +1,9 @@
 import type { RouteShare } from '@/lib/api/schema';
+import { isNativeToken } from '@/lib/api/schema';
 
 export interface RouteDiagramProps {
+  /** The chain's coin symbol, for the native pseudo-address in a route. */
+  nativeSymbol?: string;
   route: readonly RouteShare[];
   /** Resolves a token address to its symbol, when the token is known. */
   symbolOf?: ((address: string) => string | undefined) | undefined;
@@ -78,8 +81,10 @@ function describeShare(view: ShareView): string {
   return `${view.percent} ${view.path.join(' → ')} via ${view.dexes.join(', ')}`;
 }
 
-export function RouteDiagram({ route, symbolOf }: RouteDiagramProps) {
-  const symbol = (address: string) => symbolOf?.(address) ?? shortAddress(address);
+export function RouteDiagram({ route, symbolOf, nativeSymbol }: RouteDiagramProps) {
+  // The native coin is named (ETH), never shown as its pseudo-address 0xEeee…EEeE.
+  const symbol = (address: string) =>
+    symbolOf?.(address) ?? (isNativeToken(address) ? (nativeSymbol ?? 'ETH') : shortAddress(address));
   const views = route.map((share) => viewOf(share, symbol));
   const height = views.length * ROW_HEIGHT;
   const summary = `Route: ${views.map(describeShare).join('; ')}`;

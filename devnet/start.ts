@@ -10,6 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import type { Hex } from 'viem';
 import { type AnvilProcess, startAnvil } from './anvil.ts';
 import { artifactPath, CONTRACT_NAMES, loadUniswapV2, loadUniswapV3 } from './artifacts.ts';
+import { QUIET_BASE_FEE, settleBaseFee } from './base-fee.ts';
 import { type ChainDeployment, DEPLOY_VERSION, deployChain } from './deploy.ts';
 import { CHAIN_FIXTURES, type ChainFixture, type ChainName } from './fixtures.ts';
 import type { DevnetManifest, ManifestChain } from './manifest.ts';
@@ -91,6 +92,14 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
           onAnvil: (anvil) => started.push(anvil),
         }),
       ),
+    );
+    // A newcomer's first review shows a quiet chain's fee, not the deploy's (devnet/base-fee.ts).
+    await Promise.all(
+      results.map(async ({ chain }, i) => {
+        const name = chains[i] as ChainName;
+        const blocks = await settleBaseFee(chain.rpcUrl, QUIET_BASE_FEE[name]);
+        if (blocks > 0) log(`${name}: ${blocks} empty blocks brought the base fee to a quiet chain's`);
+      }),
     );
     for (const { chain } of results) {
       if (options.blockTime !== undefined) await useIntervalMining(chain.rpcUrl, options.blockTime);

@@ -249,10 +249,19 @@ async function explorerRows() {
   rows.push({
     name: 'content script: longest task (scanner code / page relayout after insertion)',
     figure: `${explorer.longTasks.scannerMs.toFixed(1)} ms / ${explorer.longTasks.startMs.toFixed(0)} ms`,
-    baseline: `40 plain spans inserted: ${explorer.longTasks.pageInsertionBaselineMs.toFixed(0)} ms`,
-    ratio: explorer.longTasks.startMs / Math.max(1, explorer.longTasks.pageInsertionBaselineMs),
+    baseline: `40 empty spans inserted: ${explorer.longTasks.pageInsertionBaselineMs.toFixed(0)} ms`,
+    ratio: null,
     budget: 'no task > 50 ms',
     withinBudget: explorer.longTasks.scannerMs <= 50 && explorer.longTasks.startMs <= 50,
+  });
+  const relayout = explorer.longTasks.startMs / Math.max(1, explorer.longTasks.pageInsertionBaselineMs);
+  rows.push({
+    name: 'content script: relayout after inserting its controls, vs empty spans at the same places',
+    figure: `${explorer.longTasks.startMs.toFixed(0)} ms`,
+    baseline: `40 empty spans inserted: ${explorer.longTasks.pageInsertionBaselineMs.toFixed(0)} ms`,
+    ratio: relayout,
+    budget: '<= 1.3x',
+    withinBudget: relayout <= 1.3,
   });
   rows.push({
     name: 'content script: layout reads during passes',

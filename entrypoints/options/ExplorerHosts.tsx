@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { CHAINS, getChain } from '@/lib/chains';
-import { checkExplorerHost, userHostOrigin } from '@/lib/explorer/user-hosts';
+import { checkExplorerHost, hostOfPasted, userHostOrigin } from '@/lib/explorer/user-hosts';
 import { BackgroundError, callBackground } from '@/lib/messaging/client';
 import type { Settings } from '@/lib/settings/settings';
 
@@ -144,7 +144,11 @@ export function ExplorerHosts({
             spellcheck={false}
             value={hostText}
             onInput={(event) => {
-              setHostText(event.currentTarget.value);
+              const text = event.currentTarget.value;
+              // A pasted address (https://etherscan.io/) is cut down to its host at once, in view.
+              const pasted =
+                (event as InputEvent).inputType === 'insertFromPaste' ? hostOfPasted(text.trim()) : null;
+              setHostText(pasted && 'host' in pasted ? pasted.host : text);
               setNote(undefined);
             }}
             onKeyDown={(event) => event.key === 'Enter' && add(event)}

@@ -6,10 +6,8 @@ import { checkOneClickAmount } from '@/lib/settings/one-click';
 import type { Settings } from '@/lib/settings/settings';
 import { changesServiceOrRpc } from '@/lib/settings/trust-fields';
 import { checkSlippage } from '@/lib/swap/slippage';
-import { ConnectedSites } from './ConnectedSites';
-import { ExplorerHosts } from './ExplorerHosts';
-import { OneClickAmounts } from './OneClickAmounts';
-import { checkedSettings, NetworkFields, ServiceFields, TradingFields } from './SettingsFields';
+import { FormSections, SectionNav, SitesSection } from './FormSections';
+import { checkedSettings } from './SettingsFields';
 import { TrustChangeDialog } from './TrustChange';
 import { TrustReview } from './TrustReview';
 
@@ -162,6 +160,7 @@ export function Options() {
   return (
     <main>
       <h1>Swaplane settings</h1>
+      <SectionNav />
       <TrustReview onConfirmed={idle} />
       {pending && (
         <TrustChangeDialog
@@ -173,48 +172,58 @@ export function Options() {
           onConfirm={(password) => void trust.confirm(password)}
           onCancel={() => {
             trust.cancel();
+            // The fields go back to what is stored: a rejected URL never stays on screen as if kept.
+            if (stored) setSettings({ ...settings, ...trustFieldsOf(stored) });
             setStatus({ kind: 'error', message: 'Not saved: the change was cancelled.' });
           }}
         />
       )}
       <form onSubmit={save} noValidate>
-        <ServiceFields settings={settings} patch={patch} replace={setSettings} />
-        <NetworkFields settings={settings} patch={patch} />
-        <TradingFields
+        <FormSections
           settings={settings}
           patch={patch}
+          replace={setSettings}
           slippageCheck={slippageCheck}
           amountText={amountText}
           onAmountText={(text) => {
             setAmountText(text);
             idle();
           }}
-        />
-        <OneClickAmounts
-          texts={perChain}
-          fallback={amountCheck.ok ? amountCheck.text : ''}
-          onInput={(chainId, text) => {
+          perChain={perChain}
+          fallbackAmount={amountCheck.ok ? amountCheck.text : ''}
+          onPerChain={(chainId, text) => {
             setPerChain({ ...perChain, [chainId]: text });
             idle();
           }}
         />
-
-        <button type="submit" disabled={slippageCheck.level === 'error'}>
-          Save
-        </button>
-        <p role="status" data-testid="settings-status">
-          {status.kind === 'saved' && 'Saved.'}
-          {status.kind === 'error' && status.message}
-        </p>
+        <div class="save-bar">
+          <button type="submit" disabled={slippageCheck.level === 'error'}>
+            Save
+          </button>
+          <p role="status" data-testid="settings-status">
+            {status.kind === 'saved' && 'Saved.'}
+            {status.kind === 'error' && status.message}
+          </p>
+        </div>
       </form>
       {/* Outside the form: added and removed at once, not with Save. */}
-      <ExplorerHosts
+      <SitesSection
         hosts={settings.explorerHosts}
         onSaved={(saved) =>
           setSettings((current) => current && { ...current, explorerHosts: saved.explorerHosts })
         }
       />
-      <ConnectedSites />
     </main>
   );
+}
+
+/** The fields a trust change confirms (service, RPCs, API chain names), as stored. */
+function trustFieldsOf(
+  settings: Settings,
+): Pick<Settings, 'serviceBaseUrl' | 'rpcOverrides' | 'chainNameOverrides'> {
+  return {
+    serviceBaseUrl: settings.serviceBaseUrl,
+    rpcOverrides: settings.rpcOverrides,
+    chainNameOverrides: settings.chainNameOverrides,
+  };
 }

@@ -148,7 +148,8 @@ export function NetworkFields({ settings, patch }: FieldsProps) {
   );
 }
 
-export function TradingFields({
+/** General: the default slippage and the explorer pages' one-click amount. */
+export function GeneralFields({
   settings,
   patch,
   slippageCheck,
@@ -162,7 +163,7 @@ export function TradingFields({
   const amountCheck = checkOneClickAmount(amountText);
   return (
     <fieldset>
-      <legend>Trading</legend>
+      <legend>Swaps</legend>
       <label>
         Default slippage (%)
         <input
@@ -198,6 +199,15 @@ export function TradingFields({
           ? `Explorer pages quote ${amountCheck.text} of the chain’s coin (ETH, BNB, POL…) into the token.`
           : `One-click amount: ${amountCheck.message}`}
       </p>
+    </fieldset>
+  );
+}
+
+/** Security: when the wallet locks itself, and which swap calls may be signed. */
+export function SecurityFields({ settings, patch }: FieldsProps) {
+  return (
+    <fieldset>
+      <legend>Wallet</legend>
       <label>
         Auto-lock after (minutes)
         <input
@@ -209,17 +219,23 @@ export function TradingFields({
           onInput={(event) => patch({ autoLockMinutes: Number(event.currentTarget.value) })}
         />
       </label>
-      <label>
+      <label class="check">
         <input
           type="checkbox"
           checked={settings.onlyReadableCalldata !== false}
+          aria-describedby="calldata-note"
           onChange={(event) => patch({ onlyReadableCalldata: event.currentTarget.checked })}
-        />{' '}
-        Only sign swap calls Swaplane can read
+        />
+        <span>Only sign swap calls Swaplane can read</span>
       </label>
-      <p class="muted">
+      <p class="hint" id="calldata-note">
         On: a swap call Swaplane cannot decode and check is refused. Off: it is signed only when a simulation
         shows exactly what it does to your balances and you confirm it.
+      </p>
+      <p class="hint">
+        Password and recovery phrase: in Swaplane’s popup, open Manage accounts (the person button) to change
+        the password or reveal the recovery phrase; on the unlock screen, Forgot password? restores the wallet
+        from its phrase.
       </p>
     </fieldset>
   );

@@ -1,7 +1,7 @@
 // The confirmation a change of the swap service, an RPC or an API chain name needs once a wallet
 // exists: it says what a service and an RPC can and cannot do, and asks for the password when the
 // wallet is locked (the background refuses the change otherwise).
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { PasswordStep } from './PasswordStep';
 
 export function TrustChangeDialog({
@@ -22,8 +22,24 @@ export function TrustChangeDialog({
   onCancel: () => void;
 }) {
   const [password, setPassword] = useState('');
+  // A modal <dialog>: in view over the page wherever Save was (the page's top can be far above),
+  // the rest inert until it is answered; Escape is Cancel.
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
   return (
-    <div class="trust-change" role="dialog" aria-modal="true" aria-labelledby="trust-change-title">
+    <dialog
+      ref={ref}
+      class="trust-change"
+      aria-labelledby="trust-change-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        onCancel();
+      }}
+    >
       <h2 id="trust-change-title">
         {serviceChanged ? 'Change the swap service?' : 'Change how Swaplane reaches the network?'}
       </h2>
@@ -64,6 +80,6 @@ export function TrustChangeDialog({
           Cancel
         </button>
       </form>
-    </div>
+    </dialog>
   );
 }

@@ -38,8 +38,8 @@ export function AccountBar({
           onChange={(event) => run({ type: 'walletSetActive', id: event.currentTarget.value })}
         >
           {wallet.accounts.map((account) => (
-            <option key={account.id} value={account.id}>
-              {account.name} ({short(account.address)})
+            <option key={account.id} value={account.id} title={account.address}>
+              {account.name} · {short(account.address)}
             </option>
           ))}
         </select>

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ReceivePanel } from '@/components/ReceivePanel';
+import { AttemptsExhaustedError, withAttempts } from '@/lib/async';
 import { CHAINS } from '@/lib/chains';
-import { callBackground } from '@/lib/messaging/client';
+import { BackgroundError, callBackground } from '@/lib/messaging/client';
 import type { WalletState } from '@/lib/wallet/state';
 import { AccountBar } from './AccountBar';
 import { AccountScreen } from './AccountScreen';
@@ -12,6 +13,10 @@ import { SwapScreen } from './SwapScreen';
 import { takeStart } from './start';
 import { Unlock } from './Unlock';
 
+/** The first wallet state: tries of FIRST_STATE_TRY_MS each (a cold worker answers within ~1 s). */
+const FIRST_STATE_ATTEMPTS = 4;
+const FIRST_STATE_TRY_MS = 3_000;
+
 export function App() {
   // The state main.tsx already asked for (start.ts): usually in by the first render.
   const [booted] = useState(() => takeStart('app'));
@@ -20,13 +25,38 @@ export function App() {
   const [tab, setTab] = useState<'swap' | 'activity' | 'accounts' | 'receive'>('swap');
   const active = wallet?.accounts.find((account) => account.id === wallet.activeId);
 
+  const [waiting, setWaiting] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+
+  // The first state never hangs the popup: each try is bounded, a worker still starting is asked
+  // again, and after the last try the popup says so with Try again (never "Loading…" for good).
   useEffect(() => {
-    if (booted?.value) return;
-    const state = booted
-      ? booted.promise.then((start) => start.wallet)
-      : callBackground({ type: 'walletState' });
-    state.then(setWallet, (failure: unknown) => setError(messageOf(failure)));
-  }, [booted]);
+    if (booted?.value && attempt === 0) return;
+    let current = true;
+    const first = attempt === 0 && booted ? booted.promise.then((start) => start.wallet) : null;
+    setError(null);
+    withAttempts((index) => (index === 0 && first ? first : callBackground({ type: 'walletState' })), {
+      attempts: FIRST_STATE_ATTEMPTS,
+      timeoutMs: FIRST_STATE_TRY_MS,
+      onRetry: (next) =>
+        current &&
+        setWaiting(`Waiting for Swaplane's background to start (try ${next} of ${FIRST_STATE_ATTEMPTS})…`),
+    }).then(
+      (state) => current && setWallet(state),
+      (failure: unknown) => {
+        if (!current) return;
+        setWaiting(null);
+        setError(
+          failure instanceof AttemptsExhaustedError && !(failure.last instanceof BackgroundError)
+            ? `Swaplane's background did not answer in ${(FIRST_STATE_ATTEMPTS * FIRST_STATE_TRY_MS) / 1000} s. Try again; if it keeps happening, restart the browser.`
+            : messageOf(failure instanceof AttemptsExhaustedError ? failure.last : failure),
+        );
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [booted, attempt]);
 
   return (
     <main class="shell">
@@ -43,12 +73,19 @@ export function App() {
           />
         )}
       </header>
-      {error && (
-        <p class="error" role="alert">
-          {error}
+      {error && !wallet && (
+        <div class="error" role="alert">
+          <p>{error}</p>
+          <button type="button" onClick={() => setAttempt((n) => n + 1)}>
+            Try again
+          </button>
+        </div>
+      )}
+      {!wallet && !error && (
+        <p class="muted" role="status">
+          {waiting ?? 'Loading…'}
         </p>
       )}
-      {!wallet && !error && <p class="muted">Loading…</p>}
       {wallet?.status === 'none' && <Onboarding onDone={setWallet} />}
       {wallet?.status === 'locked' && <Unlock wallet={wallet} onUnlocked={setWallet} />}
       {wallet?.status === 'unlocked' && (
@@ -69,7 +106,7 @@ export function App() {
               Activity
             </button>
           </nav>
-          {tab === 'swap' && <SwapScreen />}
+          {tab === 'swap' && <SwapScreen account={active?.address ?? null} />}
           {tab === 'activity' && <Activity />}
           {tab === 'receive' && active && (
             <ReceivePanel

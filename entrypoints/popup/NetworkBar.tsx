@@ -20,25 +20,35 @@ export function NetworkBar({ chainId, localChain, onChange }: NetworkBarProps) {
     [],
   );
   const statusOf = (id: number) => statuses?.find((status) => status.chainId === id);
+  // Until the answer is in, every network is listed as offered (the first frame never waits for it).
+  const refused = (id: number) => statusOf(id)?.served === false;
+  const offered = CHAINS.filter((chain) => !refused(chain.chainId));
+  const notOffered = CHAINS.filter((chain) => refused(chain.chainId));
   return (
     <div class="toolbar">
       <label class="chain">
         <span class="sr-only">Network</span>
         <select value={String(chainId)} onChange={(event) => onChange(Number(event.currentTarget.value))}>
-          {CHAINS.map((chain) => {
-            const status = statusOf(chain.chainId);
-            const refused = status !== undefined && !status.served;
-            return (
-              <option
-                key={chain.chainId}
-                value={String(chain.chainId)}
-                disabled={refused && chain.chainId !== chainId}
-                title={status?.reason ?? undefined}
-              >
-                {refused ? `${chain.name} (${status.reason})` : chain.name}
-              </option>
-            );
-          })}
+          {offered.map((chain) => (
+            <option key={chain.chainId} value={String(chain.chainId)}>
+              {chain.name}
+            </option>
+          ))}
+          {notOffered.length > 0 && (
+            // One line for the rest: they cannot be chosen, each says why on hover.
+            <optgroup label="Not offered by this service">
+              {notOffered.map((chain) => (
+                <option
+                  key={chain.chainId}
+                  value={String(chain.chainId)}
+                  disabled={chain.chainId !== chainId}
+                  title={statusOf(chain.chainId)?.reason ?? undefined}
+                >
+                  {chain.name}
+                </option>
+              ))}
+            </optgroup>
+          )}
         </select>
       </label>
       {localChain && (
@@ -54,14 +64,15 @@ export function NetworkBar({ chainId, localChain, onChange }: NetworkBarProps) {
         onClick={() => browser.runtime.openOptionsPage()}
       >
         <svg class="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
-          <circle cx="8" cy="8" r="2.2" fill="none" stroke="currentColor" stroke-width="1.5" />
+          {/* A cog (teeth around a ring), not a sun: it reads as Settings. */}
           <path
-            d="M8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4"
+            d="M6.9 1.5h2.2l.4 1.8 1.3.6 1.6-1 1.5 1.5-1 1.6.6 1.3 1.8.4v2.2l-1.8.4-.6 1.3 1 1.6-1.5 1.5-1.6-1-1.3.6-.4 1.8H6.9l-.4-1.8-1.3-.6-1.6 1-1.5-1.5 1-1.6-.6-1.3-1.8-.4V6.9l1.8-.4.6-1.3-1-1.6 1.5-1.5 1.6 1 1.3-.6z"
             fill="none"
             stroke="currentColor"
-            stroke-width="1.5"
-            stroke-linecap="round"
+            stroke-width="1.2"
+            stroke-linejoin="round"
           />
+          <circle cx="8" cy="8" r="2.2" fill="none" stroke="currentColor" stroke-width="1.2" />
         </svg>
       </button>
     </div>

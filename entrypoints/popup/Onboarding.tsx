@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { PasswordInput } from '@/components/PasswordInput';
 import { PhraseBox } from '@/components/PhraseBox';
 import { callBackground } from '@/lib/messaging/client';
-import { estimateStrength } from '@/lib/wallet/password';
+import { estimateStrength, passwordProblems } from '@/lib/wallet/password';
 import type { WalletState } from '@/lib/wallet/state';
 import { useAttempt } from './hooks/useAttempt';
 
@@ -260,30 +260,60 @@ export function Onboarding({ onDone }: { onDone: (state: WalletState) => void })
   const [answers, setAnswers] = useState<Record<number, string>>({});
   const [importKind, setImportKind] = useState<'mnemonic' | 'privateKey'>('mnemonic');
   const [secret, setSecret] = useState('');
-  const { busy, error, attempt } = useAttempt();
+  const { busy, error, setError, attempt: send } = useAttempt();
+  // Problems of the password pair, all at once; they and the last error clear as the input changes.
+  const [problems, setProblems] = useState<string[]>([]);
+  const edited =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setError(null);
+      setProblems([]);
+    };
+  const attempt = async (work: () => Promise<void>) => {
+    const found = step.kind === 'choose' ? [] : passwordProblems(password, confirmation);
+    setProblems(found);
+    if (found.length === 0) await send(work);
+  };
+  const lines = problems.length > 0 ? problems : error ? [error] : [];
 
   const shared: StepProps = {
-    passwords: { password, confirmation, onPassword: setPassword, onConfirmation: setConfirmation },
+    passwords: {
+      password,
+      confirmation,
+      onPassword: edited(setPassword),
+      onConfirmation: edited(setConfirmation),
+    },
     busy,
     attempt,
-    errorLine: error && (
-      <p class="error" role="alert" data-testid="onboarding-error">
-        {error}
-      </p>
+    errorLine: lines.length > 0 && (
+      <div class="error" role="alert" data-testid="onboarding-error">
+        {lines.map((line) => (
+          <p key={line}>{line}</p>
+        ))}
+      </div>
     ),
     setStep,
   };
   if (step.kind === 'choose') return <ChooseStep {...shared} />;
   if (step.kind === 'backup') return <BackupStep step={step} setStep={setStep} />;
   if (step.kind === 'confirm')
-    return <ConfirmStep {...shared} step={step} answers={answers} setAnswers={setAnswers} onDone={onDone} />;
+    return (
+      <ConfirmStep
+        {...shared}
+        step={step}
+        answers={answers}
+        setAnswers={edited(setAnswers)}
+        onDone={onDone}
+      />
+    );
   return (
     <ImportStep
       {...shared}
       importKind={importKind}
       setImportKind={setImportKind}
       secret={secret}
-      setSecret={setSecret}
+      setSecret={edited(setSecret)}
       onDone={onDone}
     />
   );

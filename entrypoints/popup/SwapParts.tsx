@@ -3,8 +3,10 @@
 import { AmountField } from '@/components/AmountField';
 import { AmountPanel, FlipButton } from '@/components/AmountPanel';
 import { type ApprovalMode, ReviewSheet } from '@/components/ReviewSheet';
+import { SlippageControl } from '@/components/SlippageControl';
 import { SwapProgress } from '@/components/SwapProgress';
 import { TokenPicker, type TokenPickerProps } from '@/components/TokenPicker';
+import { amountFontPx } from '@/lib/amounts/fit';
 import type { Quote, Token } from '@/lib/api/schema';
 import { callBackground } from '@/lib/messaging/client';
 import type { SwapState } from '@/lib/state/pipeline-state';
@@ -103,6 +105,8 @@ export function SwapFields({
           class="amount-out"
           data-testid={outText !== null ? 'quote-out' : undefined}
           aria-label="You receive (expected)"
+          title={outText ?? undefined}
+          style={{ fontSize: `${amountFontPx(outText ?? '')}px` }}
         >
           {outText ?? '0.0'}
         </output>
@@ -152,9 +156,29 @@ export function ProgressSheet({
   );
 }
 
+/** Slippage, shown once: its value on the summary line, the control when opened. */
+export function SlippageDetails({ value, onChange }: { value: number; onChange: (next: number) => void }) {
+  return (
+    <details class="slippage-details">
+      <summary>Slippage tolerance {value}%</summary>
+      <SlippageControl value={value} onChange={onChange} />
+    </details>
+  );
+}
+
+/** The swap button before a pair is chosen: disabled, saying what is missing. */
+export function NoReviewButton({ label }: { label: string }) {
+  return (
+    <button type="button" class="primary wide review-button" disabled>
+      {label}
+    </button>
+  );
+}
+
 /** "Review swap" (enabled once the quote fits and the balance allows it), and the review it opens. */
 export function ReviewStep({
   canReview,
+  label,
   reviewing,
   onReviewing,
   quote,
@@ -169,6 +193,8 @@ export function ReviewStep({
   run,
 }: {
   canReview: boolean;
+  /** "Review swap", or why it cannot be reviewed yet ("Enter an amount", "Insufficient ETH balance"). */
+  label: string;
   reviewing: boolean;
   onReviewing: (open: boolean) => void;
   quote: Quote | null;
@@ -186,14 +212,14 @@ export function ReviewStep({
     <>
       <button
         type="button"
-        class="primary wide"
+        class="primary wide review-button"
         disabled={!canReview}
         onClick={() => {
           run.clearError();
           onReviewing(true);
         }}
       >
-        Review swap
+        {label}
       </button>
       {reviewing && quote && (
         <ReviewSheet

@@ -1,20 +1,27 @@
 import { useCallback, useState } from 'preact/hooks';
 import { QuoteCard } from '@/components/QuoteCard';
-import { SlippageControl } from '@/components/SlippageControl';
 import { formatAmount } from '@/lib/amounts';
 import { isNativeToken, type Quote, sameAddress, type Token } from '@/lib/api/schema';
 import { getChain, isLocalRpcUrl } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
 import { formatUsd, usdValue } from '@/lib/prices/usd';
 import { safeLogoUrl } from '@/lib/tokens/import';
+import { HomeHoldings } from './HomeHoldings';
 import { usePickerShortlist } from './hooks/usePickerShortlist';
 import { useNow } from './hooks/useQuoteSession';
 import { useSwapFigures } from './hooks/useSwapFigures';
 import { useSwapForm } from './hooks/useSwapForm';
 import { useSwapRun } from './hooks/useSwapRun';
 import { NetworkBar } from './NetworkBar';
-import { payChecks } from './pay-checks';
-import { ListNotices, ProgressSheet, ReviewStep, SwapFields } from './SwapParts';
+import { payChecks, reviewLabel } from './pay-checks';
+import {
+  ListNotices,
+  NoReviewButton,
+  ProgressSheet,
+  ReviewStep,
+  SlippageDetails,
+  SwapFields,
+} from './SwapParts';
 import { lookupToken } from './swap-actions';
 
 /** The quote is for the form's pair (the session may still hold the previous pair's). */
@@ -22,8 +29,26 @@ const fitsPair = (quote: Quote, from: Token, to: Token) =>
   sameAddress(quote.inToken, from.address) && sameAddress(quote.outToken, to.address);
 const refreshQuote = () => callBackground({ type: 'refreshQuote' }).catch(() => undefined);
 
+/** The pickers' shared props: the list, its index and shortlist, lookups by address, logos. */
+const pickerProps = (
+  form: ReturnType<typeof useSwapForm>,
+  shortlist: ReturnType<typeof usePickerShortlist>,
+  logoUrl: (logoURI: string) => string | null,
+) => ({
+  tokens: form.list?.tokens ?? [],
+  index: form.index,
+  shortlist,
+  onLookup: (address: string) => lookupToken(form.chainId, address),
+  logoUrl,
+  compact: true,
+  unavailable: form.listError,
+});
+
+const outTextOf = (quote: Quote, to: Token) =>
+  `${formatAmount(BigInt(quote.outAmount), to.decimals)} ${to.symbol}`;
+
 /** The swap screen: the form's state lives in useSwapForm; this puts the figures and sheets around it. */
-export function SwapScreen() {
+export function SwapScreen({ account }: { account: string | null }) {
   const form = useSwapForm();
   const { session, settings, chainId, from, to, parsed, findToken } = form;
   const [reviewing, setReviewing] = useState(false);
@@ -57,11 +82,20 @@ export function SwapScreen() {
   const quoteFits = quote && from && to && fitsPair(quote, from.token, to.token);
   const usdText = (raw: bigint | null, token: Token | undefined) =>
     raw === null || !token ? '' : formatUsd(usdValue(raw, token.decimals, priceOf(token.address)));
+  const review = reviewLabel(form, refusal, Boolean(quoteFits));
   const sessionToken = (address: string | undefined) => (address ? (findToken(address) ?? null) : null);
 
   return (
     <>
       <NetworkBar chainId={chainId} localChain={localChain} onChange={form.changeChain} />
+      <HomeHoldings
+        form={form}
+        account={account}
+        networkName={chain?.name ?? `Network ${chainId}`}
+        nativeSymbol={native.symbol}
+        swapStatus={swapStatus}
+        logoUrl={logoUrl}
+      />
       <ListNotices
         error={form.listError}
         refreshError={Boolean(form.list?.refreshError)}
@@ -69,26 +103,14 @@ export function SwapScreen() {
       />
       <SwapFields
         form={form}
-        picker={{
-          tokens: form.list?.tokens ?? [],
-          index: form.index,
-          shortlist,
-          onLookup: (address: string) => lookupToken(chainId, address),
-          logoUrl,
-          compact: true,
-          unavailable: form.listError,
-        }}
+        picker={pickerProps(form, shortlist, logoUrl)}
         balanceOf={balanceOf}
         maxText={maxText}
         maxNote={maxNote}
         feeSymbol={payingNative ? native.symbol : undefined}
         usdIn={usdText(parsed?.ok ? parsed.value : null, from?.token)}
         usdOut={usdText(quoteFits ? BigInt(quote.outAmount) : null, to?.token)}
-        outText={
-          quoteFits && to
-            ? `${formatAmount(BigInt(quote.outAmount), to.token.decimals)} ${to.token.symbol}`
-            : null
-        }
+        outText={quoteFits && to ? outTextOf(quote, to.token) : null}
       />
       {session && (
         <QuoteCard
@@ -102,19 +124,12 @@ export function SwapScreen() {
           native={native}
         />
       )}
-      <details class="slippage-details">
-        <summary>Slippage tolerance {form.slippage}%</summary>
-        <SlippageControl value={form.slippage} onChange={form.setSlippage} />
-      </details>
+      <SlippageDetails value={form.slippage} onChange={form.setSlippage} />
 
-      {refusal && (
-        <p class="error" role="alert" data-testid="balance-error">
-          {refusal}
-        </p>
-      )}
       {from && to && !activeSwap && (
         <ReviewStep
-          canReview={session?.status === 'ready' && Boolean(quoteFits) && refusal === null}
+          canReview={review.enabled}
+          label={review.label}
           reviewing={reviewing}
           onReviewing={setReviewing}
           quote={quote}
@@ -129,6 +144,7 @@ export function SwapScreen() {
           run={run}
         />
       )}
+      {!(from && to) && !activeSwap && <NoReviewButton label={review.label} />}
       {activeSwap && (
         <ProgressSheet
           swap={activeSwap}

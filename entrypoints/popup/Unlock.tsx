@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { PasswordInput } from '@/components/PasswordInput';
 import { callBackground } from '@/lib/messaging/client';
 import type { WalletState } from '@/lib/wallet/state';
+import { ForgotPassword } from './ForgotPassword';
 import { messageOf } from './messages';
 
 export function Unlock({
@@ -17,6 +18,7 @@ export function Unlock({
   const [retryAt, setRetryAt] = useState<number | null>(wallet.retryAt ?? null);
   const secondsLeft = useSecondsUntil(retryAt);
   const waiting = secondsLeft > 0;
+  const [forgot, setForgot] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
     setBusy(true);
@@ -33,6 +35,7 @@ export function Unlock({
       setBusy(false);
     }
   };
+  if (forgot) return <ForgotPassword onRestored={onUnlocked} onBack={() => setForgot(false)} />;
   return (
     <form class="stack" onSubmit={submit}>
       <h2>Unlock</h2>
@@ -65,6 +68,9 @@ export function Unlock({
       )}
       <button type="submit" class="primary" disabled={busy || waiting || password === ''}>
         {busy ? 'Unlocking…' : 'Unlock'}
+      </button>
+      <button type="button" class="link" onClick={() => setForgot(true)}>
+        Forgot password?
       </button>
     </form>
   );

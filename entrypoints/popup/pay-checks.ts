@@ -44,3 +44,31 @@ export function payChecks(input: {
       : undefined;
   return { refusal, maxText, maxNote };
 }
+
+/**
+ * What the swap button says: "Review swap" when it can open the review, otherwise why it cannot
+ * (the first reason the user can act on), so a disabled button is never mute.
+ */
+export function reviewLabel(
+  form: {
+    from: unknown;
+    to: unknown;
+    amount: string;
+    parsed: ReturnType<typeof parseAmount> | null;
+    session: { status: string } | null;
+  },
+  refusal: string | null,
+  quoteFits: boolean,
+): { label: string; enabled: boolean } {
+  const { parsed } = form;
+  const sessionStatus = form.session?.status;
+  if (!(form.from && form.to)) return { label: 'Choose the tokens to swap', enabled: false };
+  if (form.amount.trim() === '' || (parsed?.ok && parsed.value === 0n))
+    return { label: 'Enter an amount', enabled: false };
+  if (parsed && !parsed.ok) return { label: 'Enter a valid amount', enabled: false };
+  if (refusal) return { label: refusal, enabled: false };
+  if (sessionStatus === 'ready' && quoteFits) return { label: 'Review swap', enabled: true };
+  if (sessionStatus === 'error') return { label: 'No quote to review', enabled: false };
+  if (sessionStatus === 'stale') return { label: 'Quote expired: get a new one', enabled: false };
+  return { label: 'Getting a quote…', enabled: false };
+}

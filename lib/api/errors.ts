@@ -118,6 +118,8 @@ export type InvalidResponseReason =
   | 'empty'
   | 'too-large'
   | 'unexpected-status'
+  /** A 3xx pointing elsewhere: never followed (the service's origin is the one trusted). */
+  | 'redirect'
   | 'mismatch';
 
 /** A success status whose body cannot be trusted: wrong shape, not JSON, empty, oversized. */

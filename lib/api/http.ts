@@ -69,11 +69,16 @@ export async function exchange(
         body: request.body,
         signal: controller.signal,
         credentials: 'omit',
-        // A redirect could send the request (and trust) to another origin: refuse it (SECURITY.md).
-        redirect: 'error',
+        // A redirect could send the request (and trust) to another origin: never followed
+        // (SECURITY.md). 'manual' rather than 'error' so the user is told that, not "cannot reach".
+        redirect: 'manual',
       });
     } catch (error) {
       throw failure(error);
+    }
+    if (isRedirect(response)) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new InvalidResponseError({ endpoint, status: response.status, reason: 'redirect' });
     }
     const retryAfter = response.headers.get('retry-after');
     if (response.ok) {
@@ -96,6 +101,13 @@ export async function exchange(
     clearTimeout(timer);
     signal?.removeEventListener('abort', onCallerAbort);
   }
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** A browser hides a manual redirect as an opaque response (status 0); Node shows the 3xx itself. */
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || REDIRECT_STATUSES.has(response.status);
 }
 
 export function parseJson<S extends core.$ZodType>(

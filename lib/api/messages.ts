@@ -1,6 +1,12 @@
 // The one place that turns API errors into words for people: what happened, and what to do next.
 // Never shows stacks or raw server text (a service's message is for logs, not for the popup).
-import { ClientConfigError, RateLimitedError, ServiceUnavailableError, SwapApiError } from '@/lib/api/errors';
+import {
+  ClientConfigError,
+  InvalidResponseError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  SwapApiError,
+} from '@/lib/api/errors';
 import { ERROR_CODES } from '@/lib/api/schema';
 
 export interface UserMessage {
@@ -63,6 +69,13 @@ export function userMessageFor(error: unknown): UserMessage {
     case 'service-unavailable':
       return unavailableMessage(error instanceof ServiceUnavailableError ? error.cause : undefined);
     case 'invalid-response':
+      if (error instanceof InvalidResponseError && error.reason === 'redirect') {
+        return {
+          title: 'The swap service answered from another address; Swaplane refused it',
+          detail: 'It redirected the request elsewhere, and Swaplane only talks to the address in Settings.',
+          action: 'Check the swap service address in Settings (its exact https:// address, path included).',
+        };
+      }
       return {
         title: 'Unexpected answer from the swap service',
         detail: 'The service sent data Swaplane could not verify, so none of it was used.',

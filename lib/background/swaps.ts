@@ -14,6 +14,7 @@ import type { SwapPreview } from '@/lib/swap/preview';
 import type { ReplacementKind } from '@/lib/swap/replace';
 import type { QuoteSession } from '@/lib/swap/session';
 import type { TokenFactsReader } from '@/lib/tokens/facts';
+import { readHoldings } from './holdings';
 import { activeBalances, machineDeps, readerFor, receiptProbe, replaceSent } from './swaps-network';
 import {
   type OpenReview,
@@ -143,6 +144,10 @@ export function createSwapService(deps: SwapServiceDeps) {
     /** Balances of the active account, as decimal strings, for the tokens a view shows. */
     balances: (chainId: number, tokens: string[]) =>
       activeBalances(deps.wallet, () => readerFor(readers, deps.settings(), chainId), tokens),
+
+    /** The home's holdings on `chainId`: the native coin and every token of `listed` held. */
+    holdings: (chainId: number, listed: readonly string[]) =>
+      readHoldings(deps.wallet, readerFor(readers, deps.settings(), chainId), chainId, listed),
 
     /** Speeds up or cancels the swap waiting to be mined (same nonce, higher fees). */
     replace: (kind: ReplacementKind) => replaceSent(() => sending, deps.wallet, kind),

@@ -1,6 +1,6 @@
 // Creating a wallet (a new phrase, confirmed by typing words back) or importing one (a phrase or a
 // private key): the wallet service's steps before any vault exists (lib/background/wallet.ts).
-import { keyringMetaItem } from '@/lib/storage/items';
+import { keyringMetaItem, unlockBackoffItem } from '@/lib/storage/items';
 import { createKeyring, importKeyAccount, type KeyringMeta } from '@/lib/wallet/keyring';
 import {
   checkConfirmation,
@@ -9,6 +9,7 @@ import {
   pickConfirmationWords,
 } from '@/lib/wallet/mnemonic';
 import type { WalletState } from '@/lib/wallet/state';
+import { NO_BACKOFF } from '@/lib/wallet/unlock-backoff';
 import { createVault, type VaultSecrets } from '@/lib/wallet/vault';
 import {
   readVault,
@@ -105,6 +106,19 @@ export function creationMethods(
         );
         await persistNew(imported.secrets, imported.meta, input.password);
       }
+      return state();
+    },
+
+    /**
+     * "Forgot password?": the wallet made again from its recovery phrase under a new password,
+     * replacing the stored vault (keys imported on their own are not in the phrase and are lost; the
+     * popup says so first). The phrase and password are checked before anything is replaced.
+     */
+    async restoreWallet(input: { mnemonic: string; password: string; confirmation: string }) {
+      requirePassword(input.password, input.confirmation);
+      const keyring = await createKeyring(input.mnemonic);
+      await persistNew(keyring.secrets, keyring.meta, input.password);
+      await unlockBackoffItem.set({ ...NO_BACKOFF });
       return state();
     },
   };

@@ -10,24 +10,59 @@ export interface ExplorerHost {
   readonly host: string;
 }
 
-/** Known explorers; within a chain the first entry is the primary one (used for links). */
-export const EXPLORER_HOSTS: readonly ExplorerHost[] = Object.freeze([
-  { chainId: 1, kind: 'etherscan', host: 'etherscan.io' },
-  { chainId: 1, kind: 'blockscout', host: 'eth.blockscout.com' },
-  { chainId: 56, kind: 'etherscan', host: 'bscscan.com' },
-  { chainId: 137, kind: 'etherscan', host: 'polygonscan.com' },
-  { chainId: 42161, kind: 'etherscan', host: 'arbiscan.io' },
-  { chainId: 10, kind: 'etherscan', host: 'optimistic.etherscan.io' },
-  { chainId: 10, kind: 'blockscout', host: 'optimism.blockscout.com' },
-  { chainId: 8453, kind: 'etherscan', host: 'basescan.org' },
-  { chainId: 8453, kind: 'blockscout', host: 'base.blockscout.com' },
-  { chainId: 43114, kind: 'etherscan', host: 'snowscan.xyz' },
-  // Snowtrace is now built by Routescan (a single-page app; `www.` redirects to the bare host).
-  { chainId: 43114, kind: 'routescan', host: 'snowtrace.io' },
-  { chainId: 42161, kind: 'blockscout', host: 'arbitrum.blockscout.com' },
-  { chainId: 137, kind: 'blockscout', host: 'polygon.blockscout.com' },
-  { chainId: 250, kind: 'etherscan', host: 'ftmscan.com' },
-]);
+/**
+ * Known explorers, one per line: chain id, kind, host. Within a chain the first entry is the primary
+ * one (used for links). A text table rather than object literals: the content script carries it and
+ * has an 8 kB gzip budget.
+ */
+const TABLE = `
+1 etherscan etherscan.io
+1 blockscout eth.blockscout.com
+56 etherscan bscscan.com
+137 etherscan polygonscan.com
+42161 etherscan arbiscan.io
+10 etherscan optimistic.etherscan.io
+10 blockscout optimism.blockscout.com
+8453 etherscan basescan.org
+8453 blockscout base.blockscout.com
+43114 etherscan snowscan.xyz
+43114 routescan snowtrace.io
+42161 blockscout arbitrum.blockscout.com
+137 blockscout polygon.blockscout.com
+250 etherscan ftmscan.com
+1284 etherscan moonscan.io
+1285 etherscan moonriver.moonscan.io
+25 etherscan cronoscan.com
+59144 etherscan lineascan.build
+534352 etherscan scrollscan.com
+100 etherscan gnosisscan.io
+42220 etherscan celoscan.io
+81457 etherscan blastscan.io
+146 etherscan sonicscan.org
+5000 etherscan mantlescan.xyz
+167000 etherscan taikoscan.io
+480 etherscan worldscan.org
+130 etherscan uniscan.xyz
+2741 etherscan abscan.org
+1329 etherscan seiscan.io
+999 etherscan hyperevmscan.io
+143 etherscan monadscan.com
+100 blockscout gnosis.blockscout.com
+42220 blockscout celo.blockscout.com
+534352 blockscout scroll.blockscout.com`;
+// Notes on the table: Snowtrace (43114) is now built by Routescan (a single-page app; `www.` redirects
+// to the bare host). From moonscan.io on, the chains are outside the swap registry (lib/chains/index.ts):
+// their pages get controls whose card says whether the swap service serves the chain; worldscan.org
+// to monadscan.com are linked from the Etherscan family's "Multichain Portfolio" tables.
+
+export const EXPLORER_HOSTS: readonly ExplorerHost[] = Object.freeze(
+  TABLE.trim()
+    .split('\n')
+    .map((line) => {
+      const [chainId, kind, host] = line.split(' ') as [string, ExplorerKind, string];
+      return Object.freeze({ chainId: Number(chainId), kind, host });
+    }),
+);
 
 /**
  * routescan.io serves every chain from one host: the chain is the page's (`?chainid=` / `?chainId=`)

@@ -136,6 +136,30 @@ export const CHAINS: readonly ChainInfo[] = Object.freeze([
   }),
 ]);
 
+/**
+ * Chains whose explorers the content script knows (./hosts.ts) but that are outside the swap registry:
+ * their names, so that an explorer page's card can say which chain the swap service does not serve.
+ */
+const EXPLORER_ONLY_CHAINS: Readonly<Record<number, string>> = Object.freeze({
+  1284: 'Moonbeam',
+  1285: 'Moonriver',
+  25: 'Cronos',
+  59144: 'Linea',
+  534352: 'Scroll',
+  100: 'Gnosis',
+  42220: 'Celo',
+  81457: 'Blast',
+  146: 'Sonic',
+  5000: 'Mantle',
+  167000: 'Taiko',
+  480: 'World Chain',
+  130: 'Unichain',
+  2741: 'Abstract',
+  1329: 'Sei',
+  999: 'HyperEVM',
+  143: 'Monad',
+});
+
 export const SUPPORTED_CHAIN_IDS: readonly number[] = Object.freeze(CHAINS.map((chain) => chain.chainId));
 
 const byId = new Map(CHAINS.map((chain) => [chain.chainId, chain]));
@@ -143,6 +167,11 @@ const byId = new Map(CHAINS.map((chain) => [chain.chainId, chain]));
 /** The registry entry, or undefined for an unknown chain id. */
 export function getChain(chainId: number): ChainInfo | undefined {
   return byId.get(chainId);
+}
+
+/** A chain's display name: the registry's, an explorer-only chain's, else "Chain <id>". */
+export function chainName(chainId: number): string {
+  return byId.get(chainId)?.name ?? EXPLORER_ONLY_CHAINS[chainId] ?? `Chain ${chainId}`;
 }
 
 /** The registry entry; throws UnknownChainError for an unknown chain id. */

@@ -20,13 +20,14 @@ const ERC20_WORDS = /\bERC-?20\b/i;
 const TOKEN_ID = /^\d+$/;
 
 /**
- * Page URLs whose whole content is NFTs: Etherscan's NFT transfer pages, its NFT collection lists
- * (`/tokens-nft`, `/tokens-nft1155`) and its inventory frame
- * (`/token/generic-tokenholder-inventory?…`, whose "Owner" links are `/token/<collection>?a=<holder>`),
- * Blockscout's NFT tabs. Only NFT collections have an inventory.
+ * Page URLs whose whole content is NFTs: Etherscan's NFT collection lists (`/tokens-nft`,
+ * `/tokens-nft1155`) and its inventory frame (`/token/generic-tokenholder-inventory?…`, whose "Owner"
+ * links are `/token/<collection>?a=<holder>`), Blockscout's NFT tabs. Only NFT collections have an
+ * inventory. NFT transfer lists, trades and item pages are not: their payment columns name ERC-20s
+ * (WETH, USDC), and their collections show as NFTs by their own links (nft-evidence.ts).
  */
 export function nftPage(url: URL): boolean {
-  if (/^\/(?:nft|tokentxns-nft|tokens-nft|nft-)|inventory/i.test(url.pathname)) return true;
+  if (/^\/tokens-nft|inventory/i.test(url.pathname)) return true;
   const tab = url.searchParams.get('tab') ?? '';
   return /nft|721|1155|404|inventory/i.test(tab);
 }

@@ -1,6 +1,7 @@
 // Finds token addresses on explorer pages. DOM-light and pure: reads attributes only (no layout, no
 // writes), so it runs in happy-dom; the scanner decides when to parse (see scanner.ts).
 // Imported by the content script: no zod, no viem, nothing heavy.
+import { chainForExplorerHost } from '@/lib/chains/hosts';
 import {
   inNftSection,
   nftCollectionTitle,
@@ -10,6 +11,8 @@ import {
   refusedUrl,
   TOKEN_LINKS,
 } from './classify';
+import { collectNftEvidence, linksUnder, NFT_LINKS } from './nft-evidence';
+import type { PageInfo } from './page-info';
 
 export type DetectedKind = 'token' | 'address' | 'page';
 
@@ -18,20 +21,19 @@ export interface Detected {
   element: Element;
   address: string;
   kind: DetectedKind;
+  /** Set when the link goes to another chain's explorer (the token is on that chain). */
+  chainId?: number;
+}
+
+/** What a link names: a token or address, on the page's chain unless `chainId` says another. */
+export interface LinkTarget {
+  address: string;
+  kind: 'token' | 'address';
+  chainId?: number;
 }
 
 /** What a pass needs to know about the page: where links resolve and the token it shows, if any. */
-export interface PageInfo {
-  url: string;
-  /** `host` of the page URL (hostname and port, lowercase). */
-  host: string;
-  /** The token of a `/token/0x…` page, lowercase. */
-  token?: string;
-  /** The page's chain, when known: links naming another chain (`?chainid=`) are refused. */
-  chainId?: number;
-  /** The page lists NFTs only (an NFT transfers page or tab): no link on it is a swappable token. */
-  nft?: boolean;
-}
+export type { PageInfo } from './page-info';
 
 // Cheap pre-filters, the same shape as a bare `a[href*="/token/0x"]`; parseHref does the real check.
 export { TOKEN_LINKS };
@@ -56,14 +58,13 @@ export function pageInfo(url: string, chainId?: number): PageInfo {
 }
 
 /**
- * The token (or address) an href names, when it is a link on the page's own host; otherwise undefined.
+ * The token (or address) an href names, when it is a link on the page's own host, or a `/token/` link
+ * to another explorer Swaplane knows (https, its host exactly as the host table has it: look-alikes
+ * fail), which names a token on that explorer's chain. Otherwise undefined.
  * Resolved by URL exactly as the browser would follow it: relative forms, protocol-relative, backslash,
- * userinfo and whitespace tricks all end up on their real host, which must be the page's.
+ * userinfo and whitespace tricks all end up on their real host, which is the one checked.
  */
-export function parseHref(
-  href: string | null,
-  page: PageInfo,
-): { address: string; kind: 'token' | 'address' } | undefined {
+export function parseHref(href: string | null, page: PageInfo): LinkTarget | undefined {
   if (!href) return undefined;
   let url: URL;
   try {
@@ -71,22 +72,34 @@ export function parseHref(
   } catch {
     return undefined;
   }
-  if (url.host !== page.host || !/^https?:$/.test(url.protocol)) return undefined;
+  let chainId = page.chainId;
+  if (url.host !== page.host) {
+    chainId = url.protocol === 'https:' ? chainForExplorerHost(url.host) : undefined;
+    if (chainId === undefined) return undefined;
+  } else if (!/^https?:$/.test(url.protocol)) return undefined;
   const hit = matchPath(url.pathname);
-  return hit && !refusedUrl(url, page.token, hit.address, page.chainId) ? hit : undefined;
+  if (!hit || refusedUrl(url, page.token, hit.address, chainId)) return undefined;
+  if (url.host === page.host || chainId === page.chainId) return hit;
+  // Another chain's address links would need that chain's token list first: token links only.
+  return hit.kind === 'token' ? { ...hit, chainId } : undefined;
 }
 
-/** What a link on the page names, when it is a token the user could swap (or an address to ask about). */
-export function readLink(
-  element: Element,
-  page: PageInfo,
-): { address: string; kind: 'token' | 'address' } | undefined {
+/**
+ * What a link on the page names, when it is a token the user could swap (or an address to ask about).
+ * `nfts`: the addresses the page shows as NFTs anywhere (collectNftEvidence): none of their links
+ * counts; a link refused as an NFT item or section member adds its address.
+ */
+export function readLink(element: Element, page: PageInfo, nfts?: Set<string>): LinkTarget | undefined {
   if (page.nft) return undefined;
   const hit = parseHref(element.getAttribute('href'), page);
-  if (!hit || refusedByStructure(element)) return undefined;
+  if (!hit || nfts?.has(hit.address) || refusedByStructure(element)) return undefined;
   // NFT sections and items hold /token/ links; an /address/ link only counts once the background
   // confirms an ERC-20 of its list, so it skips these walks.
-  if (hit.kind === 'token' && (inNftSection(element) || nftItem(element, hit.address))) return undefined;
+  if (hit.kind === 'token' && (inNftSection(element) || nftItem(element, hit.address))) {
+    // What the item or section says holds for the whole page: its other links go too.
+    nfts?.add(hit.address);
+    return undefined;
+  }
   // On an NFT collection's page, links to the collection itself (its transfers' and holders'
   // `/token/<collection>?a=<holder>`) name the NFT, like its title.
   return hit.address === page.token && nftCollection(element.ownerDocument) ? undefined : hit;
@@ -120,16 +133,16 @@ export function scanLinks(
   page: PageInfo,
   out: Detected[] = [],
   selector = LINK_SELECTOR,
+  nfts?: Set<string>,
 ): Detected[] {
-  if ((root as Node).nodeType === 1 && (root as Element).matches(selector)) push(root as Element, page, out);
+  const push = (element: Element) => {
+    const hit = readLink(element, page, nfts);
+    if (hit) out.push({ element, ...hit });
+  };
+  if ((root as Node).nodeType === 1 && (root as Element).matches(selector)) push(root as Element);
   const links = root.querySelectorAll(selector);
-  for (let i = 0; i < links.length; i++) push(links[i] as Element, page, out);
+  for (let i = 0; i < links.length; i++) push(links[i] as Element);
   return out;
-}
-
-function push(element: Element, page: PageInfo, out: Detected[]): void {
-  const hit = readLink(element, page);
-  if (hit) out.push({ element, address: hit.address, kind: hit.kind });
 }
 
 /** The token page's own record: its title, carrying the token from the URL. */
@@ -177,11 +190,14 @@ export async function detect(
   whitelisted: (chainId: number, addresses: string[]) => Promise<string[]>,
 ): Promise<Detected[]> {
   const page = pageInfo(pageUrl, chainId);
-  const links = scanLinks(root, page);
+  const nfts = new Set<string>();
+  collectNftEvidence(page, nfts, linksUnder(root, NFT_LINKS), linksUnder(root, TOKEN_LINKS));
+  // Links first learn what NFT items and sections say; then every record of an NFT goes.
+  const links = scanLinks(root, page, [], LINK_SELECTOR, nfts).filter((record) => !nfts.has(record.address));
   const found = links.filter((record) => record.kind === 'token');
   const candidates = links.filter((record) => record.kind === 'address');
   const title = pageTarget(root, page);
-  if (title) found.push(title);
+  if (title && !nfts.has(title.address)) found.push(title);
   const lookup = createWhitelist((addresses) => whitelisted(chainId, addresses));
   const confirmed = await lookup(candidates.map((record) => record.address));
   for (const record of candidates) if (confirmed.has(record.address)) found.push(record);

@@ -4,15 +4,18 @@
 // only ever written with textContent.
 import { formatUnits } from './format';
 import type { Failure, Messenger, OneClickQuote } from './messenger';
-import { safetyText } from './safety-text';
 
 /** Tag of the injected host elements; they carry `data-swaplane-token` and `data-swaplane-chain`. */
 export const HOST_TAG = 'swaplane-swap';
 
 // `!important` on :host beats the page's own !important rules on the host element (shadow context
 // wins for important declarations), so page CSS such as `* { display: block !important }` can't break it.
-const CSS = `:host{all:initial!important;display:inline-block!important;margin-left:4px!important;font:13px system-ui,sans-serif!important}
+// The host is a zero-size inline box right after its link and the button overlays the space beside it:
+// inserting one costs what an empty span costs (no column widens, no line grows), yet the button stays
+// next to its link in the tab order and for screen readers, and moves with it on any relayout.
+const CSS = `:host{all:initial!important;display:inline-block!important;position:relative!important;width:0!important;height:0!important;font:13px system-ui,sans-serif!important}
 .s,.go{all:unset;padding:0 6px;border:1px solid #65f;border-radius:8px;color:#54e;font:600 11px/16px system-ui;cursor:pointer}
+.s{position:absolute;left:4px;bottom:-4px;z-index:2147483647;white-space:nowrap;background:#fff}
 .s:hover,.s:focus-visible,.go{background:#65f;color:#fff}
 div{position:absolute;inset:auto;width:250px;margin:4px 0 0;padding:10px;border:1px solid #ccc;border-radius:8px;background:#fff;color:#222}
 p{margin:0 0 4px;overflow-wrap:anywhere}
@@ -26,15 +29,25 @@ export const NOT_LISTED = 'Not on the swap service’s list';
 export interface Placement {
   element: Element;
   address: string;
+  /** The token's chain when it is not the page's (a link to another chain's explorer). */
+  chainId?: number;
+}
+
+/** The token a button is for. */
+interface Target {
+  address: string;
+  chainId: number;
 }
 
 export interface Injector {
   /** Puts a button beside each element (or re-points an existing one). Reads first, then writes. */
   place(items: readonly Placement[]): void;
   has(element: Element): boolean;
-  /** Records which of `asked` are on the service's list; the others' buttons are marked as not. */
-  mark(asked: readonly string[], listed: ReadonlySet<string>): void;
+  /** Records which of `asked` (on `chainId`, the page's by default) are on the service's list; the others' buttons are marked as not. */
+  mark(asked: readonly string[], listed: ReadonlySet<string>, chainId?: number): void;
   remove(element: Element): void;
+  /** Removes the buttons of these tokens (the page showed them as NFTs). */
+  drop(addresses: ReadonlySet<string>): void;
   /** Removes the buttons whose element the page took out (an app re-rendering a cell keeps ours). */
   prune(): void;
   /** Removes every button of this injector and closes its card. */
@@ -76,16 +89,15 @@ function line(doc: Document, className: string, content: string): HTMLParagraphE
 
 /** The one open quote card of an injector: opens it beside a button, fills it, closes it. */
 interface Cards {
-  toggle(host: HTMLElement, button: HTMLElement, address: string | undefined): void;
+  toggle(host: HTMLElement, button: HTMLElement, target: Target | undefined): void;
   /** Closes the open card if it is `host`'s (any card without `host`). */
   close(host?: HTMLElement): void;
 }
 
 function createCards(
-  chainId: number,
   messenger: Messenger,
   doc: Document,
-  isListed: (address: string) => boolean | undefined,
+  isListed: (target: Target) => boolean | undefined,
 ): Cards {
   let open: { host: HTMLElement; close(): void } | undefined;
   const text = (className: string, content: string) => line(doc, className, content);
@@ -136,24 +148,25 @@ function createCards(
    * A token not on the service's list gets no quote (the service has no route for it): the card
    * checks it instead, so the user sees a transfer tax or a blocked sell before going anywhere.
    */
-  function check(current: ReturnType<typeof show>, address: string): void {
+  function check(current: ReturnType<typeof show>, { address, chainId }: Target): void {
     const { card } = current;
     card.replaceChildren(text('b', NOT_LISTED), text('', 'Checking the token…'));
     messenger.tokenSafety(chainId, address).then((outcome) => {
       if (open !== current) return;
       if (!outcome.ok) return showFailure(card, outcome.error, [text('b', NOT_LISTED)]);
-      const [headline, detail] = safetyText(outcome.result);
+      const { headline, detail } = outcome.result;
       const status = text('b', headline);
       status.setAttribute('role', 'status');
       card.replaceChildren(text('', NOT_LISTED), status, text('', detail));
     });
   }
 
-  function quote(current: ReturnType<typeof show>, address: string): void {
+  function quote(current: ReturnType<typeof show>, target: Target): void {
     const { card } = current;
+    const { address, chainId } = target;
     messenger.oneClickQuote(chainId, address).then((outcome) => {
       if (open !== current) return;
-      if (!outcome.ok && outcome.error.code === 'NOT_WHITELISTED') return check(current, address);
+      if (!outcome.ok && outcome.error.code === 'NOT_WHITELISTED') return check(current, target);
       if (!outcome.ok) return showFailure(card, outcome.error);
       const [rate, minimum, network, source] = quoteText(outcome.result);
       const go = node(doc, 'button', 'go');
@@ -172,13 +185,13 @@ function createCards(
   }
 
   return {
-    toggle(host, button, address) {
+    toggle(host, button, target) {
       const wasOpen = open?.host === host;
       open?.close();
-      if (wasOpen || !address) return;
+      if (wasOpen || !target) return;
       const current = show(host, button);
-      if (isListed(address) === false) check(current, address);
-      else quote(current, address);
+      if (isListed(target) === false) check(current, target);
+      else quote(current, target);
     },
     close(host) {
       if (!host || open?.host === host) open?.close();
@@ -232,21 +245,23 @@ function anchorsOf(items: readonly Placement[]): Element[] {
 export function createInjector(chainId: number, messenger: Messenger, doc: Document = document): Injector {
   const hosts = new WeakMap<Element, HTMLElement>();
   const owners = new WeakMap<HTMLElement, Element>();
-  // The token lives here, not in the (page-writable) data attribute, which is only a hook for tests.
-  const tokens = new WeakMap<HTMLElement, string>();
-  // Token -> on the service's list, as the background answered (absent: not asked yet).
+  // The token lives here, not in the (page-writable) data attributes, which are only a hook for tests.
+  const tokens = new WeakMap<HTMLElement, Target>();
+  // `<chainId>:<token>` -> on the service's list, as the background answered (absent: not asked yet).
   const listed = new Map<string, boolean>();
-  const cards = createCards(chainId, messenger, doc, (address) => listed.get(address));
+  const keyOf = (target: Target) => `${target.chainId}:${target.address}`;
+  const cards = createCards(messenger, doc, (target) => listed.get(keyOf(target)));
 
-  function point(host: HTMLElement, address: string): void {
-    tokens.set(host, address);
-    host.setAttribute('data-swaplane-token', address);
-    host.setAttribute('data-swaplane-chain', String(chainId));
+  function point(host: HTMLElement, target: Target): void {
+    tokens.set(host, target);
+    host.setAttribute('data-swaplane-token', target.address);
+    host.setAttribute('data-swaplane-chain', String(target.chainId));
     showListed(host);
   }
 
   function showListed(host: HTMLElement): void {
-    const known = listed.get(tokens.get(host) ?? '');
+    const target = tokens.get(host);
+    const known = target && listed.get(keyOf(target));
     const button = host.shadowRoot?.querySelector('.s') as HTMLElement | null | undefined;
     if (known === undefined || !button) return;
     host.setAttribute('data-swaplane-listed', String(known));
@@ -265,35 +280,46 @@ export function createInjector(chainId: number, messenger: Messenger, doc: Docum
   return {
     place(items) {
       const anchors = anchorsOf(items); // reads, then writes
-      items.forEach(({ element, address }, i) => {
+      items.forEach(({ element, address, chainId: itemChain = chainId }, i) => {
+        const target = { address, chainId: itemChain };
         const existing = hosts.get(element);
         if (existing) {
-          if (tokens.get(existing) === address) return;
+          const current = tokens.get(existing);
+          if (current && keyOf(current) === keyOf(target)) return;
           cards.close(existing);
-          point(existing, address);
+          point(existing, target);
           return;
         }
         const anchor = anchors[i] as Element;
         if (!anchor.parentNode) return;
         const host = createHost(doc, (at, button) => cards.toggle(at, button, tokens.get(at)));
-        point(host, address);
+        point(host, target);
         hosts.set(element, host);
         owners.set(host, element);
         anchor.after(host);
       });
     },
     has: (element) => hosts.has(element),
-    mark(asked, answer) {
-      const fresh = asked.filter((address) => listed.get(address) !== answer.has(address));
+    mark(asked, answer, markChain = chainId) {
+      const key = (address: string) => `${markChain}:${address}`;
+      const fresh = asked.filter((address) => listed.get(key(address)) !== answer.has(address));
       if (fresh.length === 0) return;
-      for (const address of fresh) listed.set(address, answer.has(address));
-      const changed = new Set(fresh);
+      for (const address of fresh) listed.set(key(address), answer.has(address));
+      const changed = new Set(fresh.map(key));
       for (const host of doc.querySelectorAll(HOST_TAG)) {
-        const token = tokens.get(host as HTMLElement);
-        if (token && changed.has(token)) showListed(host as HTMLElement);
+        const target = tokens.get(host as HTMLElement);
+        if (target && changed.has(keyOf(target))) showListed(host as HTMLElement);
       }
     },
     remove,
+    drop(addresses) {
+      if (addresses.size === 0) return;
+      for (const host of doc.querySelectorAll(HOST_TAG)) {
+        const element = owners.get(host as HTMLElement);
+        const target = tokens.get(host as HTMLElement);
+        if (element && target && addresses.has(target.address)) remove(element);
+      }
+    },
     prune() {
       for (const host of doc.querySelectorAll(HOST_TAG)) {
         const element = owners.get(host as HTMLElement);

@@ -4,7 +4,7 @@
 // `wxt/browser` is the browser's native API in this bundle (wxt.config.ts): runtime.sendMessage returns a
 // promise natively in Chromium MV3 and Firefox, so the polyfill is left out to keep the bundle small.
 import { browser } from 'wxt/browser';
-import { readSafety, type SafetyAnswer } from './safety-text';
+import { readSafety, type SafetyWords } from './safety-text';
 
 export interface UserText {
   title: string;
@@ -43,7 +43,7 @@ export interface Messenger {
   /** True when the real popup opened, false when a tab with the popup page did instead. */
   openPopupPrefilled(chainId: number, token: string, amount?: bigint): Promise<Outcome<boolean>>;
   /** A simulated buy and sell-back of a token not on the service's list. */
-  tokenSafety(chainId: number, token: string): Promise<Outcome<SafetyAnswer>>;
+  tokenSafety(chainId: number, token: string): Promise<Outcome<SafetyWords>>;
   /** The chain of this page's host as the background sees it (a host the user added), or null. */
   explorerChain(): Promise<Outcome<number | null>>;
 }

@@ -1,4 +1,6 @@
-// The card's words for a token safety report (the background's tokenSafety answer). Tiny: content script.
+// The card's words for a token safety report. The background words the report (withSafetyWords) and
+// sends the words along; the content script only reads them (readSafety), so these strings stay out of
+// its 8 kB bundle.
 
 export interface SafetyAnswer {
   verdict: 'clean' | 'tax' | 'sell-blocked' | 'no-pool' | 'buy-failed' | 'unsupported';
@@ -7,16 +9,23 @@ export interface SafetyAnswer {
   network: string;
 }
 
-const VERDICTS = ['clean', 'tax', 'sell-blocked', 'no-pool', 'buy-failed', 'unsupported'];
-const bps = (value: unknown) =>
-  value === undefined || (Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 10_000);
+/** What the card shows: the verdict's headline and how it was found. */
+export interface SafetyWords {
+  headline: string;
+  detail: string;
+}
 
-/** The answer when it has exactly the expected shape (checked by hand: no zod in this bundle). */
-export function readSafety(result: unknown): SafetyAnswer | undefined {
+/** The words when the answer carries them as strings (checked by hand: no zod in this bundle). */
+export function readSafety(result: unknown): SafetyWords | undefined {
   const value = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
-  if (!VERDICTS.includes(value.verdict as string) || typeof value.network !== 'string') return undefined;
-  if (!bps(value.buyTaxBps) || !bps(value.sellTaxBps)) return undefined;
-  return value as unknown as SafetyAnswer;
+  if (typeof value.headline !== 'string' || typeof value.detail !== 'string') return undefined;
+  return { headline: value.headline, detail: value.detail };
+}
+
+/** The report with its words, as the background answers tokenSafety. */
+export function withSafetyWords<T extends SafetyAnswer>(answer: T): T & SafetyWords {
+  const [headline, detail] = safetyText(answer);
+  return { ...answer, headline, detail };
 }
 
 const percent = (value = 0) => `${value / 100}%`;

@@ -19,6 +19,7 @@ import {
 } from './detect';
 import { createInjector, HOST_TAG, type Injector, type Placement } from './inject';
 import type { Messenger } from './messenger';
+import { collectNftEvidence, linksUnder, NFT_LINKS } from './nft-evidence';
 
 export interface ScannerOptions {
   chainId: number;
@@ -140,24 +141,45 @@ function collect(records: MutationRecord[], roots: Node[], changed: Element[]): 
  * ones take the token links of what was added, unparsed too (each is read when it nears the
  * viewport), and parse only its address links (they wait for the background anyway).
  */
-function read(doc: Document, page: PageInfo, sweep: Sweep, roots: Node[]) {
+function read(
+  doc: Document,
+  page: PageInfo,
+  sweep: Sweep,
+  roots: Node[],
+  nfts: Set<string>,
+  firstTokens: readonly Element[],
+) {
   const tokens: Element[] = sweep === 'tokens' ? [...doc.querySelectorAll(TOKEN_LINKS)] : [];
-  const found = sweep === 'addresses' ? scanLinks(doc, page, [], ADDRESS_LINKS) : [];
+  // NFT evidence, before any link is read: the whole page in the second frame's sweep (the first
+  // pass stays one bare query), then what each pass adds.
+  let learned =
+    sweep === 'addresses' && collectNftEvidence(page, nfts, doc.querySelectorAll(NFT_LINKS), firstTokens);
+  const found = sweep === 'addresses' ? scanLinks(doc, page, [], ADDRESS_LINKS, nfts) : [];
   for (const root of roots) {
     if (!root.isConnected || root.nodeType !== 1) continue;
-    if ((root as Element).matches(TOKEN_LINKS)) tokens.push(root as Element);
-    tokens.push(...(root as Element).querySelectorAll(TOKEN_LINKS));
-    scanLinks(root as ParentNode, page, found, ADDRESS_LINKS);
+    const added = linksUnder(root as Element, TOKEN_LINKS);
+    learned = collectNftEvidence(page, nfts, linksUnder(root as Element, NFT_LINKS), added) || learned;
+    tokens.push(...added);
+    scanLinks(root as ParentNode, page, found, ADDRESS_LINKS, nfts);
   }
-  return { tokens, found };
+  return { tokens, found, learned };
 }
 
 type Sweep = 'tokens' | 'addresses' | undefined;
 
-/** The token an element's /token/ href names, read now. */
-function linkedToken(element: Element, page: PageInfo): string | undefined {
-  const link = readLink(element, page);
-  return link?.kind === 'token' ? link.address : undefined;
+/**
+ * The token an element stands for: `confirmed` (a title, a listed address link) or what its /token/
+ * href names (and its chain when another), read now; none for an address the page shows as an NFT.
+ */
+function linkedToken(
+  element: Element,
+  page: PageInfo,
+  nfts: Set<string>,
+  confirmed: string | undefined,
+): Placement | undefined {
+  if (confirmed !== undefined) return nfts.has(confirmed) ? undefined : { element, address: confirmed };
+  const link = readLink(element, page, nfts);
+  return link?.kind === 'token' ? { element, address: link.address, chainId: link.chainId } : undefined;
 }
 
 /**
@@ -166,36 +188,89 @@ function linkedToken(element: Element, page: PageInfo): string | undefined {
  */
 function placeAndMark(
   injector: Injector,
-  whitelist: ReturnType<typeof askWhitelist>,
+  whitelists: (chainId: number | undefined) => Whitelist,
   items: Placement[],
   live: () => boolean,
 ): void {
   injector.place(items);
-  if (items.length === 0) return;
-  const asked = items.map((item) => item.address);
-  whitelist(asked).then((listed) => live() && injector.mark(asked, listed));
+  const byChain = new Map<number | undefined, string[]>();
+  for (const { address, chainId } of items) byChain.set(chainId, [...(byChain.get(chainId) ?? []), address]);
+  for (const [chainId, asked] of byChain) {
+    const whitelist = whitelists(chainId);
+    // A failed answer (a chain the service does not serve) marks nothing: the card then asks for a
+    // quote and says why there is none.
+    whitelist
+      .ask(asked)
+      .then((listed) => live() && !whitelist.failed && injector.mark(asked, listed, chainId));
+  }
 }
 
-/** The background's whitelist, asked in batches and cached (createWhitelist). */
-function askWhitelist(chainId: number, messenger: Messenger) {
-  return createWhitelist(async (addresses) => {
-    const answer = await messenger.whitelistedTokens(chainId, addresses);
-    return answer.ok ? answer.result : [];
-  });
+interface Whitelist {
+  ask: ReturnType<typeof createWhitelist>;
+  failed: boolean;
+}
+
+/** The background's whitelist of one chain, asked in batches and cached (createWhitelist). */
+function askWhitelist(chainId: number, messenger: Messenger): Whitelist {
+  const whitelist: Whitelist = {
+    failed: false,
+    ask: createWhitelist(async (addresses) => {
+      const answer = await messenger.whitelistedTokens(chainId, addresses);
+      if (!answer.ok) whitelist.failed = true;
+      return answer.ok ? answer.result : [];
+    }),
+  };
+  return whitelist;
 }
 
 /** Of these address links, the ones the background confirms as whitelisted tokens, still in the page. */
-function whitelisted(ask: ReturnType<typeof askWhitelist>, candidates: Detected[]): Promise<Detected[]> {
-  return ask(candidates.map((record) => record.address)).then((ok) =>
-    candidates.filter(({ element, address }) => ok.has(address) && element.isConnected),
-  );
+function whitelisted(whitelist: Whitelist, candidates: Detected[]): Promise<Detected[]> {
+  return whitelist
+    .ask(candidates.map((record) => record.address))
+    .then((ok) => candidates.filter(({ element, address }) => ok.has(address) && element.isConnected));
+}
+
+/**
+ * What these elements stand for, read now. Reading links may learn an NFT (an item or section said
+ * so): the buttons of that address placed earlier go, and none is placed for it.
+ */
+function readTokens(
+  elements: Element[],
+  tokenOf: (element: Element) => Placement | undefined,
+  nfts: ReadonlySet<string>,
+  injector: Injector,
+): Placement[] {
+  const items: Placement[] = [];
+  const known = nfts.size;
+  for (const element of elements) {
+    const item = tokenOf(element);
+    if (item) items.push(item);
+  }
+  if (nfts.size === known) return items;
+  injector.drop(nfts);
+  return items.filter((item) => !nfts.has(item.address));
+}
+
+/** Each chain's whitelist, made when first asked (`undefined`: the page's chain). */
+function whitelistsOf(pageChain: number, messenger: Messenger) {
+  const byChain = new Map<number, Whitelist>();
+  return (chainId = pageChain): Whitelist => {
+    const known = byChain.get(chainId);
+    if (known) return known;
+    const whitelist = askWhitelist(chainId, messenger);
+    byChain.set(chainId, whitelist);
+    return whitelist;
+  };
 }
 
 export function startScanner(options: ScannerOptions): Scanner {
   const { chainId, messenger, doc = document } = options;
   const win = doc.defaultView as Window & typeof globalThis;
   const injector = createInjector(chainId, messenger, doc);
-  const whitelist = askWhitelist(chainId, messenger);
+  const whitelists = whitelistsOf(chainId, messenger);
+  // Addresses this document shows as NFTs (nft-evidence.ts): none of their links gets a button.
+  const nfts = new Set<string>();
+  let firstTokens: readonly Element[] = [];
   // Tokens not read from a /token/ href: the page's title, and address links the background confirmed.
   const confirmed = new WeakMap<Element, string>();
   const stats = { passes: 0 };
@@ -209,16 +284,11 @@ export function startScanner(options: ScannerOptions): Scanner {
   let stopped = false;
   let pruning = false;
 
-  const tokenOf = (element: Element) => confirmed.get(element) ?? linkedToken(element, page);
+  const tokenOf = (element: Element) => linkedToken(element, page, nfts, confirmed.get(element));
 
   /** Reads every token first, then places (or re-points) the buttons. */
   function place(elements: Element[]): void {
-    const items: Placement[] = [];
-    for (const element of elements) {
-      const address = tokenOf(element);
-      if (address) items.push({ element, address });
-    }
-    placeAndMark(injector, whitelist, items, () => !stopped);
+    placeAndMark(injector, whitelists, readTokens(elements, tokenOf, nfts, injector), () => !stopped);
   }
 
   const lazy = options.lazy ?? typeof win.IntersectionObserver === 'function';
@@ -240,7 +310,7 @@ export function startScanner(options: ScannerOptions): Scanner {
   /** Address links get a button once the background says they are whitelisted tokens. */
   function confirm(candidates: Detected[]): void {
     if (candidates.length === 0) return;
-    whitelisted(whitelist, candidates).then((tokens) => {
+    whitelisted(whitelists(), candidates).then((tokens) => {
       if (stopped) return;
       for (const { element, address } of tokens) confirmed.set(element, address);
       want(tokens.map((record) => record.element));
@@ -253,18 +323,23 @@ export function startScanner(options: ScannerOptions): Scanner {
     stats.passes++;
     // SPA navigation (pushState, popstate) changes the URL without a load, and always the DOM too, so
     // each pass looks at the URL: the page's own token may have changed.
+    // The NFT evidence is kept across SPA routes: what the app showed as an NFT stays one.
     if (win.location.href !== page.url) page = pageInfo(win.location.href, chainId);
     const pendingChanged = changed;
-    const { tokens, found } = read(doc, page, sweep, roots);
+    const { tokens, found, learned } = read(doc, page, sweep, roots, nfts, firstTokens);
+    // The first pass's token links, for the next frame's NFT evidence (no second whole-page query).
+    firstTokens = sweep === 'tokens' ? tokens : [];
     sweep = sweep === 'tokens' ? 'addresses' : undefined;
     roots = [];
     changed = [];
     // A re-pointed address link is asked about again; until then (or if not a token) it has no button.
     for (const element of pendingChanged) confirmed.delete(element);
     const gone = pendingChanged.filter((element) => !tokenOf(element));
-    const target = pageTarget(doc, page);
+    const shown = pageTarget(doc, page);
+    const target = shown && !nfts.has(shown.address) ? shown : undefined;
 
     // Writes.
+    if (learned) injector.drop(nfts);
     if (pruning) {
       injector.prune();
       io?.sweep();

@@ -38,6 +38,30 @@ export function editDistance(a: string, b: string, limit = 3): number {
 }
 
 /**
+ * The host of what the user pasted: a bare host as it is, an address copied from the browser's bar
+ * (https://etherscan.io/, a page's URL) cut down to its host. Only https sites, on their usual port.
+ */
+export function hostOfPasted(input: string): { host: string } | { message: string } {
+  if (!input.includes('/') && !input.includes(':')) return { host: input };
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) {
+    // "host/path" without a scheme: the part before the first slash, if nothing else is odd.
+    const [first] = input.split('/');
+    return first && !first.includes(':') ? { host: first } : { message: HOST_HINT };
+  }
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    return { message: HOST_HINT };
+  }
+  if (url.protocol !== 'https:') return { message: 'Only https:// explorer sites can be added.' };
+  if (url.port || url.username || url.password) return { message: HOST_HINT };
+  return { host: url.hostname };
+}
+
+const HOST_HINT = "Enter a host name like explorer.example.org, or paste the site's https:// address.";
+
+/**
  * A host the user may add: a plain DNS name (what normalizeHostname accepts, with a dot and a
  * letters-only top-level label, as settings store it) that is not a built-in explorer and does not
  * look like one. A page asking the user to "add our explorer" must not get a built-in's trust by
@@ -50,9 +74,11 @@ export function editDistance(a: string, b: string, limit = 3): number {
  * - punycode labels (`xn--`): homographs render like the name they imitate.
  */
 export function checkExplorerHost(input: string): HostCheck {
-  const host = normalizeHostname(typeof input === 'string' ? input.trim() : input);
+  const pasted = hostOfPasted(typeof input === 'string' ? input.trim() : '');
+  if ('message' in pasted) return { ok: false, message: pasted.message };
+  const host = normalizeHostname(pasted.host);
   if (!host || !/^(?=.{1,253}$)(?:[a-z0-9-]+\.)+[a-z]{2,63}$/.test(host)) {
-    return { ok: false, message: 'Enter a host name like explorer.example.org (no https:// or path).' };
+    return { ok: false, message: HOST_HINT };
   }
   if (host.split('.').some((label) => label.startsWith('xn--'))) {
     return {

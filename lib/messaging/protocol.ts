@@ -79,6 +79,9 @@ export const TokenSafetySchema = z.object({
   buyTaxBps: z.optional(z.int().check(z.minimum(0), z.maximum(10_000))),
   sellTaxBps: z.optional(z.int().check(z.minimum(0), z.maximum(10_000))),
   network: z.string(),
+  /** The card's words for the verdict (lib/explorer/safety-text.ts), worded in the background. */
+  headline: z.string(),
+  detail: z.string(),
 });
 
 export const RESULT_SCHEMAS = {
@@ -102,6 +105,7 @@ export const RESULT_SCHEMAS = {
   walletStartCreate: z.object({ mnemonic: z.string(), confirmPositions: z.array(z.int()) }),
   walletConfirmCreate: WalletStateSchema,
   walletImport: WalletStateSchema,
+  walletRestore: WalletStateSchema,
   walletUnlock: WalletStateSchema,
   walletLock: WalletStateSchema,
   walletAddAccount: WalletStateSchema,
@@ -122,6 +126,15 @@ export const RESULT_SCHEMAS = {
   }),
   getBalances: z.record(z.string(), AmountStringSchema),
   getHistory: HistorySchema,
+  holdings: z.object({
+    chainId: ChainIdSchema,
+    /** The account the balances are of (null: no account), so a view never shows another's. */
+    account: z.nullable(AddressSchema),
+    /** lowercase address -> balance (decimal string): the native coin always, tokens when non-zero. */
+    balances: z.record(z.string(), AmountStringSchema),
+    /** Listed tokens whose balance could not be read. */
+    failed: z.int(),
+  }),
   // Informed swaps: prices are USD per whole token x 10^8 (decimal strings), null when unknown.
   getPrices: z.record(z.string(), z.nullable(AmountStringSchema)),
   quoteInsights: z.nullable(QuoteInsightsSchema),

@@ -79,6 +79,13 @@ export const RequestSchema = z.discriminatedUnion('type', [
     password: Secret,
     confirmation: Secret,
   }),
+  /** Forgot password: the wallet made again from its phrase under a new password (views only). */
+  z.object({
+    type: z.literal('walletRestore'),
+    mnemonic: Secret,
+    password: Secret,
+    confirmation: Secret,
+  }),
   z.object({ type: z.literal('walletUnlock'), password: Secret }),
   z.object({ type: z.literal('walletLock') }),
   z.object({ type: z.literal('walletAddAccount'), name: z.optional(AccountName) }),
@@ -116,6 +123,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
     tokens: z.array(AddressSchema).check(z.maxLength(50)),
   }),
   z.object({ type: z.literal('getHistory') }),
+  /** The home's holdings: the active account's native coin and every listed token it holds. */
+  z.object({ type: z.literal('holdings'), ...ChainRequest }),
   // Informed swaps (views only): USD prices, and the price impact and network fee of the session's quote.
   z.object({
     type: z.literal('getPrices'),

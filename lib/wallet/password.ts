@@ -254,3 +254,16 @@ export function estimateStrength(password: string): PasswordStrength {
   }
   return { score, hint };
 }
+
+/**
+ * Every problem of a new password pair at once (the form shows them together, not one per submit):
+ * the password's own issue, then the mismatch with its confirmation. Empty when both are fine.
+ */
+export function passwordProblems(password: string, confirmation: string): string[] {
+  const problems: string[] = [];
+  const own = checkPassword(password);
+  if (!own.ok) problems.push(own.issue.message);
+  if (normalisePassword(confirmation) !== normalisePassword(password))
+    problems.push(confirmation === '' ? 'Confirm the password.' : 'The two passwords do not match.');
+  return problems;
+}

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page, TestInfo } from '@playwright/test';
 import { DAI, ETH, expect, openWalletPopup, pickToken, test, USDC } from './fixtures';
+import { expectNothingWiderThanViewport } from './layout';
 
 type Pick = [query: string, address: string];
 const SHORT = { width: 360, height: 480 };
@@ -75,6 +76,7 @@ for (const size of [SHORT, TALL]) {
     await expect(sheet.getByTestId('review-countdown')).toContainText(/Quote valid for \d+s/);
     await expect(sheet.getByRole('button', { name: 'Confirm swap' })).toBeEnabled();
     await expectInViewport(popup, 'Confirm swap');
+    await expectNothingWiderThanViewport(popup, `review at ${size.width}x${size.height}`);
     await shot(popup, testInfo, `review-${size.height}`);
 
     await sheet.getByRole('button', { name: 'Confirm swap' }).click();
@@ -85,7 +87,7 @@ for (const size of [SHORT, TALL]) {
     await popup.getByRole('button', { name: 'Done' }).click();
     // The spent quote is not left live: the amount is cleared and Review swap is disabled.
     await expect(popup.getByLabel('Amount')).toHaveValue('');
-    await expect(popup.getByRole('button', { name: 'Review swap' })).toBeDisabled();
+    await expect(popup.getByRole('button', { name: 'Enter an amount' })).toBeDisabled();
   });
 }
 
@@ -119,8 +121,8 @@ test('above the balance: refused before the review, with the reason inline', asy
   const popup = await popupWithPair(context, extensionId, SHORT, ['ETH', ETH], ['USDC', USDC]);
   await expect(popup.getByTestId('balance-ETH')).toContainText(/Balance: [\d,.]+ ETH/, { timeout: 20_000 });
   await popup.getByLabel('Amount').fill('20000');
-  await expect(popup.getByRole('alert').filter({ hasText: 'Insufficient ETH balance' })).toBeVisible();
-  await expect(popup.getByRole('button', { name: 'Review swap' })).toBeDisabled();
+  // The swap button itself says why it is disabled.
+  await expect(popup.getByRole('button', { name: 'Insufficient ETH balance' })).toBeDisabled();
   await shot(popup, testInfo, 'above-balance');
   // Max keeps the network fee: the amount it sets fits, so Review becomes possible.
   await expect(popup.getByTestId('quote-fee')).toContainText('ETH', { timeout: 20_000 });
@@ -137,9 +139,12 @@ test('networks: only the ones the service and RPCs serve are offered; Settings o
   const { popup } = await openWalletPopup(context, extensionId);
   const network = popup.getByRole('combobox', { name: 'Network' });
   // The embedded default serves Ethereum and Base only.
-  const bnb = network.locator('option', { hasText: 'BNB Chain' });
+  // The others are listed once, under one "Not offered by this service" group, and cannot be chosen.
+  const notOffered = network.locator('optgroup[label="Not offered by this service"]');
+  const bnb = notOffered.locator('option', { hasText: 'BNB Chain' });
   await expect(bnb).toBeDisabled({ timeout: 30_000 });
-  await expect(bnb).toContainText('Not offered by this swap service');
+  await expect(bnb).toHaveAttribute('title', /Not offered by this swap service/);
+  await expect(notOffered.locator('option', { hasText: 'Ethereum' })).toHaveCount(0);
   await expect(network.locator('option', { hasText: 'Base' })).toBeEnabled();
   await expect(network.locator('option', { hasText: 'Ethereum' })).toBeEnabled();
   const opened = context.waitForEvent('page');

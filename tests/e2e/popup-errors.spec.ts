@@ -46,7 +46,7 @@ async function expectQuoteError(popup: Page, title: string, lines: string[]): Pr
   await expect(popup.getByTestId('quote-status')).toHaveCount(0);
   await expect(popup.getByText('Refreshing…')).toHaveCount(0);
   await expect(popup.getByTestId('quote-out')).toHaveCount(0);
-  await expect(popup.getByRole('button', { name: 'Review swap' })).toBeDisabled();
+  await expect(popup.getByRole('button', { name: 'No quote to review' })).toBeDisabled();
   await expectNoRawErrors(popup);
 }
 

@@ -103,7 +103,10 @@ test('changing the swap service in Settings needs the wallet unlocked and a conf
   expect(await sendFromView(options, { type: 'getSettings' })).toMatchObject({
     result: { serviceBaseUrl: serviceUrl },
   });
+  // Cancel put the field back to what is stored.
+  await expect(options.getByLabel('Service base URL')).toHaveValue(serviceUrl);
 
+  await options.getByLabel('Service base URL').fill('http://127.0.0.1:9999/');
   await options.getByRole('button', { name: 'Save' }).click();
   await dialog.getByLabel('Wallet password').fill('not the password');
   await dialog.getByRole('button', { name: 'Unlock and change' }).click();

@@ -28,8 +28,10 @@ import {
 } from '../../devnet/abi.ts';
 import { FUNDED_ACCOUNTS } from '../../devnet/accounts.ts';
 import { loadUniswapV3 } from '../../devnet/artifacts.ts';
+import { nextBaseFee, QUIET_BASE_FEE } from '../../devnet/base-fee.ts';
 import { CHAIN_FIXTURES, NATIVE_TOKEN } from '../../devnet/fixtures.ts';
 import type { ManifestChain } from '../../devnet/manifest.ts';
+import { RpcClient } from '../../devnet/rpc.ts';
 import { type Devnet, startDevnet } from '../../devnet/start.ts';
 import { devnetViemChain } from '../../devnet/viem.ts';
 import { type PoolReserves, type RouteShare, simulateRoute } from '../../pool-math/v2.ts';
@@ -217,6 +219,15 @@ describe('devnet chains', () => {
       expect(c.chain.tokens.filter((t) => t.pooled).length).toBeGreaterThanOrEqual(15);
       // Funded accounts start untouched: nonce 0, 10,000 ETH.
       expect(await c.client.getBalance({ address: carol })).toBe(parseUnits('10000', 18));
+    }
+  });
+
+  it("starts with a quiet chain's base fee, not the one the deploy left behind", async () => {
+    for (const chainName of ['ethereum', 'base'] as const) {
+      const { chain } = clients(chainName);
+      const next = await nextBaseFee(new RpcClient(chain.rpcUrl));
+      expect(next, chainName).toBeLessThanOrEqual(QUIET_BASE_FEE[chainName]);
+      expect(next, chainName).toBeGreaterThan(0n);
     }
   });
 

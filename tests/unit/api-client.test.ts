@@ -1,5 +1,6 @@
 // The API client over real HTTP: a node:http server on 127.0.0.1:0 plays the service, so
 // status codes, bodies, hangs, resets and refused connections are the real thing, not a fetch mock.
+
 import {
   createServer,
   type IncomingHttpHeaders,
@@ -17,6 +18,7 @@ import {
   normaliseBaseUrl,
 } from '@/lib/api/client';
 import * as E from '@/lib/api/errors';
+import { userMessageFor } from '@/lib/api/messages';
 import type { Quote, QuoteRequest } from '@/lib/api/schema';
 import { USDC, WETH } from '../support/addresses';
 import { quoteFixture, requestOf } from '../support/quotes';
@@ -238,8 +240,13 @@ describe('list', () => {
       res.writeHead(302, { location: '/elsewhere/v1/tokens/ethereum/full' });
       res.end();
     };
-    await expect(client({ retry: false }).listTokens('ethereum')).rejects.toThrow();
+    const error = await failure(client({ retry: false }).listTokens('ethereum'));
+    expect(error).toMatchObject({ kind: 'invalid-response', reason: 'redirect', status: 302 });
     expect(hits.map((hit) => hit.url)).not.toContain('/elsewhere/v1/tokens/ethereum/full');
+    // Told as what it is, never as a connection problem.
+    expect(userMessageFor(error).title).toBe(
+      'The swap service answered from another address; Swaplane refused it',
+    );
   });
 
   it('5xx with an HTML error page: ServiceUnavailableError, no server code', async () => {

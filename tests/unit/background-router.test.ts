@@ -195,6 +195,23 @@ describe('background message handling', () => {
     expect(bodies.at(-1)).toMatchObject({ inAmount: (3n * 10n ** 17n).toString() });
   });
 
+  it('a one-click quote on a chain the service does not serve says so and names the chain', async () => {
+    // Moonbeam: an explorer Swaplane knows (moonscan.io), outside the swap registry.
+    const moonbeam = await send(
+      { type: 'oneClickQuote', chainId: 1284, token: USDC.address },
+      'content-script',
+    );
+    expect(moonbeam).toMatchObject({ ok: false, error: { code: 'CHAIN_NOT_SERVED' } });
+    if (!moonbeam.ok)
+      expect(moonbeam.error.message).toBe(
+        'The swap service does not serve Moonbeam (chain 1284): no quote here.',
+      );
+    // Fantom: in the registry, but this service answers that it does not serve it.
+    const fantom = await send({ type: 'oneClickQuote', chainId: 250, token: USDC.address }, 'content-script');
+    expect(fantom).toMatchObject({ ok: false, error: { code: 'CHAIN_NOT_SERVED' } });
+    if (!fantom.ok) expect(fantom.error.message).toMatch(/does not serve Fantom \(chain 250\)/);
+  });
+
   it('names the chain of a user-added explorer host from the sender URL, for content scripts only', async () => {
     await services.updateSettings({
       ...services.settings(),

@@ -165,6 +165,42 @@ describe('wallet in the background', () => {
     });
   });
 
+  it('forgot password: restores from the phrase under a new password, after checking both first', async () => {
+    const imported = await importAnvil();
+    await ok({ type: 'walletLock' });
+    const vaultBefore = await vaultItem.get();
+    const mismatch = await send({
+      type: 'walletRestore',
+      mnemonic: ANVIL,
+      password: 'a new password 1',
+      confirmation: 'another one',
+    });
+    expect(mismatch.ok).toBe(false);
+    const badPhrase = await send({
+      type: 'walletRestore',
+      mnemonic: 'test test test',
+      password: 'a new password 1',
+      confirmation: 'a new password 1',
+    });
+    expect(badPhrase.ok).toBe(false);
+    // Nothing was replaced by the refused attempts.
+    expect(await vaultItem.get()).toEqual(vaultBefore);
+
+    const restored = await ok({
+      type: 'walletRestore',
+      mnemonic: ANVIL,
+      password: 'a new password 1',
+      confirmation: 'a new password 1',
+    });
+    expect(restored.status).toBe('unlocked');
+    expect(restored.accounts[0]?.address).toBe(imported.accounts[0]?.address);
+    await ok({ type: 'walletLock' });
+    expect((await send({ type: 'walletUnlock', password: PASSWORD })).ok).toBe(false);
+    expect(await ok({ type: 'walletUnlock', password: 'a new password 1' })).toMatchObject({
+      status: 'unlocked',
+    });
+  });
+
   it('stays unlocked across a worker restart until the deadline, then locks', async () => {
     await importAnvil();
     const deadline = (await ok({ type: 'walletState' })).lockAt as number;

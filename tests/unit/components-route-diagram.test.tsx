@@ -25,6 +25,20 @@ const swap = (dex: string, tokenIn: string, tokenOut: string) => ({
 afterEach(cleanup);
 
 describe('RouteDiagram', () => {
+  it('names the native coin by its symbol even when no token list knows it, never 0xEeee…EEeE', () => {
+    const route: RouteShare[] = [
+      { percent: 100, swaps: [swap('Uniswap V2', ETH.toUpperCase().replace('0X', '0x'), USDC)] },
+    ];
+    render(
+      <RouteDiagram
+        route={route}
+        symbolOf={(address) => (address === USDC ? 'USDC' : undefined)}
+        nativeSymbol="ETH"
+      />,
+    );
+    expect(screen.getByRole('img').getAttribute('aria-label')).toBe('Route: 100% ETH → USDC via Uniswap V2');
+  });
+
   it('draws a split route: two shares with their percents, a direct and a two-hop path', () => {
     const route: RouteShare[] = [
       { percent: 60, swaps: [swap('Uniswap V2', ETH, USDC)] },

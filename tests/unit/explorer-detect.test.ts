@@ -195,14 +195,16 @@ describe('detection on fixture pages', () => {
     expect(records).toHaveLength(50);
   });
 
-  it('Blockscout token page: checksummed hrefs, the title, and a link to another explorer ignored', async () => {
+  it("Blockscout token page: checksummed hrefs, the title, and a link to another explorer on that explorer's chain", async () => {
     const page = PAGES.blockscout;
     const doc = parse(page);
     const records = await detect(doc, page.url, 8453, fakeWhitelist().whitelisted);
     expect(records.find((record) => record.kind === 'page')?.element.textContent).toBe('USD Coin (USDC)');
     const bridged = [...doc.querySelectorAll('a')].find((a) => a.textContent === 'Ethereum USDC');
-    expect(records.some((record) => record.element === bridged)).toBe(false);
-    expect(addresses(records).has(ETH.usdc)).toBe(false);
+    expect(records.filter((record) => record.element === bridged)).toEqual([
+      { element: bridged, address: ETH.usdc, kind: 'token', chainId: 1 },
+    ]);
+    for (const record of records) if (record.element !== bridged) expect(record.chainId).toBeUndefined();
   });
 
   it('asks the background only about /address/ links, in batches of at most 500, each address once', async () => {
@@ -241,7 +243,7 @@ describe('detection on fixture pages', () => {
 });
 
 describe('parseHref', () => {
-  const page = pageInfo('https://etherscan.io/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
+  const page = pageInfo('https://etherscan.io/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', 1);
   const usdc = { kind: 'token', address: ETH.usdc };
 
   it.each([
@@ -261,6 +263,17 @@ describe('parseHref', () => {
     ['../token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', usdc],
     ['/token/%30xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', usdc],
     ['/address/0xdAC17F958D2ee523a2206206994597C13D831ec7', { kind: 'address', address: ETH.usdt }],
+    // Another explorer Swaplane knows: a token on that explorer's chain (the same chain: no chainId).
+    ['https://www.etherscan.io/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', usdc],
+    ['https://eth.blockscout.com/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', usdc],
+    [
+      '//bscscan.com/token/0x55d398326f99059ff775485246999027b3197955?a=0x1111111111111111111111111111111111111111',
+      { kind: 'token', address: '0x55d398326f99059ff775485246999027b3197955', chainId: 56 },
+    ],
+    [
+      'https://moonscan.io/token/0xacc15dc74880c9944775448304b263d191c6077f',
+      { kind: 'token', address: '0xacc15dc74880c9944775448304b263d191c6077f', chainId: 1284 },
+    ],
   ])('%s', (href, expected) => {
     expect(parseHref(href, page)).toEqual(expected);
   });
@@ -292,9 +305,17 @@ describe('parseHref', () => {
     'https://etherscan.io.evil.com/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
     'https://etherscan.io@evil.com/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
     'https://evil.com/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
-    'https://www.etherscan.io/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
     'https://etherscan.io:8443/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
-    '//bscscan.com/token/0x55d398326f99059ff775485246999027b3197955',
+    // Other explorers: look-alikes, plain http, an NFT item there, an address link there (it would
+    // need that chain's token list first), a host the table does not have.
+    'https://bscscan.com.evil.com/token/0x55d398326f99059ff775485246999027b3197955',
+    'https://bscscam.com/token/0x55d398326f99059ff775485246999027b3197955',
+    'https://xn--bscscn-9ua.com/token/0x55d398326f99059ff775485246999027b3197955',
+    'https://sepolia.etherscan.io/token/0x55d398326f99059ff775485246999027b3197955',
+    'http://bscscan.com/token/0x55d398326f99059ff775485246999027b3197955',
+    'https://bscscan.com/token/0x55d398326f99059ff775485246999027b3197955?a=42',
+    'https://bscscan.com/address/0x55d398326f99059ff775485246999027b3197955',
+    'https://explorer.zora.energy/token/0x55d398326f99059ff775485246999027b3197955',
     '/\\evil.com/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
     '\\\\evil.com/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
     '/\t/evil.com/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
@@ -302,6 +323,25 @@ describe('parseHref', () => {
     'http://[::1/token/0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
   ])('ignores %s', (href) => {
     expect(parseHref(href, page)).toBeUndefined();
+  });
+
+  it('absolute links to the bare host from a www. page, and to the same chain on another explorer, keep the page chain', () => {
+    // Arbiscan's transfer lists link each token absolutely (`https://arbiscan.io/token/0x…`).
+    const www = pageInfo('https://www.arbiscan.io/tokentxns', 42161);
+    const gmx = '0xfc5a1a6eb076a2c7ad06ed22c90d7e710e35ad0a';
+    expect(parseHref(`https://arbiscan.io/token/${gmx}`, www)).toEqual({ kind: 'token', address: gmx });
+    expect(parseHref(`https://arbitrum.blockscout.com/token/${gmx}`, www)).toEqual({
+      kind: 'token',
+      address: gmx,
+    });
+    // PolygonScan's bridge deposits name the Ethereum token: a control on chain 1.
+    const bridge = pageInfo('https://polygonscan.com/bridge-deposits', 137);
+    const matic = '0x7d1afa7b718fb893db30a3abc0cfc608aacfebb0';
+    expect(parseHref(`https://etherscan.io/token/${matic}`, bridge)).toEqual({
+      kind: 'token',
+      address: matic,
+      chainId: 1,
+    });
   });
 
   it('never throws, whatever the href', () => {
@@ -323,11 +363,13 @@ describe('pageInfo and the token page', () => {
     expect(pageInfo('https://etherscan.io/token/0xA0b8...eB48').token).toBeUndefined();
   });
 
-  it("marks NFT-only pages: Etherscan's NFT transfers and its inventory frame, not a token page", () => {
+  it("marks NFT-only pages: Etherscan's NFT collection lists and its inventory frame, not a token page", () => {
     const inventory =
       'https://etherscan.io/token/generic-tokenholder-inventory?contractAddress=0x765df6da33c1ec1f83be42db171d7ee334a46df5&a=0xa6db31d1aee06a3ad7e4e56de3775e80d2f5ea84&m=normal&p=1';
     expect(pageInfo(inventory).nft).toBe(true);
-    expect(pageInfo('https://etherscan.io/tokentxns-nft').nft).toBe(true);
+    // NFT transfer and trade lists are not: their payment columns name ERC-20s (nft-evidence.ts).
+    expect(pageInfo('https://etherscan.io/tokentxns-nft').nft).toBeUndefined();
+    expect(pageInfo('https://etherscan.io/nft-trades').nft).toBeUndefined();
     // The NFT collection lists ("ERC-721 Top Tokens", "ERC-1155 Top Tokens"), unlike /tokens.
     expect(pageInfo('https://etherscan.io/tokens-nft').nft).toBe(true);
     expect(pageInfo('https://etherscan.io/tokens-nft1155?p=2').nft).toBe(true);

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { failureText, HOST_TAG, quoteText } from '@/lib/explorer/inject';
-import { readSafety, safetyText } from '@/lib/explorer/safety-text';
+import { readSafety, safetyText, withSafetyWords } from '@/lib/explorer/safety-text';
 import { type Scanner, startScanner } from '@/lib/explorer/scanner';
 import {
   card,
@@ -16,7 +16,7 @@ import {
   swapButton,
   tokensOf,
 } from '../fixtures/explorer/dom';
-import { ETH, PAGES, SPAM_TOKEN } from '../fixtures/explorer/pages';
+import { BSC_USDT, ETH, PAGES, SPAM_TOKEN } from '../fixtures/explorer/pages';
 
 let scanner: Scanner | undefined;
 afterEach(() => {
@@ -36,7 +36,12 @@ async function open(page: (typeof PAGES)[keyof typeof PAGES], messenger = fakeMe
 describe('injection', () => {
   it('puts one button beside each detected element, with the data hooks', async () => {
     await open(PAGES.token);
-    const list = hosts();
+    // The "Other explorer" link (bscscan.com) gets a control on BNB Chain's id, for BSC's USDT.
+    const others = hosts().filter((host) => host.dataset.swaplaneChain !== '1');
+    expect(others.map((host) => [host.dataset.swaplaneChain, host.dataset.swaplaneToken])).toEqual([
+      ['56', BSC_USDT],
+    ]);
+    const list = hosts().filter((host) => host.dataset.swaplaneChain === '1');
     expect(new Set(tokensOf(list))).toEqual(new Set([ETH.usdc]));
     // h1 + contract link + 4 transfer links + 2 holder links; the "Contract" tab is navigation.
     expect(list).toHaveLength(8);
@@ -386,16 +391,16 @@ describe('the safety check on the card', () => {
     expect(safetyText({ ...report, network: 'Ethereum' })[0]).toBe(headline);
   });
 
-  it('refuses a safety answer of the wrong shape', () => {
-    expect(readSafety({ verdict: 'clean', network: 'Ethereum' })).toEqual({
-      verdict: 'clean',
-      network: 'Ethereum',
+  it('reads the words the background sends, and refuses an answer of the wrong shape', () => {
+    const worded = withSafetyWords({ verdict: 'clean' as const, network: 'Ethereum' });
+    expect(readSafety(worded)).toEqual({
+      headline: 'Safety check: clean',
+      detail: 'A buy and sell-back simulated on your Ethereum RPC (nothing was sent) lost no transfer tax.',
     });
     for (const bad of [
-      { verdict: 'fine', network: 'Ethereum' },
-      { verdict: 'tax', buyTaxBps: -1, network: 'Ethereum' },
-      { verdict: 'tax', buyTaxBps: 1.5, network: 'Ethereum' },
-      { verdict: 'clean' },
+      { verdict: 'clean', network: 'Ethereum' },
+      { headline: 'Safety check: clean' },
+      { headline: 1, detail: 'x' },
       null,
     ]) {
       expect(readSafety(bad)).toBeUndefined();

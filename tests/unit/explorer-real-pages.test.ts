@@ -2,6 +2,7 @@
 // Detection on explorer pages saved by others: every ERC-20 token link gets a control, and no NFT,
 // menu or other link does. The ratio is computed per page and printed.
 import { describe, expect, it } from 'vitest';
+import { chainForExplorerHost } from '@/lib/chains/hosts';
 import { detect } from '@/lib/explorer/detect';
 import { WHITELIST } from '../fixtures/explorer/pages';
 import { REAL_PAGES, type RealPage, realHtml } from '../fixtures/explorer/real/pages';
@@ -25,6 +26,14 @@ async function measure(page: RealPage) {
     refusedWithControl: refused.filter((element) => controlled.has(element)).length,
     wrong,
     title: records.some((record) => record.kind === 'page'),
+    // A control's chain is its link's explorer's: the page's own host, or another one's.
+    wrongChain: records.filter((record) => {
+      const href = record.element.getAttribute('href');
+      if (record.kind === 'page' || !href) return false;
+      const host = new URL(href, page.url).host;
+      const expected = host === new URL(page.url).host ? undefined : chainForExplorerHost(host);
+      return record.chainId !== (expected === page.chainId ? undefined : expected);
+    }),
   };
 }
 
@@ -45,6 +54,7 @@ describe('real explorer pages', () => {
       expect(result.refusedWithControl).toBe(0);
       expect(result.wrong.map((record) => record.element.getAttribute('href'))).toEqual([]);
       expect(result.title).toBe(page.titleControl ?? false);
+      expect(result.wrongChain.map((record) => record.element.getAttribute('href'))).toEqual([]);
     },
   );
 });

@@ -18,18 +18,24 @@ describe('checkExplorerHost', () => {
   it.each([
     ['explorer.example.org', 'explorer.example.org'],
     ['  Explorer.Example.ORG. ', 'explorer.example.org'],
-    ['gnosis.blockscout.com', 'gnosis.blockscout.com'],
     ['explorer.zora.energy', 'explorer.zora.energy'],
-    ['lineascan.build', 'lineascan.build'],
-    ['blastscan.io', 'blastscan.io'],
+    ['explorer.mantle.xyz', 'explorer.mantle.xyz'],
+    ['explorer.ink.example', 'explorer.ink.example'],
+    // Pasted from the address bar: cut down to the host.
+    ['https://explorer.example.org/', 'explorer.example.org'],
+    ['https://Explorer.Example.org/token/0xabc?a=1#top', 'explorer.example.org'],
+    ['explorer.example.org/path', 'explorer.example.org'],
   ])('accepts %j as %j', (input, host) => {
     expect(checkExplorerHost(input)).toEqual({ ok: true, host });
   });
 
   it.each([
     ['', /host name like/],
-    ['https://explorer.example.org', /host name like/],
-    ['explorer.example.org/path', /host name like/],
+    ['http://explorer.example.org/', /Only https/],
+    ['ftp://explorer.example.org/', /Only https/],
+    ['https://explorer.example.org:8443/', /host name like/],
+    ['https://user@explorer.example.org/', /host name like/],
+    ['https://etherscan.io/', /built in/],
     ['explorer.example.org:8443', /host name like/],
     ['localhost', /host name like/],
     ['127.0.0.1', /host name like/],
@@ -40,6 +46,9 @@ describe('checkExplorerHost', () => {
     ['etherscan.io', /built in/],
     ['WWW.Etherscan.IO', /built in/],
     ['base.blockscout.com', /built in/],
+    ['gnosis.blockscout.com', /built in/],
+    ['lineascan.build', /built in/],
+    ['blastscan.io', /built in/],
     ['sepolia.etherscan.io', /contains the built-in etherscan\.io/],
     ['www.eth.blockscout.com', /contains the built-in eth\.blockscout\.com/],
     ['etherscan.io.evil.com', /contains the built-in etherscan\.io/],

@@ -49,6 +49,7 @@ const VIEW_ONLY: Request[] = [
   { type: 'trustSettingsStatus' },
   { type: 'replaceSwap', kind: 'cancel' },
   { type: 'pickerTokens', chainId: 1 },
+  { type: 'holdings', chainId: 1 },
   { type: 'confirmTrustSettings' },
   { type: 'getTokenList', chainId: 1 },
   {
@@ -62,6 +63,7 @@ const VIEW_ONLY: Request[] = [
   { type: 'walletStartCreate', words: 12 },
   { type: 'walletConfirmCreate', password: PASSWORD, confirmation: PASSWORD, answers: [] },
   { type: 'walletImport', kind: 'mnemonic', secret: ANVIL, password: 'x', confirmation: 'x' },
+  { type: 'walletRestore', mnemonic: ANVIL, password: 'pwned-password-1', confirmation: 'pwned-password-1' },
   { type: 'walletUnlock', password: PASSWORD },
   { type: 'walletLock' },
   { type: 'walletAddAccount' },

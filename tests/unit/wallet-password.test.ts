@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkPassword, estimateStrength, PASSWORD_MIN_LENGTH } from '@/lib/wallet/password';
+import {
+  checkPassword,
+  estimateStrength,
+  PASSWORD_MIN_LENGTH,
+  passwordProblems,
+} from '@/lib/wallet/password';
 
 describe('password policy', () => {
   it.each(['', ' ', '        ', '\n\t  \r\n', '\u00a0\u3000'])(
@@ -79,5 +84,22 @@ describe('password strength', () => {
     expect(estimateStrength('abcdefkitten').hint).toMatch(/sequences/);
     expect(estimateStrength('kittens').hint).toMatch(/8 characters/);
     expect(estimateStrength('correct horse battery staple').hint).toBe('Very strong.');
+  });
+});
+
+describe('passwordProblems', () => {
+  it('lists every problem of the pair at once', () => {
+    expect(passwordProblems('short', 'other')).toEqual([
+      'Use at least 8 characters (this one has 5).',
+      'The two passwords do not match.',
+    ]);
+    expect(passwordProblems('password', '')).toEqual([
+      'This is one of the most common passwords: choose another.',
+      'Confirm the password.',
+    ]);
+  });
+
+  it('is empty for a good, confirmed password', () => {
+    expect(passwordProblems('quiet harbour lantern 7', 'quiet harbour lantern 7')).toEqual([]);
   });
 });

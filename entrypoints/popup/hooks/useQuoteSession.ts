@@ -57,13 +57,17 @@ export function useQuoteSession(booted: SessionAndSwap | null = null): SessionAn
   return { session: state, swap };
 }
 
-/** Re-renders every second while `active`, for countdowns. */
+/**
+ * Re-renders every second while `active`, for countdowns. The time returned is read at render, not
+ * kept from the last tick: a countdown that becomes active (a quote arrives) starts from the real
+ * time, never from when the popup opened (which showed 105 s, then 12 s a second later).
+ */
 export function useNow(active: boolean): number {
-  const [now, setNow] = useState(Date.now());
+  const [, setTick] = useState(0);
   useEffect(() => {
     if (!active) return;
-    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    const timer = setInterval(() => setTick((tick) => tick + 1), 1_000);
     return () => clearInterval(timer);
   }, [active]);
-  return now;
+  return Date.now();
 }

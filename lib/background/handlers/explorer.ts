@@ -1,8 +1,9 @@
 // What explorer pages (the content script) may ask: the page's chain, a one-click quote, opening
 // the popup prefilled; and the options page's extra explorer hosts.
 import { browser } from 'wxt/browser';
+import { SwapApiError } from '@/lib/api/errors';
 import { isNativeToken, NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
-import { getChain } from '@/lib/chains';
+import { chainName, getChain } from '@/lib/chains';
 import { explorerChainForUrl } from '@/lib/explorer/user-hosts';
 import { checkOneClickAmount, oneClickAmountFor } from '@/lib/settings/one-click';
 import { prefillItem } from '@/lib/storage/items';
@@ -45,10 +46,31 @@ export function explorerHandlers(services: BackgroundServices): Pick<Handlers, E
   };
 }
 
+/**
+ * The chain's token list, or CHAIN_NOT_SERVED naming the chain: a chain outside the registry (an
+ * explorer Swaplane knows links there), or one the swap service answers it does not serve.
+ */
+async function servedIndex(services: BackgroundServices, chainId: number) {
+  const notServed = () =>
+    new HandlerError(
+      'CHAIN_NOT_SERVED',
+      `The swap service does not serve ${chainName(chainId)} (chain ${chainId}): no quote here.`,
+    );
+  if (!getChain(chainId)) throw notServed();
+  try {
+    return await services.indexFor(chainId);
+  } catch (error) {
+    const unsupported =
+      error instanceof SwapApiError &&
+      (error.kind === 'unsupported-chain' || error.status === 400 || error.status === 404);
+    throw unsupported ? notServed() : error;
+  }
+}
+
 /** The page's token priced against the settings' amount of the chain's native coin. */
 async function oneClickQuote(services: BackgroundServices, chainId: number, token: string) {
   if (isNativeToken(token)) throw new HandlerError('SAME_TOKEN', 'This is the native coin itself.');
-  const { view, index } = await services.indexFor(chainId);
+  const { view, index } = await servedIndex(services, chainId);
   const hit = index.byAddress(token);
   if (hit === undefined)
     throw new HandlerError('NOT_WHITELISTED', 'This token is not on the swap service’s list.');
@@ -98,7 +120,7 @@ async function oneClickQuote(services: BackgroundServices, chainId: number, toke
     quote,
     inSymbol: native.symbol,
     outSymbol: target.symbol,
-    network: getChain(chainId)?.name ?? `Chain ${chainId}`,
+    network: chainName(chainId),
     slippage,
     service: new URL(settings.serviceBaseUrl).origin,
   };

@@ -3,6 +3,7 @@
 import { getAddress, type Hex } from 'viem';
 import { browser } from 'wxt/browser';
 import { getChain } from '@/lib/chains';
+import { withSafetyWords } from '@/lib/explorer/safety-text';
 import { isRpcUnavailable, publicClientFor } from '@/lib/rpc/network';
 import { checkTokenSafety } from '@/lib/safety/check';
 import { checkOneClickAmount, oneClickAmountFor } from '@/lib/settings/one-click';
@@ -28,7 +29,7 @@ export function safetyHandlers(services: BackgroundServices): Pick<Handlers, 'to
           amount: amount.value,
           probeCode: await loadProbeCode(),
         });
-        return { ...report, network: chain.name };
+        return withSafetyWords({ ...report, network: chain.name });
       } catch (error) {
         if (isRpcUnavailable(error)) {
           throw new HandlerError(

@@ -6,7 +6,7 @@ import type { BackgroundServices } from '../services';
 import type { Handlers } from './types';
 
 // previewSwap and startSwap: handlers/trust.ts.
-type SwapRequest = 'dismissSwap' | 'replaceSwap' | 'pickerTokens' | 'getBalances' | 'getHistory';
+type SwapRequest = 'dismissSwap' | 'replaceSwap' | 'pickerTokens' | 'getBalances' | 'getHistory' | 'holdings';
 
 export function swapHandlers(services: BackgroundServices): Pick<Handlers, SwapRequest> {
   return {
@@ -32,5 +32,12 @@ export function swapHandlers(services: BackgroundServices): Pick<Handlers, SwapR
     },
     getBalances: ({ chainId, tokens }) => services.swaps.balances(chainId, tokens),
     getHistory: () => services.swaps.history(),
+    holdings: async ({ chainId }) => {
+      const { view } = await services.indexFor(chainId);
+      return services.swaps.holdings(
+        chainId,
+        view.tokens.map((token) => token.address),
+      );
+    },
   };
 }

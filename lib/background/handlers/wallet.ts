@@ -8,6 +8,7 @@ type WalletRequest =
   | 'walletStartCreate'
   | 'walletConfirmCreate'
   | 'walletImport'
+  | 'walletRestore'
   | 'walletUnlock'
   | 'walletLock'
   | 'walletAddAccount'
@@ -23,6 +24,7 @@ export function walletHandlers(services: BackgroundServices): Pick<Handlers, Wal
     // A new wallet seals the settings it starts with (the user just set it up).
     walletConfirmCreate: (request) => sealedAfter(services, services.wallet.confirmCreate(request)),
     walletImport: (request) => sealedAfter(services, services.wallet.importWallet(request)),
+    walletRestore: (request) => sealedAfter(services, services.wallet.restoreWallet(request)),
     walletUnlock: ({ password }) => services.wallet.unlock(password),
     walletLock: () => services.wallet.lock(),
     walletAddAccount: ({ name }) => services.wallet.addAccount(name),

@@ -1,0 +1,95 @@
+import { useState } from 'preact/hooks';
+import { TokenLogo } from '@/components/TokenLogo';
+import { formatAmount } from '@/lib/amounts';
+import { formatUsd, usdValue } from '@/lib/prices/usd';
+import { type HoldingRow, summariseHoldings } from '@/lib/tokens/holdings';
+
+export interface HoldingsProps {
+  networkName: string;
+  nativeSymbol: string;
+  /** null: not read yet (first popup on this network and account). */
+  rows: HoldingRow[] | null;
+  /** The rows are the last popup's, being brought up to date. */
+  updating: boolean;
+  error: string | null;
+  onRetry: () => void;
+  /** Puts the token in "You pay". */
+  onSwap: (address: string) => void;
+  logoUrl: (logoURI: string) => string | null;
+  /** Only the heading line (a swap pair is chosen): the list opens with Show. */
+  collapsed: boolean;
+}
+
+/** The home: what the account holds on this network, with USD values and a total; Receive; Swap. */
+export function Holdings(props: HoldingsProps) {
+  const { networkName, nativeSymbol, rows, error } = props;
+  const [shown, setShown] = useState(false);
+  const listed = !props.collapsed || shown;
+  const summary = rows ? summariseHoldings(rows) : null;
+  const held = summary?.rows.filter((row) => row.balance > 0n) ?? [];
+  return (
+    <section class="holdings" aria-labelledby="holdings-title" aria-busy={rows === null && !error}>
+      <div class="holdings-head">
+        <h2 id="holdings-title">Your tokens on {networkName}</h2>
+        {summary && !summary.empty && (
+          <span class="holdings-total" data-testid="holdings-total">
+            {summary.total === null ? '' : `${formatUsd(summary.total)}${summary.partial ? '+' : ''}`}
+          </span>
+        )}
+        {props.collapsed && summary && !summary.empty && (
+          <button
+            type="button"
+            class="compact"
+            aria-expanded={shown}
+            aria-controls="holdings-list"
+            onClick={() => setShown(!shown)}
+          >
+            {shown ? 'Hide' : 'Show'}
+          </button>
+        )}
+      </div>
+      {error && (
+        <div class="error" role="alert">
+          <p>Balances could not be read: {error}</p>
+          <button type="button" class="compact" onClick={props.onRetry}>
+            Try again
+          </button>
+        </div>
+      )}
+      {rows === null && !error && <p class="muted holdings-note">Reading balances…</p>}
+      {summary?.empty && (
+        <p class="holdings-empty" data-testid="holdings-empty">
+          This wallet holds nothing on {networkName} yet. To fund it, choose Receive (the QR code button at
+          the top) and send {nativeSymbol} (for the network fees) or tokens to its address from an exchange or
+          another wallet.
+        </p>
+      )}
+      {held.length > 0 && listed && (
+        <ul id="holdings-list" class="holdings-list" aria-label={`Holdings on ${networkName}`}>
+          {held.map((row) => (
+            <li key={row.address} data-testid={`holding-${row.symbol}`}>
+              <TokenLogo src={row.logoURI ? props.logoUrl(row.logoURI) : null} symbol={row.symbol} />
+              <span class="holding-amount">
+                {formatAmount(row.balance, row.decimals, { maxSignificant: 6 })} {row.symbol}
+              </span>
+              <span class="holding-usd">{formatUsd(usdValue(row.balance, row.decimals, row.price))}</span>
+              <button
+                type="button"
+                class="compact"
+                aria-label={`Swap ${row.symbol}`}
+                onClick={() => props.onSwap(row.address)}
+              >
+                Swap
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {props.updating && rows !== null && (
+        <span class="sr-only" role="status">
+          Updating balances
+        </span>
+      )}
+    </section>
+  );
+}
