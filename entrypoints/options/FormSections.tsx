@@ -64,13 +64,21 @@ export function FormSections({
   );
 }
 
+const SECTIONS = ['General', 'Security', 'Sites', 'Advanced'] as const;
+
+/** Jumps to a section (buttons, not links: the views render no links but explorer ones). */
 export function SectionNav() {
   return (
     <nav aria-label="Settings sections" class="section-nav">
-      <a href="#general">General</a>
-      <a href="#security">Security</a>
-      <a href="#sites">Sites</a>
-      <a href="#advanced">Advanced</a>
+      {SECTIONS.map((name) => (
+        <button
+          key={name}
+          type="button"
+          onClick={() => document.getElementById(name.toLowerCase())?.scrollIntoView({ block: 'start' })}
+        >
+          {name}
+        </button>
+      ))}
     </nav>
   );
 }
