@@ -8,6 +8,7 @@ import { changesServiceOrRpc } from '@/lib/settings/trust-fields';
 import { checkSlippage } from '@/lib/swap/slippage';
 import { ConnectedSites } from './ConnectedSites';
 import { ExplorerHosts } from './ExplorerHosts';
+import { FeeCeilings, withFeeCeilings } from './FeeCeilings';
 import { OneClickAmounts } from './OneClickAmounts';
 import { checkedSettings, NetworkFields, ServiceFields, TradingFields } from './SettingsFields';
 import { TrustChangeDialog } from './TrustChange';
@@ -144,7 +145,7 @@ export function Options() {
 
   const save = async (event: Event) => {
     event.preventDefault();
-    const candidate = checkedSettings(settings, amountText, perChain);
+    const candidate = withFeeCeilings(checkedSettings(settings, amountText, perChain));
     if (!candidate.ok) return failed(candidate.message);
     if (walletStatus !== 'none' && stored && changesServiceOrRpc(stored, candidate.settings)) {
       trust.propose(candidate.settings);
@@ -198,7 +199,7 @@ export function Options() {
             idle();
           }}
         />
-
+        <FeeCeilings settings={settings} patch={patch} />
         <button type="submit" disabled={slippageCheck.level === 'error'}>
           Save
         </button>

@@ -31,6 +31,7 @@ import {
   type PermissionsApi,
   type ScriptingApi,
 } from './explorer-hosts';
+import { createSigning, type Signing } from './signing';
 import { createSwapService, type SwapService } from './swaps';
 import { type TrustSettings, trustCheckedWallet } from './trust-settings';
 import { createWalletService, type WalletService } from './wallet';
@@ -53,6 +54,8 @@ export interface BackgroundServices {
   wallet: WalletService;
   /** The seal on the trust-deciding settings, checked before anything is signed. */
   trust: TrustSettings;
+  /** The signing funnel every transaction goes through, with the user's fee ceilings. */
+  signing: Signing;
   swaps: SwapService;
   /** Explorer hosts the user added: settings, permission, dynamically registered content script. */
   explorerHosts: ExplorerHosts;
@@ -138,21 +141,26 @@ async function lookupChecked(
   );
 }
 
-export function createBackgroundServices(options: BackgroundOptions = {}): BackgroundServices {
-  let settings: Settings = structuredClone(DEFAULT_SETTINGS);
+/** The API client of the service in the settings, made again when its URL changes. */
+function apiClientOf(options: BackgroundOptions, settings: () => Settings): () => SwapApiClient {
   let client: SwapApiClient | undefined;
-  const sessionListeners = new Set<(state: QuoteSessionState) => void>();
-
-  function api(): SwapApiClient {
-    if (!client || client.baseUrl !== settings.serviceBaseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')) {
+  return () => {
+    const { serviceBaseUrl } = settings();
+    if (!client || client.baseUrl !== serviceBaseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')) {
       client = createSwapApiClient({
         ...options.api,
-        baseUrl: settings.serviceBaseUrl,
+        baseUrl: serviceBaseUrl,
         ...(options.fetch ? { fetch: options.fetch } : {}),
       });
     }
     return client;
-  }
+  };
+}
+
+export function createBackgroundServices(options: BackgroundOptions = {}): BackgroundServices {
+  let settings: Settings = structuredClone(DEFAULT_SETTINGS);
+  const sessionListeners = new Set<(state: QuoteSessionState) => void>();
+  const api = apiClientOf(options, () => settings);
 
   // Token facts come from the chain: a list or quote the chain contradicts is refused.
   const facts = options.facts ?? createTokenFactsReader((chainId) => publicClientFor(chainId, settings));
@@ -186,7 +194,10 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
 
   const { trust, signingWallet } = trustCheckedWallet(wallet, () => settings, options.now);
 
+  const signing = createSigning(() => settings);
+
   const swaps = createSwapService({
+    signing,
     api,
     settings: () => settings,
     session,
@@ -248,6 +259,7 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     session,
     wallet: signingWallet, // its signer checks the trust settings first
     trust,
+    signing,
     swaps,
     explorerHosts,
     dapp,

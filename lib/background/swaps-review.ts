@@ -13,7 +13,7 @@ import { checkStart, type FrozenReview, REVIEW_LIFETIME_MS } from '@/lib/swap/re
 import { createRouterPins, type RouterPins } from '@/lib/swap/router-pins';
 import { withRecent } from '@/lib/tokens/recent';
 import { CodedError } from './errors';
-import type { StartSwapOptions, SwapServiceDeps } from './swaps';
+import type { StartSwapOptions, SwapServiceDeps } from './swaps-deps';
 
 /** The open review: its frozen quote is the only one a start signs; `release` lets the session refresh. */
 export type OpenReview = FrozenReview & { request: QuoteRequest; release: () => void };

@@ -12,14 +12,16 @@ import type { SwapApiClient } from '@/lib/api/client';
 import { NATIVE_TOKEN_ADDRESS, type Quote, type QuoteRequest } from '@/lib/api/schema';
 import { sleep as abortableSleep } from '@/lib/async';
 import { type BalanceReader, balanceOf, createBalanceReader } from '@/lib/rpc/balances';
-import { cappedFees } from '@/lib/rpc/fees';
+import type { FeeCeiling } from '@/lib/rpc/fee-ceiling';
+import { cappedFees, type FeeEstimate, feeEstimate } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
-import { SendError, trackTransaction } from '@/lib/rpc/transactions';
+import { broadcast, SendError, type SignedTx, trackTransaction } from '@/lib/rpc/transactions';
 import { isTerminal, type SwapState, SwapStateSchema, type SwapStep } from '@/lib/state/pipeline-state';
 import type { ApprovalMode } from './approval';
+import type { TransactionPlan } from './funnel';
 import { createSwapHistory, type SwapHistory } from './history';
 import { createPendingSwapStore, type PendingSwapStore } from './pending-store';
-import { hashesAtNonce, type ReplacementKind, replaceSentSwap } from './replace';
+import { hashesAtNonce, type ReplacementKind, replacementPlan, replacementRecord } from './replace';
 import { createRouterPins, type RouterPins } from './router-pins';
 import { checkSwap } from './step-check';
 import { checkGasFunds, preflight, readFunds } from './step-preflight';
@@ -94,8 +96,14 @@ export interface SwapInput {
 
 export interface SwapMachine {
   run(input: SwapInput): Promise<SwapState>;
-  /** Speeds up or cancels the sent swap (same nonce, higher fees); tracking follows every hash. */
-  replace(kind: ReplacementKind, account: LocalAccount): Promise<SwapState>;
+  /** The speed up or cancel of the sent swap (same nonce, higher fees), to review and sign in the funnel. */
+  planReplace(
+    kind: ReplacementKind,
+    from: Address,
+    ceiling?: FeeCeiling,
+  ): Promise<{ plan: TransactionPlan; fee: FeeEstimate }>;
+  /** Sends the funnel-signed replacement; tracking follows every hash at the nonce. */
+  sendReplacement(kind: ReplacementKind, signed: SignedTx): Promise<SwapState>;
   /** Continues a persisted swap: tracks a sent one; closes one interrupted before sending. */
   resume(saved: SwapState, options?: { signal?: AbortSignal }): Promise<SwapState>;
   /** The latest state of the current (or last) run. */
@@ -183,22 +191,25 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
     newId: deps.newId ?? (() => `swap-${now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`),
   };
 
-  async function replace(kind: ReplacementKind, account: LocalAccount): Promise<SwapState> {
-    const { tx, replacement } = await replaceSentSwap({
-      client,
-      account,
-      state: ledger.current(),
-      kind,
-      fees: await cappedFees(client),
-      now: now(),
-    });
+  /** The speed up or cancel of the sent swap, as a plan for the signing funnel. */
+  async function planReplace(kind: ReplacementKind, from: Address, ceiling?: FeeCeiling) {
+    const fees = await cappedFees(client, ceiling);
+    const plan = await replacementPlan({ state: ledger.current(), kind, from, fees });
+    return { plan, fee: feeEstimate(plan.gas, plan.gas, { ...fees, ...plan.fees }) };
+  }
+
+  /** Sends a signed replacement and records it: tracking then follows every hash at the nonce. */
+  async function sendReplacement(kind: ReplacementKind, signed: SignedTx): Promise<SwapState> {
+    await broadcast(client, signed.raw);
+    const { tx, replacement } = replacementRecord(ledger.current(), kind, signed, now());
     return ledger.update({ tx, replacements: [...(ledger.current().replacements ?? []), replacement] });
   }
 
   return {
     run: (input) => run(m, input),
     resume: (saved, options) => resume(m, saved, options),
-    replace,
+    planReplace,
+    sendReplacement,
     current: () => ledger.peek(),
   };
 }

@@ -1,5 +1,5 @@
 // Integrity of the settings that decide whom Swaplane trusts: the swap service, the RPCs, the API
-// chain names, the router pins and the extra explorer hosts. storage.local is writable by any
+// chain names, the router pins, the extra explorer hosts and the fee ceilings. storage.local is writable by any
 // extension context, content scripts included, so these are sealed with an HMAC whose key is
 // derived from the vault's secrets: only an unlocked wallet can seal them, and a value written by
 // anything else fails the check before a signature (lib/background/trust-settings.ts).
@@ -15,6 +15,8 @@ export const TrustSnapshotSchema = z.object({
   explorerHosts: z.record(z.string(), z.number()),
   /** "<service origin> <chainId>" -> router address. */
   routerPins: z.record(z.string(), z.string()),
+  /** chainId -> the user's fee ceiling (gwei); absent while every chain uses its default. */
+  feeCeilingsGwei: z.optional(z.record(z.string(), z.string())),
 });
 export type TrustSnapshot = z.infer<typeof TrustSnapshotSchema>;
 
@@ -43,6 +45,11 @@ export function trustSnapshot(settings: Settings, pins: RouterPinsMap): TrustSna
     chainNameOverrides: { ...settings.chainNameOverrides },
     explorerHosts: { ...settings.explorerHosts },
     routerPins,
+    // The fee ceilings bound what an RPC can make a transaction pay: raised from outside, the seal breaks.
+    // Absent (the defaults) leaves the snapshot as before, so existing seals stay valid.
+    ...(settings.feeCeilingsGwei && Object.keys(settings.feeCeilingsGwei).length > 0
+      ? { feeCeilingsGwei: { ...settings.feeCeilingsGwei } }
+      : {}),
   };
 }
 
@@ -93,6 +100,7 @@ const FIELD_NAMES: Record<keyof TrustSnapshot, string> = {
   chainNameOverrides: 'the API chain names',
   explorerHosts: 'the extra explorer hosts',
   routerPins: 'the trusted router contracts',
+  feeCeilingsGwei: 'the network fee ceilings',
 };
 
 export type TrustCheck =
