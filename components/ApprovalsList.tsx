@@ -57,17 +57,17 @@ export function ApprovalsList({
               <span class="muted">
                 Router {short(row.spender)} may spend: {allowanceText(row, token)} · {chainName(row.chainId)}
               </span>
-              {left && (
-                <FeeReview
-                  label={`Revoke ${token?.symbol ?? short(row.token)}`}
-                  confirmLabel="Confirm revoke"
-                  busyLabel="Revoking…"
-                  what={`Set the router's allowance for ${token?.symbol ?? short(row.token)} to zero.`}
-                  native={native(row.chainId)}
-                  preview={() => onPreviewRevoke(row)}
-                  confirm={onRevoke}
-                />
-              )}
+              <FeeReview
+                offered={left}
+                once
+                label={`Revoke ${token?.symbol ?? short(row.token)}`}
+                confirmLabel="Confirm revoke"
+                busyLabel="Revoking…"
+                what={`Set the router's allowance for ${token?.symbol ?? short(row.token)} to zero.`}
+                native={native(row.chainId)}
+                preview={() => onPreviewRevoke(row)}
+                confirm={onRevoke}
+              />
             </li>
           );
         })}

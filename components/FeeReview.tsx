@@ -18,7 +18,10 @@ export interface FeeReviewProps {
   /** One line on what the transaction does. */
   what: string;
   native: { symbol: string; decimals: number };
-  disabled?: boolean;
+  /** Whether the action is on offer (false: only what was said stays, e.g. after the allowance is gone). */
+  offered?: boolean;
+  /** Done once it succeeded (a revoke): the button does not come back. */
+  once?: boolean;
   preview: () => Promise<ReviewedFee>;
   /** Signs the reviewed transaction; answers what happened, in words. */
   confirm: (reviewId: string) => Promise<string>;
@@ -33,6 +36,7 @@ export function FeeReview(props: FeeReviewProps) {
   const [busy, setBusy] = useState(false);
   const [said, setSaid] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
   const { native } = props;
   const amount = (wei: string) => `${formatAmount(BigInt(wei), native.decimals)} ${native.symbol}`;
 
@@ -52,7 +56,13 @@ export function FeeReview(props: FeeReviewProps) {
     setBusy(true);
     props
       .confirm(reviewId)
-      .then(setSaid, (failure: unknown) => setError(errorWords(failure)))
+      .then(
+        (words) => {
+          setSaid(words);
+          setDone(true);
+        },
+        (failure: unknown) => setError(errorWords(failure)),
+      )
       .finally(() => setBusy(false));
   };
 
@@ -83,9 +93,11 @@ export function FeeReview(props: FeeReviewProps) {
   }
   return (
     <>
-      <button type="button" disabled={busy || props.disabled === true} onClick={open}>
-        {busy ? props.busyLabel : props.label}
-      </button>
+      {props.offered !== false && !(props.once && done) && (
+        <button type="button" disabled={busy} onClick={open}>
+          {busy ? props.busyLabel : props.label}
+        </button>
+      )}
       {said && <span role="status">{said}</span>}
       {error && (
         <p class="error" role="alert">

@@ -93,6 +93,7 @@ function RevokeLeftApproval({
     <div data-testid="revoke-left-approval">
       <p>The token approval for this swap went through and is still in place.</p>
       <FeeReview
+        once
         label="Revoke the approval"
         confirmLabel="Confirm revoke"
         busyLabel="Revoking…"

@@ -44,6 +44,7 @@ export function machineDeps(
     api: deps.api(),
     ...shared,
     balances: readerFor(readers, deps.settings(), chainId),
+    ceiling: deps.signing.ceilingFor(chainId),
   };
 }
 
