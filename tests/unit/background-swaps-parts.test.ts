@@ -30,6 +30,9 @@ import { ReplaceError } from '@/lib/swap/replace';
 const ACCOUNT = { address: `0x${'ab'.repeat(20)}` } as unknown as LocalAccount;
 const REQUEST = { chainId: 1, inToken: '0xin', outToken: '0xout' };
 
+const TX = { to: `0x${'cd'.repeat(20)}`, data: '0x1234', value: '0' };
+const SIMULATED = { status: 'passed', deltas: [], granted: [], gasUsed: [100_000n], violations: [] };
+
 function reviewWith(simulation: 'assets' | 'none', warnings: unknown[] = []): OpenReview {
   return {
     preview: {
@@ -38,10 +41,12 @@ function reviewWith(simulation: 'assets' | 'none', warnings: unknown[] = []): Op
       warnings,
       quote: { id: 'q' },
       simulation: { kind: simulation },
+      transaction: TX,
     },
     approvalMode: 'exact',
     request: REQUEST,
     release: () => undefined,
+    simulated: SIMULATED,
   } as unknown as OpenReview;
 }
 
@@ -76,16 +81,21 @@ describe('requireIdle and reviewToStart', () => {
 describe('swapInputFor', () => {
   const acknowledged = [WARNING_CODES.unreadable];
 
-  it('signs the reviewed quote with the chosen approval, and a router consent only if given', () => {
+  it('signs the reviewed quote and its reviewed build, with the chosen approval, and a router consent only if given', () => {
     const input = swapInputFor(reviewWith('assets'), { approvalMode: 'unlimited' }, ACCOUNT);
+    // The reviewed bytes are what is signed; the review's simulation only with the approval it simulated.
     expect(input).toEqual({
       chainId: 1,
       account: ACCOUNT,
       request: REQUEST,
       quote: { id: 'q' },
+      preparedBuild: { to: TX.to, transaction: TX.data, value: TX.value },
       approvalMode: 'unlimited',
       unreadable: 'refuse',
     });
+    expect(swapInputFor(reviewWith('assets'), { approvalMode: 'exact' }, ACCOUNT).preparedSimulation).toBe(
+      SIMULATED,
+    );
     const consented = swapInputFor(
       reviewWith('assets'),
       { approvalMode: 'exact', routerConsent: '0xr' },
