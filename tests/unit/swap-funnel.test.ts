@@ -7,7 +7,9 @@ import { applyCeiling, FeeCeilingError, feeCeilingFor } from '@/lib/rpc/fee-ceil
 import { capFees, cappedFees, feeCaps, feeEstimate } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
 import { verifyStoredTx } from '@/lib/rpc/stored-tx';
+import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { createSigningFunnel, gasLimitFor, type TransactionPlan } from '@/lib/swap/funnel';
+import { checkTrust, deriveTrustKey, sealTrust, trustSnapshot } from '@/lib/wallet/trust-mac';
 
 const GWEI = 10n ** 9n;
 const me = privateKeyToAccount(generatePrivateKey());
@@ -222,5 +224,23 @@ describe('verifyStoredTx', () => {
   ] as const)('refuses %s', async (_label, make, words) => {
     const { raw, hash } = await make();
     await expect(verifyStoredTx({ raw, hash, chainId: 1, signer: me.address })).rejects.toThrow(words);
+  });
+});
+
+describe('the fee ceilings are sealed with the trust settings', () => {
+  it('a ceiling raised from outside breaks the seal, naming it; no ceiling set leaves old seals valid', async () => {
+    const key = await deriveTrustKey({
+      mnemonic: 'test test test test test test test test test test test junk',
+      importedKeys: [],
+    });
+    const sealed = await sealTrust(key, trustSnapshot(DEFAULT_SETTINGS, {}), 1);
+    expect(trustSnapshot(DEFAULT_SETTINGS, {})).not.toHaveProperty('feeCeilingsGwei');
+    const raised = trustSnapshot({ ...DEFAULT_SETTINGS, feeCeilingsGwei: { '1': '100000' } }, {});
+    expect(await checkTrust(key, sealed, raised)).toEqual({
+      ok: false,
+      reason: 'changed',
+      fields: ['the network fee ceilings'],
+    });
+    expect(await checkTrust(key, await sealTrust(key, raised, 2), raised)).toEqual({ ok: true });
   });
 });
