@@ -171,6 +171,7 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewInput): Prom
       feeCapped: fees.capped,
       consent,
       router,
+      slippage: input.request.slippage,
     }),
   };
 }
