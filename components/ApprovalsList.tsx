@@ -1,5 +1,6 @@
 import { formatAmount } from '@/lib/amounts';
 import type { Token } from '@/lib/api/schema';
+import { FeeReview, type ReviewedFee } from './FeeReview';
 
 export interface ApprovalRow {
   chainId: number;
@@ -13,10 +14,10 @@ export interface ApprovalsListProps {
   rows: readonly ApprovalRow[];
   tokenOf: (chainId: number, address: string) => Token | undefined;
   chainName: (chainId: number) => string;
-  /** Key of the row being revoked, and the last message per row. */
-  busy: string | null;
-  messages: Readonly<Record<string, string>>;
-  onRevoke: (row: ApprovalRow) => void;
+  native: (chainId: number) => { symbol: string; decimals: number };
+  /** The revoke's review (its network fee, capped), then the reviewed revoke; answers in words. */
+  onPreviewRevoke: (row: ApprovalRow) => Promise<ReviewedFee>;
+  onRevoke: (reviewId: string) => Promise<string>;
 }
 
 // Above this an allowance reads as unlimited (approve(type(uint256).max) and its near neighbours).
@@ -33,7 +34,14 @@ function allowanceText(row: ApprovalRow, token: Token | undefined): string {
 }
 
 /** The allowances Swaplane granted, with what is left of each and Revoke. */
-export function ApprovalsList({ rows, tokenOf, chainName, busy, messages, onRevoke }: ApprovalsListProps) {
+export function ApprovalsList({
+  rows,
+  tokenOf,
+  chainName,
+  native,
+  onPreviewRevoke,
+  onRevoke,
+}: ApprovalsListProps) {
   return (
     <section class="stack" aria-labelledby="approvals-heading" data-testid="approvals">
       <h2 id="approvals-heading">Token approvals</h2>
@@ -49,17 +57,17 @@ export function ApprovalsList({ rows, tokenOf, chainName, busy, messages, onRevo
               <span class="muted">
                 Router {short(row.spender)} may spend: {allowanceText(row, token)} · {chainName(row.chainId)}
               </span>
-              {left && (
-                <button
-                  type="button"
-                  disabled={busy !== null}
-                  aria-label={`Revoke ${token?.symbol ?? short(row.token)}`}
-                  onClick={() => onRevoke(row)}
-                >
-                  {busy === key ? 'Revoking…' : 'Revoke'}
-                </button>
-              )}
-              {messages[key] && <span role="status">{messages[key]}</span>}
+              <FeeReview
+                offered={left}
+                once
+                label={`Revoke ${token?.symbol ?? short(row.token)}`}
+                confirmLabel="Confirm revoke"
+                busyLabel="Revoking…"
+                what={`Set the router's allowance for ${token?.symbol ?? short(row.token)} to zero.`}
+                native={native(row.chainId)}
+                preview={() => onPreviewRevoke(row)}
+                confirm={onRevoke}
+              />
             </li>
           );
         })}

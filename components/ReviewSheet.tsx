@@ -136,7 +136,12 @@ export function ReviewSheet(props: ReviewSheetProps) {
           <NetworkFee preview={preview} figures={figures} native={native} />
           {preview && <PreviewDetails preview={preview} />}
           {!isNativeToken(from.address) && (
-            <ApprovalChoice symbol={from.symbol} mode={approvalMode} onChange={setApprovalMode} />
+            <ApprovalChoice
+              symbol={from.symbol}
+              mode={approvalMode}
+              onChange={setApprovalMode}
+              planned={preview?.approval ? approvalWords(preview.approval, from) : null}
+            />
           )}
           {state.status === 'loading' && <p class="muted">Checking and simulating the transaction…</p>}
           {state.status === 'failed' && <PreviewFailed failure={state.failure} />}
@@ -212,10 +217,12 @@ function ApprovalChoice(props: {
   symbol: string;
   mode: ApprovalMode;
   onChange: (mode: ApprovalMode) => void;
+  /** What the review's transaction will ask, in words; null when no approval is needed (or not known yet). */
+  planned: string | null;
 }) {
   return (
     <fieldset class="choice">
-      <legend class="field-label">If {props.symbol} needs an approval</legend>
+      <legend class="field-label">{props.planned ?? `If ${props.symbol} needs an approval`}</legend>
       {(['exact', 'unlimited'] as const).map((mode) => (
         <label key={mode}>
           <input
@@ -281,19 +288,26 @@ function NetworkFee(props: {
   );
 }
 
+/** The approval the swap will ask for, in the token's units and the future tense. */
+export function approvalWords(
+  approval: NonNullable<SwapPreview['approval']>,
+  token: { symbol: string; decimals: number },
+): string {
+  const what = approval.unlimited
+    ? `unlimited ${token.symbol}`
+    : `exactly ${formatAmount(BigInt(approval.amount), token.decimals)} ${token.symbol}`;
+  return `Swaplane will ask you to approve ${what} for the router${approval.resetFirst ? ' (after setting its allowance to 0)' : ''}.`;
+}
+
 function PreviewDetails({ preview }: { preview: SwapPreview }) {
-  const approvals = [
-    ...(preview.approval
-      ? [
-          {
-            token: preview.approval.token,
-            amount: preview.approval.amount,
-            unlimited: preview.approval.unlimited,
-          },
-        ]
-      : []),
-    ...preview.approvalsGranted.map((grant) => ({ ...grant, unlimited: false })),
-  ];
+  // The planned approval is said beside its Exact/Unlimited choice; these are any others the
+  // simulation saw the transaction grant (normally none).
+  const approvals = preview.approvalsGranted.filter(
+    (grant) =>
+      !preview.approval ||
+      grant.token.toLowerCase() !== preview.approval.token.toLowerCase() ||
+      grant.spender.toLowerCase() !== preview.approval.spender.toLowerCase(),
+  );
   return (
     <>
       {preview.balanceChanges.length > 0 && (
@@ -310,10 +324,9 @@ function PreviewDetails({ preview }: { preview: SwapPreview }) {
         </section>
       )}
       {approvals.map((approval) => (
-        <p key={approval.token} class="muted">
-          Approval granted:{' '}
-          {approval.unlimited ? 'unlimited spending' : `spending of ${approval.amount} units`} of{' '}
-          {approval.token.slice(0, 8)}… by the swap router.
+        <p key={approval.token} class="warning">
+          This transaction would also approve {approval.amount} units of {approval.token} for{' '}
+          {approval.spender}.
         </p>
       ))}
       {preview.simulation.missing.length > 0 && (

@@ -1,6 +1,15 @@
 import { useState } from 'preact/hooks';
 import { formatAmount } from '@/lib/amounts';
 import type { SwapState, SwapStatus, SwapStep } from '@/lib/state/pipeline-state';
+import { FeeReview, type ReviewedFee } from './FeeReview';
+
+const ETH = { symbol: 'ETH', decimals: 18 };
+
+export interface ReplaceActions {
+  preview: (kind: 'speed-up' | 'cancel') => Promise<ReviewedFee>;
+  /** Signs the reviewed replacement; answers what happened, in words. */
+  confirm: (kind: 'speed-up' | 'cancel', reviewId: string) => Promise<string>;
+}
 
 const STEPS: { status: SwapStatus; label: string }[] = [
   { status: 'building', label: 'Build the transaction' },
@@ -54,10 +63,14 @@ export interface SwapProgressProps {
   localChain: boolean;
   onConsent: (router: string) => void;
   onDone: () => void;
-  /** Revokes the approval a failed swap left behind; answers what happened, in words. */
-  onRevokeApproval?: (() => Promise<string>) | undefined;
-  /** Speeds up or cancels the sent swap (same nonce, higher fees); rejects with words for the user. */
-  onReplace?: ((kind: 'speed-up' | 'cancel') => Promise<unknown>) | undefined;
+  /** The chain's native coin, for fee lines (ETH when absent). */
+  native?: { symbol: string; decimals: number } | undefined;
+  /** Revokes the approval a failed swap left behind: its review (fee), then the reviewed revoke. */
+  revoke?:
+    | { preview: () => Promise<ReviewedFee>; confirm: (reviewId: string) => Promise<string> }
+    | undefined;
+  /** Speeds up or cancels the sent swap (same nonce, higher fees): its review, then the reviewed one. */
+  replace?: ReplaceActions | undefined;
 }
 
 /** A failed swap whose approval went through: the allowance is still there, unused. */
@@ -69,27 +82,26 @@ export function leftApproval(swap: SwapState): boolean {
   );
 }
 
-function RevokeLeftApproval({ onRevoke }: { onRevoke: () => Promise<string> }) {
-  const [said, setSaid] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+function RevokeLeftApproval({
+  revoke,
+  native,
+}: {
+  revoke: NonNullable<SwapProgressProps['revoke']>;
+  native: { symbol: string; decimals: number };
+}) {
   return (
     <div data-testid="revoke-left-approval">
       <p>The token approval for this swap went through and is still in place.</p>
-      <button
-        type="button"
-        disabled={busy || said === 'Revoked.'}
-        onClick={() => {
-          setBusy(true);
-          onRevoke()
-            .then(setSaid, (error: unknown) =>
-              setSaid(error instanceof Error ? error.message : String(error)),
-            )
-            .finally(() => setBusy(false));
-        }}
-      >
-        {busy ? 'Revoking…' : 'Revoke the approval'}
-      </button>
-      {said && <p role="status">{said}</p>}
+      <FeeReview
+        once
+        label="Revoke the approval"
+        confirmLabel="Confirm revoke"
+        busyLabel="Revoking…"
+        what="Set the router's allowance for this token back to zero."
+        native={native}
+        preview={revoke.preview}
+        confirm={revoke.confirm}
+      />
     </div>
   );
 }
@@ -101,8 +113,9 @@ export function SwapProgress({
   localChain,
   onConsent,
   onDone,
-  onRevokeApproval,
-  onReplace,
+  native = ETH,
+  revoke,
+  replace,
 }: SwapProgressProps) {
   const reached = ORDER.indexOf(swap.status === 'failed' ? failedStatus(swap) : swap.status);
   const approvalNeeded = swap.approval !== null && swap.approval.plan !== 'none';
@@ -144,7 +157,7 @@ export function SwapProgress({
           {localChain && ' (local devnet: no public explorer)'}
         </p>
       )}
-      {swap.status === 'sent' && onReplace && <PendingActions swap={swap} onReplace={onReplace} />}
+      {swap.status === 'sent' && replace && <PendingActions swap={swap} replace={replace} native={native} />}
       {swap.status === 'confirmed' && swap.outcome && (
         <div class="success" role="status" data-testid="swap-confirmed">
           <strong>Swap confirmed.</strong>{' '}
@@ -160,7 +173,7 @@ export function SwapProgress({
           <strong>{swap.failure.message.title}</strong>
           <p>{swap.failure.message.detail}</p>
           <p>{swap.failure.message.action}</p>
-          {onRevokeApproval && leftApproval(swap) && <RevokeLeftApproval onRevoke={onRevokeApproval} />}
+          {revoke && leftApproval(swap) && <RevokeLeftApproval revoke={revoke} native={native} />}
           <button type="button" onClick={onDone}>
             Back to the quote
           </button>
@@ -246,21 +259,14 @@ const REPLACED_WORDS = { 'speed-up': 'Sped up', cancel: 'Cancel sent' } as const
  */
 function PendingActions({
   swap,
-  onReplace,
+  replace,
+  native,
 }: {
   swap: SwapState;
-  onReplace: (kind: 'speed-up' | 'cancel') => Promise<unknown>;
+  replace: ReplaceActions;
+  native: { symbol: string; decimals: number };
 }) {
-  const [busy, setBusy] = useState<'speed-up' | 'cancel' | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const last = swap.replacements?.at(-1);
-  const act = (kind: 'speed-up' | 'cancel') => {
-    setBusy(kind);
-    setError(null);
-    onReplace(kind)
-      .catch((failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)))
-      .finally(() => setBusy(null));
-  };
   return (
     <div class="pending-actions" data-testid="pending-actions">
       <p class="muted" role="status">
@@ -268,17 +274,24 @@ function PendingActions({
           ? `Pending · ${REPLACED_WORDS[last.kind]} (replaced ${swap.replacements?.length ?? 0}×): waiting for the network.`
           : 'Pending: waiting for the network to include the swap.'}
       </p>
-      <button type="button" disabled={busy !== null} onClick={() => act('speed-up')}>
-        {busy === 'speed-up' ? 'Speeding up…' : 'Speed up'}
-      </button>{' '}
-      <button type="button" disabled={busy !== null} onClick={() => act('cancel')}>
-        {busy === 'cancel' ? 'Cancelling…' : 'Cancel transaction'}
-      </button>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <FeeReview
+        label="Speed up"
+        confirmLabel="Confirm speed up"
+        busyLabel="Speeding up…"
+        what="Send the same swap again at its nonce with a higher fee."
+        native={native}
+        preview={() => replace.preview('speed-up')}
+        confirm={(reviewId) => replace.confirm('speed-up', reviewId)}
+      />{' '}
+      <FeeReview
+        label="Cancel transaction"
+        confirmLabel="Confirm cancel"
+        busyLabel="Cancelling…"
+        what="Send 0 to yourself at the swap's nonce with a higher fee: if it is mined first, the swap is not."
+        native={native}
+        preview={() => replace.preview('cancel')}
+        confirm={(reviewId) => replace.confirm('cancel', reviewId)}
+      />
     </div>
   );
 }

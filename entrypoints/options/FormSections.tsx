@@ -4,6 +4,7 @@ import type { Settings } from '@/lib/settings/settings';
 import type { checkSlippage } from '@/lib/swap/slippage';
 import { ConnectedSites } from './ConnectedSites';
 import { ExplorerHosts } from './ExplorerHosts';
+import { FeeCeilings } from './FeeCeilings';
 import { OneClickAmounts } from './OneClickAmounts';
 import { GeneralFields, NetworkFields, SecurityFields, ServiceFields } from './SettingsFields';
 
@@ -59,6 +60,7 @@ export function FormSections({
         <p class="hint">Which swap service and RPCs Swaplane uses: change them only for ones you trust.</p>
         <ServiceFields settings={settings} patch={patch} replace={replace} />
         <NetworkFields settings={settings} patch={patch} />
+        <FeeCeilings settings={settings} patch={patch} />
       </section>
     </>
   );

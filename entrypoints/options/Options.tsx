@@ -6,6 +6,7 @@ import { checkOneClickAmount } from '@/lib/settings/one-click';
 import type { Settings } from '@/lib/settings/settings';
 import { changesServiceOrRpc } from '@/lib/settings/trust-fields';
 import { checkSlippage } from '@/lib/swap/slippage';
+import { withFeeCeilings } from './FeeCeilings';
 import { FormSections, SectionNav, SitesSection } from './FormSections';
 import { checkedSettings } from './SettingsFields';
 import { TrustChangeDialog } from './TrustChange';
@@ -142,7 +143,7 @@ export function Options() {
 
   const save = async (event: Event) => {
     event.preventDefault();
-    const candidate = checkedSettings(settings, amountText, perChain);
+    const candidate = withFeeCeilings(checkedSettings(settings, amountText, perChain));
     if (!candidate.ok) return failed(candidate.message);
     if (walletStatus !== 'none' && stored && changesServiceOrRpc(stored, candidate.settings)) {
       trust.propose(candidate.settings);

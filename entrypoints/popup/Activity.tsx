@@ -1,37 +1,26 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ActivityEntry } from '@/components/ActivityEntry';
-import { type ApprovalRow, ApprovalsList, approvalKey } from '@/components/ApprovalsList';
+import { type ApprovalRow, ApprovalsList } from '@/components/ApprovalsList';
 import type { Token } from '@/lib/api/schema';
 import { getChain, isLocalRpcUrl } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
 import type { HistoryEntry } from '@/lib/state/pipeline-state';
 import { messageOf } from './messages';
+import { nativeOf, REVOKE_WORDS } from './swap-actions';
 
 /** The approvals Swaplane granted, with Revoke (above the activity list). */
 function Approvals({ tokenOf }: { tokenOf: (chainId: number, address: string) => Token | undefined }) {
   const [rows, setRows] = useState<ApprovalRow[] | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [messages, setMessages] = useState<Record<string, string>>({});
   const load = () => callBackground({ type: 'listApprovals' }).then(setRows, () => setRows([]));
   useEffect(() => {
     load();
   }, []);
   if (!rows) return null;
-  const revoke = async (row: ApprovalRow) => {
-    const key = approvalKey(row);
-    setBusy(key);
+  const revoke = async (reviewId: string) => {
     try {
-      const result = await callBackground({ type: 'revokeApproval', ...row });
-      const said = {
-        confirmed: 'Revoked.',
-        pending: 'Revoke sent; waiting for it to be mined.',
-        failed: 'The revoke failed.',
-      };
-      setMessages((before) => ({ ...before, [key]: said[result.status] }));
-    } catch (failure) {
-      setMessages((before) => ({ ...before, [key]: messageOf(failure) }));
+      const result = await callBackground({ type: 'revokeApproval', reviewId });
+      return REVOKE_WORDS[result.status];
     } finally {
-      setBusy(null);
       await load();
     }
   };
@@ -40,8 +29,10 @@ function Approvals({ tokenOf }: { tokenOf: (chainId: number, address: string) =>
       rows={rows}
       tokenOf={tokenOf}
       chainName={(chainId) => getChain(chainId)?.name ?? `Chain ${chainId}`}
-      busy={busy}
-      messages={messages}
+      native={nativeOf}
+      onPreviewRevoke={({ chainId, token, spender }) =>
+        callBackground({ type: 'previewRevoke', chainId, token, spender })
+      }
       onRevoke={revoke}
     />
   );

@@ -13,7 +13,7 @@ import type { SwapState } from '@/lib/state/pipeline-state';
 import type { SwapFigures } from './hooks/useSwapFigures';
 import type { SwapForm } from './hooks/useSwapForm';
 import type { useSwapRun } from './hooks/useSwapRun';
-import { revokeLeftApproval } from './swap-actions';
+import { nativeOf, previewLeftApproval, revokeReviewed } from './swap-actions';
 
 /** The whole list could not be loaded (with Try again), or only not refreshed. */
 export function ListNotices({
@@ -141,8 +141,15 @@ export function ProgressSheet({
           outDecimals={out?.decimals ?? 18}
           localChain={localChain}
           onConsent={run.consent}
-          onRevokeApproval={() => revokeLeftApproval(swap)}
-          onReplace={(kind) => callBackground({ type: 'replaceSwap', kind })}
+          native={nativeOf(swap.chainId)}
+          revoke={{ preview: () => previewLeftApproval(swap), confirm: revokeReviewed }}
+          replace={{
+            preview: (kind) => callBackground({ type: 'previewReplace', kind }),
+            confirm: (kind, reviewId) =>
+              callBackground({ type: 'replaceSwap', kind, reviewId }).then(() =>
+                kind === 'cancel' ? 'Cancel sent.' : 'Sped up.',
+              ),
+          }}
           onDone={() => {
             callBackground({ type: 'dismissSwap' }).catch(() => undefined);
             run.dismiss(swap.id);

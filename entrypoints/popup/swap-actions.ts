@@ -1,4 +1,6 @@
+import type { ReviewedFee } from '@/components/FeeReview';
 import type { PickedToken } from '@/components/TokenPicker';
+import { getChain } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
 import type { SwapState } from '@/lib/state/pipeline-state';
 import { messageOf } from './messages';
@@ -22,11 +24,27 @@ export async function lookupToken(
   }
 }
 
-/** Revokes the approval a failed swap left in place; answers what happened, in words. */
-export async function revokeLeftApproval(swap: SwapState): Promise<string> {
-  if (!swap.approval) return 'This swap made no approval.';
+export const REVOKE_WORDS = {
+  confirmed: 'Revoked.',
+  pending: 'Revoke sent; waiting for it to be mined.',
+  failed: 'The revoke failed.',
+} as const;
+
+/** The native coin of a chain, for fee lines. */
+export function nativeOf(chainId: number): { symbol: string; decimals: number } {
+  const chain = getChain(chainId);
+  return { symbol: chain?.nativeSymbol ?? 'ETH', decimals: chain?.nativeDecimals ?? 18 };
+}
+
+/** The review of revoking the approval a failed swap left in place: its network fee. */
+export function previewLeftApproval(swap: SwapState): Promise<ReviewedFee> {
+  if (!swap.approval) return Promise.reject(new Error('This swap made no approval.'));
   const { token, spender } = swap.approval;
-  const result = await callBackground({ type: 'revokeApproval', chainId: swap.chainId, token, spender });
-  if (result.status === 'confirmed') return 'Revoked.';
-  return result.status === 'pending' ? 'Revoke sent; waiting for it to be mined.' : 'The revoke failed.';
+  return callBackground({ type: 'previewRevoke', chainId: swap.chainId, token, spender });
+}
+
+/** Revokes the reviewed approval; answers what happened, in words. */
+export async function revokeReviewed(reviewId: string): Promise<string> {
+  const result = await callBackground({ type: 'revokeApproval', reviewId });
+  return REVOKE_WORDS[result.status];
 }

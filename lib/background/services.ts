@@ -31,6 +31,7 @@ import {
   type PermissionsApi,
   type ScriptingApi,
 } from './explorer-hosts';
+import { createSigning, type Signing } from './signing';
 import { createSwapService, type SwapService } from './swaps';
 import { changedTrustFields, restoredSettings, restoreStoredTrustValues } from './trust-restore';
 import { entrySealer, type TrustSettings, trustCheckedWallet } from './trust-settings';
@@ -54,6 +55,8 @@ export interface BackgroundServices {
   wallet: WalletService;
   /** The seal on the trust-deciding settings, checked before anything is signed. */
   trust: TrustSettings;
+  /** The signing funnel every transaction goes through, with the user's fee ceilings. */
+  signing: Signing;
   swaps: SwapService;
   /** Explorer hosts the user added: settings, permission, dynamically registered content script. */
   explorerHosts: ExplorerHosts;
@@ -218,7 +221,10 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     () => swaps.sealHistory(),
   );
 
+  const signing = createSigning(() => settings);
+
   const swaps = createSwapService({
+    signing,
     api,
     settings: () => settings,
     session,
@@ -287,6 +293,7 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     session,
     wallet: signingWallet, // its signer checks the trust settings first
     trust,
+    signing,
     swaps,
     explorerHosts,
     dapp,

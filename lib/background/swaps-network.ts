@@ -2,14 +2,18 @@
 // (lib/background/swaps.ts): balance readers per RPC, receipts for the history, replacements.
 import type { Address, Hex } from 'viem';
 import { type BalanceReader, balanceOf, createBalanceReader } from '@/lib/rpc/balances';
+import type { FeeEstimate } from '@/lib/rpc/fees';
 import { publicClientFor } from '@/lib/rpc/network';
 import { SendError } from '@/lib/rpc/transactions';
 import type { Settings } from '@/lib/settings/settings';
 import type { SwapState } from '@/lib/state/pipeline-state';
+import { markEarlierChains } from '@/lib/swap/chain-reset';
 import type { SwapDeps, SwapMachine } from '@/lib/swap/execute';
+import type { SwapHistory } from '@/lib/swap/history';
 import { ReplaceError, type ReplacementKind } from '@/lib/swap/replace';
 import { CodedError } from './errors';
-import type { SwapServiceDeps } from './swaps';
+import { funnelErrors } from './signing';
+import type { SwapServiceDeps } from './swaps-deps';
 import type { WalletService } from './wallet';
 
 /** One balance reader per chain and RPC URL, kept in `readers` (its cache lives as long). */
@@ -40,6 +44,7 @@ export function machineDeps(
     api: deps.api(),
     ...shared,
     balances: readerFor(readers, deps.settings(), chainId),
+    ceiling: deps.signing.ceilingFor(chainId),
   };
 }
 
@@ -55,6 +60,13 @@ export async function receiptProbe(
   } catch (error) {
     return (error as { name?: string }).name === 'TransactionReceiptNotFoundError' ? 'missing' : 'unknown';
   }
+}
+
+/** Activity and revoke: sealed entries only (none while locked); a reset network's are marked. */
+export async function markedHistory(history: SwapHistory, settings: () => Settings) {
+  return markEarlierChains(await history.verified(), (chainId, hash) =>
+    receiptProbe(settings(), chainId, hash),
+  );
 }
 
 /** Balances of the active account, as decimal strings keyed by lowercase token. */
@@ -75,25 +87,62 @@ export async function activeBalances(
   return result;
 }
 
-/**
- * Speeds up or cancels the swap waiting to be mined (same nonce, higher fees), with the network's
- * refusals as coded errors for the view. `sending` is the service's latest machine.
- */
-export async function replaceSent(
-  sending: () => SwapMachine | null,
-  wallet: WalletService,
-  kind: ReplacementKind,
-): Promise<SwapState> {
-  if (sending()?.current()?.status !== 'sent')
+function pendingMachine(sending: () => SwapMachine | null): SwapMachine {
+  const machine = sending();
+  if (machine?.current()?.status !== 'sent')
     throw new CodedError('NOT_PENDING', 'No swap is waiting to be mined: nothing to speed up or cancel.');
-  const account = await wallet.activeSigner();
-  try {
-    // Read again after the await (never unset once set), as before this function was split out.
-    return await (sending() as SwapMachine).replace(kind, account);
-  } catch (error) {
-    if (error instanceof ReplaceError) throw new CodedError(error.code, error.message);
-    if (error instanceof SendError)
-      throw new CodedError('REPLACEMENT_FAILED', `The network refused the replacement: ${error.message}`);
+  return machine;
+}
+
+/** The network's and the funnel's refusals as coded errors for the view. */
+function replaceErrors(error: unknown): never {
+  if (error instanceof ReplaceError) throw new CodedError(error.code, error.message);
+  if (error instanceof SendError)
+    throw new CodedError('REPLACEMENT_FAILED', `The network refused the replacement: ${error.message}`);
+  return funnelErrors(() => {
     throw error;
+  });
+}
+
+/**
+ * The speed up or cancel of the swap waiting to be mined, reviewed: its plan (from the sent swap's
+ * proven bytes) recorded in the funnel, and the new fee the view shows before the user confirms.
+ */
+export async function previewReplacement(
+  sending: () => SwapMachine | null,
+  deps: Pick<SwapServiceDeps, 'wallet' | 'signing'>,
+  kind: ReplacementKind,
+): Promise<{ reviewId: string; fee: FeeEstimate }> {
+  const machine = pendingMachine(sending);
+  const account = await deps.wallet.activeSigner();
+  try {
+    const chainId = machine.current()?.chainId ?? 0;
+    const { plan, fee } = await machine.planReplace(kind, account.address, deps.signing.ceilingFor(chainId));
+    const reviewed = deps.signing.funnel.review(plan, { shownFee: fee });
+    return { reviewId: reviewed.id, fee };
+  } catch (error) {
+    return replaceErrors(error);
+  }
+}
+
+/** Signs the reviewed replacement (once) through the funnel and sends it. */
+export async function sendReviewedReplacement(
+  sending: () => SwapMachine | null,
+  deps: Pick<SwapServiceDeps, 'wallet' | 'signing' | 'settings'>,
+  kind: ReplacementKind,
+  reviewId: string,
+): Promise<SwapState> {
+  const reviewed = funnelErrors(() => deps.signing.funnel.take(reviewId, kind));
+  const machine = pendingMachine(sending);
+  try {
+    const client = publicClientFor(reviewed.plan.chainId, deps.settings());
+    const signed = await deps.signing.funnel.sign({
+      reviewed,
+      client,
+      signer: () => deps.wallet.activeSigner(),
+    });
+    return await machine.sendReplacement(kind, signed);
+  } catch (error) {
+    return replaceErrors(error);
   }
 }

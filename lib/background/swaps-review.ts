@@ -5,6 +5,7 @@ import type { QuoteRequest } from '@/lib/api/schema';
 import { publicClientFor } from '@/lib/rpc/network';
 import type { SwapState } from '@/lib/state/pipeline-state';
 import { recentTokensItem } from '@/lib/storage/items';
+import type { AssetSimResult } from '@/lib/swap/asset-sim';
 import type { SwapInput } from '@/lib/swap/execute';
 import { buildPreview } from '@/lib/swap/preview-build';
 import { WARNING_CODES } from '@/lib/swap/preview-words';
@@ -13,10 +14,15 @@ import { checkStart, type FrozenReview, REVIEW_LIFETIME_MS } from '@/lib/swap/re
 import { createRouterPins, type RouterPins } from '@/lib/swap/router-pins';
 import { withRecent } from '@/lib/tokens/recent';
 import { CodedError } from './errors';
-import type { StartSwapOptions, SwapServiceDeps } from './swaps';
+import type { StartSwapOptions, SwapServiceDeps } from './swaps-deps';
 
 /** The open review: its frozen quote is the only one a start signs; `release` lets the session refresh. */
-export type OpenReview = FrozenReview & { request: QuoteRequest; release: () => void };
+export type OpenReview = FrozenReview & {
+  request: QuoteRequest;
+  release: () => void;
+  /** The review's asset simulation (kept here, not sent to views: it holds bigints). */
+  simulated?: AssetSimResult;
+};
 
 /** Keyed by the service in use: the background's own settings, not a storage read per lookup. */
 export function routerPinsFor(deps: SwapServiceDeps): RouterPins {
@@ -46,6 +52,7 @@ export async function openReview(
   const request = requestFor(session.input, deps.settings().refCode);
   const expiresAt = Date.now() + REVIEW_LIFETIME_MS;
   const release = deps.session.hold(expiresAt);
+  let simulated: AssetSimResult | undefined;
   try {
     const preview = await buildPreview(
       {
@@ -53,6 +60,9 @@ export async function openReview(
         api: deps.api(),
         pinnedRouter: () => pins.get(chainId),
         facts: deps.facts,
+        onSimulated: (sim) => {
+          simulated = sim;
+        },
       },
       {
         chainId,
@@ -64,7 +74,7 @@ export async function openReview(
         expiresAt,
       },
     );
-    return { preview, approvalMode, request, release };
+    return { preview, approvalMode, request, release, ...(simulated ? { simulated } : {}) };
   } catch (error) {
     release();
     // The service says the quote is outdated: fetch a new one for the user to review.
@@ -102,6 +112,15 @@ export function swapInputFor(
     account,
     request,
     quote: preview.quote,
+    // The reviewed bytes: signed as shown (checked again), no second build.
+    preparedBuild: {
+      to: preview.transaction.to,
+      transaction: preview.transaction.data,
+      value: preview.transaction.value,
+    },
+    ...(review.simulated && review.approvalMode === options.approvalMode
+      ? { preparedSimulation: review.simulated }
+      : {}),
     approvalMode: options.approvalMode,
     unreadable: unreadableAccepted && preview.simulation.kind === 'assets' ? 'allow' : 'refuse',
     ...(options.routerConsent ? { routerConsent: options.routerConsent } : {}),

@@ -1,14 +1,5 @@
-// The background's swap executor: turns the quote session's current quote into a confirmed swap
-// through the pipeline (lib/swap/execute.ts), pushes each state to views, resumes pending swaps
-// after a worker restart, and notifies when a swap confirms or fails. The review and start steps
-// are in swaps-review.ts, the chain reads and replacements in swaps-network.ts: plain functions
-// taking what they use, so the state below stays in (minified) closure variables.
-import type { SwapApiClient } from '@/lib/api/client';
 import type { BalanceReader } from '@/lib/rpc/balances';
-import type { Settings } from '@/lib/settings/settings';
 import type { SwapState } from '@/lib/state/pipeline-state';
-import { markEarlierChains } from '@/lib/swap/chain-reset';
-import type { EntrySealer } from '@/lib/swap/entry-seal';
 import {
   createPendingSwapStore,
   createSwapMachine,
@@ -18,11 +9,17 @@ import {
 import { createSwapHistory } from '@/lib/swap/history';
 import type { SwapPreview } from '@/lib/swap/preview';
 import type { ReplacementKind } from '@/lib/swap/replace';
-import type { QuoteSession } from '@/lib/swap/session';
-import type { TokenFactsReader } from '@/lib/tokens/facts';
 import { CodedError } from './errors';
 import { readHoldings } from './holdings';
-import { activeBalances, machineDeps, readerFor, receiptProbe, replaceSent } from './swaps-network';
+import type { StartSwapOptions, SwapServiceDeps } from './swaps-deps';
+import {
+  activeBalances,
+  machineDeps,
+  markedHistory,
+  previewReplacement,
+  readerFor,
+  sendReviewedReplacement,
+} from './swaps-network';
 import {
   type OpenReview,
   openReview,
@@ -33,43 +30,20 @@ import {
   settlerFor,
   swapInputFor,
 } from './swaps-review';
-import type { WalletService } from './wallet';
 
-export interface SwapServiceDeps {
-  api: () => SwapApiClient;
-  settings: () => Settings;
-  session: QuoteSession;
-  wallet: WalletService;
-  facts: TokenFactsReader;
-  notify?: (title: string, message: string) => void;
-  /** After a router pin is written (the trust settings are re-sealed). */
-  onTrustWrite?: () => Promise<unknown>;
-  /** Seals history entries as they are recorded, and checks them as they are read (revoke reads them). */
-  entrySealer?: EntrySealer;
-}
+export type { StartSwapOptions, SwapServiceDeps };
 
-export interface StartSwapOptions {
-  approvalMode: 'exact' | 'unlimited';
-  routerConsent?: string;
-  /** Digest of the reviewed preview's quote: nothing else is signed. */
-  quoteDigest?: string;
-  acknowledged?: string[];
-}
-
-/** A speed up / cancel; a swap read back from storage.local only if its record's seal verifies. */
-async function checkedReplace(
-  sending: () => SwapMachine | null,
+/** A swap read back from storage.local is sped up or cancelled only if its record's seal verifies. */
+async function requireRecorded(
+  sending: SwapMachine | null,
   readBackFrom: PendingSwapStore | null,
-  wallet: WalletService,
-  kind: ReplacementKind,
-): Promise<SwapState> {
-  const resumed = readBackFrom ? sending()?.current() : null;
+): Promise<void> {
+  const resumed = readBackFrom ? sending?.current() : null;
   if (resumed && readBackFrom && (await readBackFrom.verify(resumed)) === false)
     throw new CodedError(
       'PENDING_SWAP_UNVERIFIED',
       'The swap waiting to be mined was not recorded by Swaplane (its stored record was written or changed outside Swaplane). Nothing was signed: speed up and cancel are refused for it.',
     );
-  return replaceSent(sending, wallet, kind);
 }
 
 export function createSwapService(deps: SwapServiceDeps) {
@@ -83,6 +57,8 @@ export function createSwapService(deps: SwapServiceDeps) {
   const listeners = new Set<(state: SwapState) => void>();
   let current: SwapState | null = null;
   let running = false;
+  /** The running swap's reviewed digest: a repeated Confirm of it is a no-op. */
+  let startedDigest: string | null = null;
   /** The machine of the swap started or resumed last: the one a speed up or cancel goes to. */
   let sending: SwapMachine | null = null;
   let sendingFromStorage = false; // read back from storage.local: its record is checked first
@@ -106,10 +82,7 @@ export function createSwapService(deps: SwapServiceDeps) {
       return () => listeners.delete(listener);
     },
 
-    /**
-     * Builds, checks and simulates the session's quote for the review, and freezes it: the session
-     * stops refreshing it until the review expires, and startSwap signs this quote or nothing.
-     */
+    /** Builds, checks and simulates the session's quote, frozen for the review (startSwap signs it or nothing). */
     async preview(approvalMode: 'exact' | 'unlimited'): Promise<SwapPreview> {
       requireIdle(running);
       const opened = await openReview(deps, pins, approvalMode);
@@ -120,21 +93,30 @@ export function createSwapService(deps: SwapServiceDeps) {
 
     /** Executes the reviewed quote (and only it) with the active account. */
     async start(options: StartSwapOptions): Promise<SwapState | null> {
+      // A second Confirm of the swap already started (a double click) is a no-op: same answer.
+      if (running && startedDigest !== null && options.quoteDigest === startedDigest) return current;
       requireIdle(running);
       const reviewed = reviewToStart(review, options);
       const { request } = reviewed;
-      const account = await deps.wallet.activeSigner();
+      // Taken before any await: a second start cannot pass requireIdle meanwhile.
+      running = true;
+      startedDigest = reviewed.preview.digest;
+      const account = await deps.wallet.activeSigner().catch((error: unknown) => {
+        running = false;
+        startedDigest = null;
+        throw error;
+      });
       const machine = createSwapMachine(machineDeps(deps, readers, shared, request.chainId));
       sending = machine;
       sendingFromStorage = false;
       void rememberTokens(request.chainId, [request.inToken, request.outToken]);
-      running = true;
       current = null;
       const run = machine
         .run(swapInputFor(reviewed, options, account))
         .then(settle, () => undefined)
         .finally(() => {
           running = false;
+          startedDigest = null;
           // A review is used once: only a router consent re-runs the same reviewed quote.
           if (current?.status !== 'needs-consent') closeReview();
         });
@@ -147,10 +129,9 @@ export function createSwapService(deps: SwapServiceDeps) {
     async resume(): Promise<void> {
       // Views see a swap in flight at once, not only when tracking it next changes its state
       // (with the RPC down, that could be minutes away).
-      const pending = await store.list();
-      if (pending.length === 0) return;
-      const latest = pending.at(-1);
-      if (latest && !current) emit(latest);
+      const latest = (await store.list()).at(-1);
+      if (!latest) return;
+      if (!current) emit(latest);
       // One swap at a time, as after `start`: a new one waits until the resumed ones settle
       // (the view hides its button, but the background must refuse too).
       running = true;
@@ -177,15 +158,17 @@ export function createSwapService(deps: SwapServiceDeps) {
     holdings: (chainId: number, listed: readonly string[]) =>
       readHoldings(deps.wallet, readerFor(readers, deps.settings(), chainId), chainId, listed),
 
-    /** Speeds up or cancels the swap waiting to be mined (same nonce, higher fees). */
-    replace: (kind: ReplacementKind) =>
-      checkedReplace(() => sending, sendingFromStorage ? store : null, deps.wallet, kind),
+    /** Speed up / cancel of the swap waiting to be mined: its review (new fee), then the reviewed one, once. */
+    previewReplace: async (kind: ReplacementKind) => {
+      await requireRecorded(sending, sendingFromStorage ? store : null);
+      return previewReplacement(() => sending, deps, kind);
+    },
+    replace: async (kind: ReplacementKind, id: string) => {
+      await requireRecorded(sending, sendingFromStorage ? store : null);
+      return sendReviewedReplacement(() => sending, deps, kind, id);
+    },
 
-    /** Activity and revoke: sealed entries only (none while locked); a reset network's are marked. */
-    history: async () =>
-      markEarlierChains(await history.verified(), (chainId, hash) =>
-        receiptProbe(deps.settings(), chainId, hash),
-      ),
+    history: () => markedHistory(history, deps.settings),
     /** Seals the entries recorded before entries were sealed (the trust seal's one migration). */
     sealHistory: () => Promise.all([history.sealUnsealed(), store.sealUnsealed()]).then(() => undefined),
     dismiss() {

@@ -22,6 +22,7 @@ export function restoredSettings(settings: Settings, values: Values): Settings {
   if (pick('rpcOverrides')) next.rpcOverrides = values.rpcOverrides ?? { ...DEFAULT_SETTINGS.rpcOverrides };
   if (pick('chainNameOverrides')) next.chainNameOverrides = values.chainNameOverrides ?? {};
   if (pick('explorerHosts')) next.explorerHosts = values.explorerHosts ?? {};
+  if (pick('feeCeilingsGwei')) next.feeCeilingsGwei = values.feeCeilingsGwei ?? {};
   if (pick('slippage')) next.slippage = values.slippage ?? DEFAULT_SETTINGS.slippage;
   if (pick('onlyReadableCalldata')) next.onlyReadableCalldata = values.onlyReadableCalldata ?? true;
   return next;

@@ -10,7 +10,7 @@ import { ConnectedSitesSchema, DappSettingsSchema } from '@/lib/state/dapp';
 import { HistorySchema, SwapStateSchema } from '@/lib/state/pipeline-state';
 import { PrefillSchema } from '@/lib/state/prefill';
 import { QuoteSessionStateSchema, UserMessageSchema } from '@/lib/state/session-state';
-import { SwapPreviewSchema } from '@/lib/swap/preview';
+import { FeeEstimateSchema, SwapPreviewSchema } from '@/lib/swap/preview';
 import { WalletStateSchema } from '@/lib/wallet/state';
 import { TrustStatusSchema } from '@/lib/wallet/trust-mac';
 import type { RequestType } from './requests';
@@ -119,6 +119,7 @@ export const RESULT_SCHEMAS = {
   previewSwap: SwapPreviewSchema,
   startSwap: z.nullable(SwapStateSchema),
   dismissSwap: z.null(),
+  previewReplace: z.object({ reviewId: z.string(), fee: FeeEstimateSchema }),
   replaceSwap: SwapStateSchema,
   pickerTokens: z.object({
     /** lowercase address -> balance (decimal string), non-zero only. */
@@ -147,6 +148,7 @@ export const RESULT_SCHEMAS = {
       allowance: z.nullable(AmountStringSchema),
     }),
   ),
+  previewRevoke: z.object({ reviewId: z.string(), fee: FeeEstimateSchema }),
   revokeApproval: z.object({ hash: z.string(), status: z.enum(['pending', 'confirmed', 'failed']) }),
   servedNetworks: z.array(
     z.object({ chainId: ChainIdSchema, served: z.boolean(), reason: z.nullable(z.string()) }),

@@ -118,7 +118,13 @@ export const RequestSchema = z.discriminatedUnion('type', [
   /** The picker's shortlist: tokens held (of those checked) and swapped lately on the chain. */
   z.object({ type: z.literal('pickerTokens'), ...ChainRequest }),
   /** Speed up or cancel the swap waiting to be mined (same nonce, higher fees). */
-  z.object({ type: z.literal('replaceSwap'), kind: z.enum(['speed-up', 'cancel']) }),
+  /** Speed up or cancel: first its review (the new fee on screen), then the reviewed one, once. */
+  z.object({ type: z.literal('previewReplace'), kind: z.enum(['speed-up', 'cancel']) }),
+  z.object({
+    type: z.literal('replaceSwap'),
+    kind: z.enum(['speed-up', 'cancel']),
+    reviewId: z.string().check(z.maxLength(64)),
+  }),
   z.object({
     type: z.literal('getBalances'),
     ...ChainRequest,
@@ -138,12 +144,14 @@ export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('servedNetworks') }),
   /** The allowances Swaplane granted, with their on-chain value; revoke one of them (views only). */
   z.object({ type: z.literal('listApprovals') }),
+  /** A revoke's review (its capped network fee), then the reviewed revoke, signed once. */
   z.object({
-    type: z.literal('revokeApproval'),
+    type: z.literal('previewRevoke'),
     ...ChainRequest,
     token: AddressSchema,
     spender: AddressSchema,
   }),
+  z.object({ type: z.literal('revokeApproval'), reviewId: z.string().check(z.maxLength(64)) }),
   // ----- Dapps (EIP-1193 provider; lib/background/handlers/dapp.ts) -----
   /** The provider's start: window.ethereum allowed?, the site's chain (content script). */
   z.object({ type: z.literal('dappInit') }),

@@ -3,8 +3,10 @@
 // the balance into fees. The rule (SECURITY.md, "Fees"):
 //   priority cap = max(2 x the highest median priority fee of the last 20 blocks, 2 gwei)
 //   maxFee cap   = 2 x the next block's base fee + the capped priority fee
+// Then the per-chain ceiling (./fee-ceiling.ts), which no RPC answer can raise, bounds both.
 // One module for every fee figure: the review's fee lines, the swap's signed fields, and Max.
 
+import { applyCeiling, type FeeCeiling, feeCeilingFor } from '@/lib/rpc/fee-ceiling';
 import type { RpcClient } from '@/lib/rpc/network';
 import type { Fees } from '@/lib/rpc/transactions';
 
@@ -81,7 +83,7 @@ export function capFees(suggested: Fees, caps: FeeCaps): CappedFees {
   return { maxFeePerGas: maxFee, maxPriorityFeePerGas: priority, baseFee: caps.baseFee, capped };
 }
 
-type FeeRpc = Pick<RpcClient, 'estimateFeesPerGas' | 'request'>;
+type FeeRpc = Pick<RpcClient, 'estimateFeesPerGas' | 'request'> & { chain?: { id: number } | undefined };
 
 const HEX = /^0x[0-9a-fA-F]{1,64}$/;
 function hexList(value: unknown): bigint[] {
@@ -103,17 +105,21 @@ export async function readFeeHistory(client: FeeRpc): Promise<FeeHistory> {
   };
 }
 
-/** What to sign with: the RPC's EIP-1559 suggestion, capped against the fee history. */
-export async function cappedFees(client: FeeRpc): Promise<CappedFees> {
+/**
+ * What to sign with: the RPC's EIP-1559 suggestion, capped against the fee history, then against
+ * the chain's ceiling (the user's from Settings, else the default of the client's chain).
+ */
+export async function cappedFees(client: FeeRpc, ceiling?: FeeCeiling): Promise<CappedFees> {
   const [suggested, history] = await Promise.all([client.estimateFeesPerGas(), readFeeHistory(client)]);
   if (suggested.maxFeePerGas === undefined || suggested.maxPriorityFeePerGas === undefined) {
     throw new Error('the RPC gave no EIP-1559 fees');
   }
   if (history.baseFees.length === 0) throw new Error('the RPC gave no fee history to check its fees against');
-  return capFees(
+  const capped = capFees(
     { maxFeePerGas: suggested.maxFeePerGas, maxPriorityFeePerGas: suggested.maxPriorityFeePerGas },
     feeCaps(history),
   );
+  return applyCeiling(capped, ceiling ?? feeCeilingFor(client.chain?.id ?? 0));
 }
 
 /** One transaction's fee figures for the review (pure). */

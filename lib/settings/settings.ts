@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { GWEI_TEXT } from '@/lib/amounts/gwei';
 import { isLocalRpcUrl } from '@/lib/chains/rpc';
 import { BUILD_DEFAULTS } from './build-defaults';
 
@@ -63,6 +64,16 @@ export const SettingsSchema = z.object({
    * Absent means on (the default): a stored v3 settings object reads unchanged, no migration.
    */
   onlyReadableCalldata: z.optional(z.boolean()),
+  /**
+   * chainId -> the most any transaction may pay per gas there, in gwei ("500", "0.5"): the ceiling
+   * no RPC answer can raise (lib/rpc/fee-ceiling.ts). Absent: that chain's default.
+   */
+  feeCeilingsGwei: z.optional(
+    z.record(
+      z.string().check(z.regex(/^\d{1,10}$/)),
+      z.string().check(z.regex(GWEI_TEXT, 'expected a fee per gas in gwei, like 500 or 0.5')),
+    ),
+  ),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

@@ -77,6 +77,8 @@ export const SwapFailureCodeSchema = z.enum([
   'NONCE_CONFLICT',
   'REPLACEMENT_UNDERPRICED',
   'SEND_FAILED',
+  'FEE_ABOVE_CEILING', // the network asks more per gas than the user's ceiling for this chain
+  'GAS_ABOVE_SIMULATION', // the gas limit is above what the simulation used plus its margin
   'REVERTED', // mined, but reverted: gas was paid
   'DROPPED', // gone from the network while the account's nonce moved on
   'INTERRUPTED', // the worker stopped before the swap was sent

@@ -9,21 +9,24 @@
 // The steps are in ./step-*.ts; this file only sequences them (the state goes through a Ledger).
 import { type Address, getAddress, type Hex, type LocalAccount } from 'viem';
 import type { SwapApiClient } from '@/lib/api/client';
-import { NATIVE_TOKEN_ADDRESS, type Quote, type QuoteRequest } from '@/lib/api/schema';
+import { type BuildResult, NATIVE_TOKEN_ADDRESS, type Quote, type QuoteRequest } from '@/lib/api/schema';
 import { sleep as abortableSleep } from '@/lib/async';
 import { type BalanceReader, balanceOf, createBalanceReader } from '@/lib/rpc/balances';
-import { cappedFees } from '@/lib/rpc/fees';
+import { type FeeCeiling, feeCeilingFor } from '@/lib/rpc/fee-ceiling';
+import { cappedFees, type FeeEstimate, feeEstimate } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
-import { SendError, trackTransaction } from '@/lib/rpc/transactions';
+import { broadcast, SendError, type SignedTx, trackTransaction } from '@/lib/rpc/transactions';
 import { isTerminal, type SwapState, SwapStateSchema, type SwapStep } from '@/lib/state/pipeline-state';
 import type { ApprovalMode } from './approval';
+import type { AssetSimResult } from './asset-sim';
+import type { TransactionPlan } from './funnel';
 import { createSwapHistory, type SwapHistory } from './history';
 import { createPendingSwapStore, type PendingSwapStore } from './pending-store';
-import { hashesAtNonce, type ReplacementKind, replaceSentSwap } from './replace';
+import { hashesAtNonce, type ReplacementKind, replacementPlan, replacementRecord } from './replace';
 import { createRouterPins, type RouterPins } from './router-pins';
 import { checkSwap } from './step-check';
 import { checkGasFunds, preflight, readFunds } from './step-preflight';
-import { buildSwap, checkQuote, requote } from './step-quote';
+import { buildSwap, checkQuote, requote, usePrepared } from './step-quote';
 import { approve, type Follow, finishApproval, sendSwap } from './step-send';
 import { simulateStep } from './step-simulate';
 import { resendSigned, trackSwap } from './step-track';
@@ -66,6 +69,8 @@ export interface SwapDeps {
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   newId?: () => string;
+  /** The user's fee ceiling for the swap's chain (Settings); the chain's default when absent. */
+  ceiling?: FeeCeiling;
 }
 
 export interface SwapInput {
@@ -75,6 +80,16 @@ export interface SwapInput {
   request: QuoteRequest;
   /** The quote the user confirmed (from the quote session), or null to quote now. */
   quote: Quote | null;
+  /**
+   * The build of `quote` the review showed (its calldata is what the user reviewed): signed as is
+   * when the quote is still the one to sign, so a swap builds once. Checked again like any build.
+   */
+  preparedBuild?: BuildResult;
+  /**
+   * The review's asset simulation of `preparedBuild` (with the approvals it planned): reused when
+   * the same approvals are needed at Confirm, so a swap is simulated that way once.
+   */
+  preparedSimulation?: AssetSimResult;
   /** The session says the quote is too old: re-quote before building. */
   quoteStale?: boolean;
   approvalMode?: ApprovalMode;
@@ -94,8 +109,14 @@ export interface SwapInput {
 
 export interface SwapMachine {
   run(input: SwapInput): Promise<SwapState>;
-  /** Speeds up or cancels the sent swap (same nonce, higher fees); tracking follows every hash. */
-  replace(kind: ReplacementKind, account: LocalAccount): Promise<SwapState>;
+  /** The speed up or cancel of the sent swap (same nonce, higher fees), to review and sign in the funnel. */
+  planReplace(
+    kind: ReplacementKind,
+    from: Address,
+    ceiling?: FeeCeiling,
+  ): Promise<{ plan: TransactionPlan; fee: FeeEstimate }>;
+  /** Sends the funnel-signed replacement; tracking follows every hash at the nonce. */
+  sendReplacement(kind: ReplacementKind, signed: SignedTx): Promise<SwapState>;
   /** Continues a persisted swap: tracks a sent one; closes one interrupted before sending. */
   resume(saved: SwapState, options?: { signal?: AbortSignal }): Promise<SwapState>;
   /** The latest state of the current (or last) run. */
@@ -136,6 +157,7 @@ interface Machine {
   /** Forgets cached balances of an account (after an approval or the swap). */
   invalidate: (account: Address) => void;
   newId: () => string;
+  ceiling: FeeCeiling;
 }
 
 export function createSwapMachine(deps: SwapDeps): SwapMachine {
@@ -181,24 +203,28 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
     },
     invalidate: (account) => balances?.invalidate(account),
     newId: deps.newId ?? (() => `swap-${now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`),
+    ceiling: deps.ceiling ?? feeCeilingFor(client.chain?.id ?? 0),
   };
 
-  async function replace(kind: ReplacementKind, account: LocalAccount): Promise<SwapState> {
-    const { tx, replacement } = await replaceSentSwap({
-      client,
-      account,
-      state: ledger.current(),
-      kind,
-      fees: await cappedFees(client),
-      now: now(),
-    });
+  /** The speed up or cancel of the sent swap, as a plan for the signing funnel. */
+  async function planReplace(kind: ReplacementKind, from: Address, ceiling?: FeeCeiling) {
+    const fees = await cappedFees(client, ceiling);
+    const plan = await replacementPlan({ state: ledger.current(), kind, from, fees });
+    return { plan, fee: feeEstimate(plan.gas, plan.gas, { ...fees, ...plan.fees }) };
+  }
+
+  /** Sends a signed replacement and records it: tracking then follows every hash at the nonce. */
+  async function sendReplacement(kind: ReplacementKind, signed: SignedTx): Promise<SwapState> {
+    await broadcast(client, signed.raw);
+    const { tx, replacement } = replacementRecord(ledger.current(), kind, signed, now());
     return ledger.update({ tx, replacements: [...(ledger.current().replacements ?? []), replacement] });
   }
 
   return {
     run: (input) => run(m, input),
     resume: (saved, options) => resume(m, saved, options),
-    replace,
+    planReplace,
+    sendReplacement,
     current: () => ledger.peek(),
   };
 }
@@ -256,7 +282,10 @@ async function run(m: Machine, input: SwapInput): Promise<SwapState> {
 
     // 2. Build (one automatic re-quote if outdated).
     step = 'build';
-    const built = await buildSwap(m.api, ledger, input, quote, confirmedMin);
+    const built =
+      input.preparedBuild && quote === input.quote
+        ? await usePrepared(ledger, quote, input.preparedBuild)
+        : await buildSwap(m.api, ledger, input, quote, confirmedMin);
     quote = built.quote;
     checkAbort(input.signal, 'build');
 
@@ -275,9 +304,15 @@ async function run(m: Machine, input: SwapInput): Promise<SwapState> {
       quote,
       router,
       input.approvalMode,
+      m.ceiling,
     );
     step = 'preflight';
-    const preflightResult = await preflight(client, from, quote, checked, funds);
+    const prepared = input.preparedSimulation;
+    const reusable =
+      built.build === input.preparedBuild &&
+      prepared?.status === 'passed' &&
+      prepared.gasUsed.length === funds.approvalCalls.length + 1;
+    const preflightResult = reusable ? prepared : await preflight(client, from, quote, checked, funds);
     step = 'balance';
     await checkGasFunds(ledger, quote, swapCall.value, funds, preflightResult, timing.gasMarginPercent);
     checkAbort(input.signal, 'balance');
@@ -293,6 +328,7 @@ async function run(m: Machine, input: SwapInput): Promise<SwapState> {
         funds.approvalCalls,
         timing.gasMarginPercent,
         input.signal,
+        m.ceiling,
       );
       m.invalidate(from);
     }
@@ -313,11 +349,16 @@ async function run(m: Machine, input: SwapInput): Promise<SwapState> {
       timing.gasMarginPercent,
       nativeBalance,
       input.signal,
+      m.ceiling,
     );
 
     // 7. Sign, persist, send.
     step = 'sign';
-    await sendSwap(client, ledger, input.account, { ...swapCall, gas: signing.gasLimit }, signing.fees);
+    await sendSwap(client, ledger, input.account, { ...swapCall, gas: signing.gasLimit }, signing.fees, {
+      kind: 'swap',
+      gasUsed: signing.gasEstimate,
+      ceiling: m.ceiling,
+    });
 
     // 8. Track to the receipt.
     step = 'track';

@@ -92,6 +92,16 @@ const FAILURE_WORDS: Readonly<Record<SwapFailureCode, (ctx: FailureContext, coin
     'The network rejected the transaction number (nonce): another transaction from this account got in first.',
     'Wait for your pending transactions to finish, then try again.',
   ],
+  FEE_ABOVE_CEILING: () => [
+    'Network fee above your ceiling',
+    'The network asks more per unit of gas than the ceiling set for this network in Settings.',
+    'Wait for fees to fall, or raise the ceiling in Settings.',
+  ],
+  GAS_ABOVE_SIMULATION: () => [
+    'Gas limit refused',
+    'The transaction asks for more gas than its simulation used.',
+    'Get a new quote; if this repeats, check the RPC in Settings.',
+  ],
   REPLACEMENT_UNDERPRICED: () => [
     'A pending transaction is in the way',
     'Another transaction from this account with the same number is pending, and this one does not pay more to replace it.',

@@ -39,6 +39,8 @@ export interface PreviewDeps {
   facts: TokenFactsReader;
   now?: () => number;
   gasMarginPercent?: number;
+  /** The asset simulation that passed, for the swap to reuse at Confirm (the same bytes). */
+  onSimulated?: (sim: AssetSimResult) => void;
 }
 
 export interface PreviewInput {
@@ -100,6 +102,7 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewInput): Prom
     quote,
     router,
   });
+  if (sim.status === 'passed') deps.onSimulated?.(sim);
   const margin = deps.gasMarginPercent ?? 25;
   const coverage = await coverageOf(client, sim, {
     from,
@@ -168,6 +171,7 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewInput): Prom
       feeCapped: fees.capped,
       consent,
       router,
+      slippage: input.request.slippage,
     }),
   };
 }

@@ -1,8 +1,10 @@
 // The review's warnings (stable codes: the popup keys acknowledgement ticks on them, and startSwap
 // refuses a swap whose needsAcknowledgement warnings were not all acknowledged) and the words for
 // an asset check that failed. Pure.
+
 import type { UserMessage } from '@/lib/api/messages';
 import { HIGH_FEE_PERCENT } from '@/lib/rpc/fees';
+import { SLIPPAGE_LIMITS } from '@/lib/settings/settings';
 import type { AssetViolation } from './asset-sim';
 import type { PreviewWarning } from './preview';
 
@@ -11,6 +13,7 @@ export const WARNING_CODES = {
   simulationLimited: 'SIMULATION_LIMITED',
   highFee: 'HIGH_FEE',
   feeCapped: 'FEE_CAPPED',
+  highSlippage: 'HIGH_SLIPPAGE',
   routerNew: 'ROUTER_UNPINNED',
   routerChanged: 'ROUTER_CHANGED',
 } as const;
@@ -22,8 +25,18 @@ export function previewWarnings(input: {
   feeCapped: boolean;
   consent: 'ROUTER_UNPINNED' | 'ROUTER_CHANGED' | null;
   router: string;
+  /** The request's slippage, percent. */
+  slippage?: number;
 }): PreviewWarning[] {
   const warnings: PreviewWarning[] = [];
+  if (input.slippage !== undefined && input.slippage > SLIPPAGE_LIMITS.warnAbove) {
+    warnings.push({
+      code: WARNING_CODES.highSlippage,
+      level: 'danger',
+      message: `Your slippage is ${input.slippage}%: you accept receiving up to ${input.slippage}% less than quoted, and bots can take that difference.`,
+      needsAcknowledgement: true,
+    });
+  }
   if (!input.readable) {
     warnings.push({
       code: WARNING_CODES.unreadable,

@@ -1,11 +1,12 @@
 // Speed up or cancel a sent swap: a new transaction at the same nonce with higher fees (nodes want
 // at least 10% more on both fee fields to replace one). Speed up repeats the call; cancel is a
 // 0-value transfer to the sender itself, so whichever is mined the nonce is used once.
-import { type Address, fromRlp, type Hex, type LocalAccount } from 'viem';
+import type { Address, Hex } from 'viem';
 import { explorerTxUrl } from '@/lib/chains';
-import type { RpcClient } from '@/lib/rpc/network';
-import { broadcast, type Fees, signCall, type UnsignedCall } from '@/lib/rpc/transactions';
+import { StoredTxError, verifyStoredTx } from '@/lib/rpc/stored-tx';
+import type { Fees, SignedTx, UnsignedCall } from '@/lib/rpc/transactions';
 import type { Replacement, SentTx, SwapState } from '@/lib/state/pipeline-state';
+import type { TransactionPlan } from './funnel';
 
 export type ReplacementKind = Replacement['kind'];
 
@@ -17,34 +18,6 @@ export class ReplaceError extends Error {
   ) {
     super(message);
   }
-}
-
-/**
- * The fields of a signed EIP-1559 transaction (0x02 || rlp[chainId, nonce, maxPriorityFeePerGas,
- * maxFeePerGas, gas, to, value, data, accessList, v, r, s]), read with RLP alone: viem's
- * parseTransaction would bring every transaction type's parser into the background bundle.
- */
-export function readEip1559(raw: Hex): {
-  maxPriorityFeePerGas: bigint;
-  maxFeePerGas: bigint;
-  gas: bigint;
-  to: Address;
-  value: bigint;
-  data: Hex;
-} {
-  if (!raw.startsWith('0x02')) throw new Error('the sent swap is not an EIP-1559 transaction');
-  const fields = fromRlp(`0x${raw.slice(4)}`, 'hex') as Hex[];
-  const [, , priority, max, gas, to, value, data] = fields;
-  if (fields.length !== 12 || !to || to.length !== 42) throw new Error('the sent swap is not a call');
-  const big = (field: Hex | undefined) => (field && field !== '0x' ? BigInt(field) : 0n);
-  return {
-    maxPriorityFeePerGas: big(priority),
-    maxFeePerGas: big(max),
-    gas: big(gas),
-    to: to as Address,
-    value: big(value),
-    data: (data ?? '0x') as Hex,
-  };
 }
 
 /** At least 10% (and 1 wei) above the replaced transaction's fees, and at least today's fees. */
@@ -78,59 +51,74 @@ export function replacementOf(state: Pick<SwapState, 'replacements'>, hash: stri
 }
 
 /**
- * Signs and sends the replacement of the swap's current transaction. Returns the new transaction and
- * the record of the replacement; the caller persists both (the tracker then follows every hash).
+ * The replacement's plan for the funnel, from the sent swap's stored bytes only once they are
+ * proven: keccak(raw) == hash, signed by the swap's account on its chain, at its nonce
+ * (lib/rpc/stored-tx.ts). A forged record is refused; nothing is signed.
  */
-export async function replaceSentSwap(input: {
-  client: RpcClient;
-  account: LocalAccount;
+export async function replacementPlan(input: {
   state: SwapState;
   kind: ReplacementKind;
+  from: Address;
   fees: Fees;
-  now: number;
-}): Promise<{ tx: SentTx; replacement: Replacement }> {
-  const { client, account, state, kind, now } = input;
+}): Promise<TransactionPlan> {
+  const { state, kind, from } = input;
   const sent = state.tx;
   if (state.status !== 'sent' || !sent)
     throw new ReplaceError(
       'NOT_PENDING',
       'This swap is not waiting to be mined any more: nothing to speed up or cancel.',
     );
-  if (account.address.toLowerCase() !== state.account.toLowerCase())
+  if (from.toLowerCase() !== state.account.toLowerCase())
     throw new ReplaceError(
       'WRONG_ACCOUNT',
       'Switch to the account that sent this swap to speed it up or cancel it.',
     );
   if ((state.replacements?.length ?? 0) >= 10)
     throw new ReplaceError('TOO_MANY_REPLACEMENTS', 'This swap was already replaced 10 times.');
-  const replaced = readEip1559(sent.raw as Hex);
+  const replaced = await verifyStoredTx({
+    raw: sent.raw,
+    hash: sent.hash,
+    chainId: state.chainId,
+    signer: from,
+  });
+  if (replaced.nonce !== sent.nonce)
+    throw new StoredTxError("The saved transaction is not at the swap's nonce: Swaplane will not act on it.");
   const fees = replacementFees(
     { maxFeePerGas: replaced.maxFeePerGas, maxPriorityFeePerGas: replaced.maxPriorityFeePerGas },
     input.fees,
   );
-  const call = replacementCall(
+  const call = replacementCall(kind, replaced, from);
+  return {
     kind,
-    {
-      to: replaced.to,
-      data: replaced.data ?? '0x',
-      value: replaced.value ?? 0n,
-      gas: replaced.gas ?? BigInt(sent.gasLimit),
-    },
-    account.address,
-  );
-  const signed = await signCall(client, account, call, fees, sent.nonce);
-  await broadcast(client, signed.raw);
+    chainId: state.chainId,
+    from,
+    ...call,
+    // The replaced transaction's limit came from its simulation; a cancel is a plain transfer.
+    gasUsed: call.gas,
+    fees,
+    nonce: sent.nonce,
+  };
+}
+
+/** The sent replacement as the swap records it (the caller persists both). */
+export function replacementRecord(
+  state: SwapState,
+  kind: ReplacementKind,
+  signed: SignedTx,
+  now: number,
+): { tx: SentTx; replacement: Replacement } {
+  const replacedHash = state.tx?.hash ?? '';
   return {
     tx: {
       hash: signed.hash,
-      nonce: sent.nonce,
+      nonce: signed.nonce,
       raw: signed.raw,
-      gasLimit: call.gas.toString(),
-      maxFeePerGas: fees.maxFeePerGas.toString(),
+      gasLimit: signed.gas.toString(),
+      maxFeePerGas: signed.fees.maxFeePerGas.toString(),
       explorerUrl: explorerTxUrl(state.chainId, signed.hash) ?? null,
       signedAt: now,
       sentAt: now,
     },
-    replacement: { kind, replacedHash: sent.hash, hash: signed.hash, at: now },
+    replacement: { kind, replacedHash, hash: signed.hash, at: now },
   };
 }

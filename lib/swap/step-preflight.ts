@@ -3,6 +3,7 @@
 import { type Address, getAddress } from 'viem';
 import { isNativeToken, NATIVE_TOKEN_ADDRESS, type Quote } from '@/lib/api/schema';
 import { type BalanceReader, balanceOf } from '@/lib/rpc/balances';
+import type { FeeCeiling } from '@/lib/rpc/fee-ceiling';
 import { cappedFees } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
 import { type Fees, withGasMargin } from '@/lib/rpc/transactions';
@@ -30,6 +31,7 @@ export async function readFunds(
   quote: Quote,
   router: Address,
   approvalMode: ApprovalMode = 'exact',
+  ceiling?: FeeCeiling,
 ): Promise<Funds> {
   const inAmount = BigInt(quote.inAmount);
   const snapshot = await reader.read(from, [quote.inToken, NATIVE_TOKEN_ADDRESS]);
@@ -55,7 +57,7 @@ export async function readFunds(
       },
     });
   }
-  return { nativeHeld, approvalCalls: approval.calls, fees: await cappedFees(client) };
+  return { nativeHeld, approvalCalls: approval.calls, fees: await cappedFees(client, ceiling) };
 }
 
 /** The asset-change simulation of the approvals then the swap; any refusal stops the swap. */

@@ -60,6 +60,17 @@ export async function requote(
   return quote;
 }
 
+/** The build the review showed, for the quote it was built from: no second /build. */
+export async function usePrepared(
+  ledger: Ledger,
+  quote: Quote,
+  build: BuildResult,
+): Promise<{ build: BuildResult; quote: Quote }> {
+  await ledger.moveTo('building');
+  await ledger.update({ build });
+  return { build, quote };
+}
+
 /** POST /build; one automatic re-quote when the service says the quote is outdated. */
 export async function buildSwap(
   api: Api,

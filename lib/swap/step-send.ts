@@ -2,6 +2,7 @@
 // sent transaction to its receipt, and the approvals themselves (step 5).
 import type { Address, Hex, LocalAccount, TransactionReceipt } from 'viem';
 import { explorerTxUrl } from '@/lib/chains';
+import type { FeeCeiling } from '@/lib/rpc/fee-ceiling';
 import { cappedFees } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
 import { isRpcUnavailable } from '@/lib/rpc/network';
@@ -14,6 +15,7 @@ import {
   withGasMargin,
 } from '@/lib/rpc/transactions';
 import type { ApprovalTxState, SentTx, SwapFailureCode, SwapStep } from '@/lib/state/pipeline-state';
+import { gasLimitFor, planRefusal } from './funnel';
 import type { ApprovalCalls } from './step-preflight';
 import type { Ledger } from './swap-ledger';
 import { checkAbort, Halt, Stop } from './swap-stop';
@@ -37,6 +39,13 @@ export function gasPaidOf(receipt: TransactionReceipt): bigint {
   return receipt.gasUsed * receipt.effectiveGasPrice;
 }
 
+/** What the funnel checks a swap's own transaction against: its simulated gas and the fee ceiling. */
+export interface SignGuard {
+  kind: 'swap' | 'approval';
+  gasUsed: bigint;
+  ceiling: FeeCeiling;
+}
+
 /** Signs, persists the hash and bytes, then broadcasts: a restart in between loses nothing. */
 export async function signAndSend(
   client: RpcClient,
@@ -46,7 +55,26 @@ export async function signAndSend(
   fees: Fees,
   step: SwapStep,
   persistSigned: (tx: SentTx) => Promise<void>,
+  guard: SignGuard,
 ): Promise<SentTx> {
+  // The funnel's caps, as for every transaction Swaplane signs: gas vs the simulation, fees vs the ceiling.
+  const refused = planRefusal(
+    {
+      ...call,
+      kind: guard.kind,
+      chainId: ledger.current().chainId,
+      from: account.address,
+      gasUsed: guard.gasUsed,
+      fees,
+    },
+    guard.ceiling,
+  );
+  if (refused)
+    throw new Stop(
+      refused.code === 'FEE_ABOVE_CEILING' ? 'FEE_ABOVE_CEILING' : 'GAS_ABOVE_SIMULATION',
+      step,
+      { detail: refused.message },
+    );
   const signed = await signCall(client, account, call, fees);
   const tx: SentTx = {
     hash: signed.hash,
@@ -83,10 +111,18 @@ export async function sendSwap(
   account: LocalAccount,
   call: { to: Address; data: Hex; value: bigint; gas: bigint },
   fees: Fees,
+  guard: SignGuard,
 ): Promise<void> {
   await ledger.moveTo('signing');
-  const sent = await signAndSend(client, ledger, account, call, fees, 'send', (tx) =>
-    ledger.update({ tx }).then(() => undefined),
+  const sent = await signAndSend(
+    client,
+    ledger,
+    account,
+    call,
+    fees,
+    'send',
+    (tx) => ledger.update({ tx }).then(() => undefined),
+    guard,
   );
   const sentState = await ledger.moveTo('sent', { tx: sent });
   await ledger.recordSwap(sentState);
@@ -108,21 +144,25 @@ export async function approve(
   calls: ApprovalCalls,
   gasMarginPercent: number,
   signal: AbortSignal | undefined,
+  ceiling: FeeCeiling,
 ): Promise<void> {
   await ledger.moveTo('approving');
   for (const call of calls) {
     checkAbort(signal, 'approve');
     let gas: bigint;
+    let gasUsed: bigint;
     try {
-      gas = withGasMargin(
-        await client.estimateGas({ account: account.address, to: call.to, data: call.data }),
-        gasMarginPercent,
-      );
+      gasUsed = await client.estimateGas({ account: account.address, to: call.to, data: call.data });
+      // An approve never needs more than the funnel's bound, whatever the RPC estimates.
+      gas = withGasMargin(gasUsed, gasMarginPercent);
+      const bounded = gasLimitFor('approval', gasUsed);
+      if (bounded.capped) gas = bounded.gas;
+      if (gasUsed > gas) gasUsed = gas;
     } catch (error) {
       if (isRpcUnavailable(error)) throw error;
       throw new Stop('APPROVAL_FAILED', 'approve', { detail: String(error) });
     }
-    const fees = await cappedFees(client);
+    const fees = await cappedFees(client, ceiling);
     const amount = call.amount.toString();
     const sent = await signAndSend(
       client,
@@ -132,6 +172,7 @@ export async function approve(
       fees,
       'approve',
       (tx) => setApprovalTx(ledger, { ...tx, step: call.step, amount, status: 'pending', gasPaid: null }),
+      { kind: 'approval', gasUsed, ceiling },
     );
     const pending: ApprovalTxState = { ...sent, step: call.step, amount, status: 'pending', gasPaid: null };
     await setApprovalTx(ledger, pending);

@@ -1,6 +1,7 @@
 // Swap step 6, right before signing: eth_call and a gas estimate of the swap itself, then the
 // exact gas money check at fresh fees.
 import type { Address, Hex } from 'viem';
+import type { FeeCeiling } from '@/lib/rpc/fee-ceiling';
 import { cappedFees } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
 import type { Fees } from '@/lib/rpc/transactions';
@@ -18,7 +19,8 @@ export async function simulateStep(
   gasMarginPercent: number,
   nativeBalance: (account: Address) => Promise<bigint>,
   signal: AbortSignal | undefined,
-): Promise<{ gasLimit: bigint; fees: Fees }> {
+  ceiling?: FeeCeiling,
+): Promise<{ gasLimit: bigint; gasEstimate: bigint; fees: Fees }> {
   checkAbort(signal, 'simulate');
   await ledger.moveTo('simulating');
   const sim = await simulateSwap(client, { from, swap: swapCall, minReceived, gasMarginPercent });
@@ -30,7 +32,7 @@ export async function simulateStep(
       detail: `simulated ${sim.received} < minReceived ${sim.minReceived}`,
     });
   }
-  const fees = await cappedFees(client);
+  const fees = await cappedFees(client, ceiling);
   const native = await nativeBalance(from);
   if (native < swapCall.value + sim.gasLimit * fees.maxFeePerGas) {
     throw new Stop('INSUFFICIENT_GAS_FUNDS', 'simulate', {
@@ -47,5 +49,5 @@ export async function simulateStep(
     },
   });
   checkAbort(signal, 'simulate');
-  return { gasLimit: sim.gasLimit, fees };
+  return { gasLimit: sim.gasLimit, gasEstimate: sim.gasEstimate, fees };
 }

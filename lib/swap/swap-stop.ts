@@ -1,8 +1,10 @@
 // How a swap step ends the run early: Stop (the run fails with a code) or Halt (the run returns
 // the state as it is). Every step throws these; only the machine catches them.
 import type { userMessageFor } from '@/lib/api/messages';
+import { FeeCeilingError } from '@/lib/rpc/fee-ceiling';
 import { isRpcUnavailable } from '@/lib/rpc/network';
 import type { RevertReason, SwapFailureCode, SwapStep } from '@/lib/state/pipeline-state';
+import { FunnelError } from './funnel';
 
 /** Thrown inside a run to stop it; turned into the `failed` state. */
 export class Stop extends Error {
@@ -26,6 +28,11 @@ export class Halt extends Error {}
 export function asStop(error: unknown, step: SwapStep): Stop {
   if (error instanceof Stop) return error;
   const detail = error instanceof Error ? error.message : String(error);
+  // The fee ceiling and the funnel's caps refuse with their own codes (words: pipeline-messages.ts).
+  if (error instanceof FeeCeilingError || error instanceof FunnelError) {
+    if (error.code === 'FEE_ABOVE_CEILING' || error.code === 'GAS_ABOVE_SIMULATION')
+      return new Stop(error.code, step, { detail });
+  }
   if (isRpcUnavailable(error)) return new Stop('RPC_UNAVAILABLE', step, { detail });
   return new Stop('UNEXPECTED', step, { detail });
 }

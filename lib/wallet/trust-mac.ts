@@ -1,5 +1,5 @@
 // Integrity of what decides whom Swaplane trusts and what it signs: the swap service, the RPCs, the
-// API chain names, the router pins, the extra explorer hosts, the slippage, the calldata policy, the
+// API chain names, the router pins, the extra explorer hosts, the fee ceilings, the slippage, the calldata policy, the
 // dapp provider's settings and the connected sites. storage.local is writable by any extension
 // context, content scripts included, so each of these is sealed with its own HMAC whose key is
 // derived from the vault's secrets: only an unlocked wallet can seal, a value written by anything
@@ -19,6 +19,8 @@ export const TrustSnapshotSchema = z.object({
   explorerHosts: z.record(z.string(), z.number()),
   /** "<service origin> <chainId>" -> router address. */
   routerPins: z.record(z.string(), z.string()),
+  /** chainId -> the user's fee ceiling (gwei); empty while every chain uses its default. */
+  feeCeilingsGwei: z.record(z.string(), z.string()),
   slippage: z.number(),
   /** "Only sign swap calls Swaplane can read" (absent in settings means on). */
   onlyReadableCalldata: z.boolean(),
@@ -56,6 +58,7 @@ export const FIELD_NAMES: Record<TrustField, string> = {
   chainNameOverrides: 'the API chain names',
   explorerHosts: 'the extra explorer hosts',
   routerPins: 'the trusted router contracts',
+  feeCeilingsGwei: 'the network fee ceilings',
   slippage: 'the slippage tolerance',
   onlyReadableCalldata: '"Only sign swap calls Swaplane can read"',
   dappSettings: 'the dapp provider settings',
@@ -101,6 +104,8 @@ export function trustSnapshot(
     chainNameOverrides: { ...settings.chainNameOverrides },
     explorerHosts: { ...settings.explorerHosts },
     routerPins,
+    // The fee ceilings bound what an RPC can make a transaction pay: raised from outside, the seal breaks.
+    feeCeilingsGwei: { ...(settings.feeCeilingsGwei ?? {}) },
     slippage: settings.slippage,
     onlyReadableCalldata: settings.onlyReadableCalldata !== false,
     dappSettings: stored.dappSettings ?? null,

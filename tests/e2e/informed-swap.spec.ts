@@ -174,6 +174,12 @@ test('approvals: an unlimited approval is listed with its on-chain value and rev
   await expect(row).toContainText('may spend: unlimited', { timeout: 20_000 });
   await shot(popup, testInfo, 'approvals', true);
   await row.getByRole('button', { name: 'Revoke USDC' }).click();
+  // The revoke's own review: its network fee on screen before anything is signed.
+  const review = row.getByRole('region', { name: 'Review: Revoke USDC' });
+  await expect(review.getByTestId('fee-review-fee')).toContainText(
+    /Network fee: about .* ETH, at most .* ETH/,
+  );
+  await review.getByRole('button', { name: 'Confirm revoke' }).click();
   await expect(row.getByRole('status')).toHaveText('Revoked.', { timeout: 30_000 });
   await expect(row).toContainText('may spend: none left');
   await expect(row.getByRole('button', { name: /Revoke/ })).toHaveCount(0);

@@ -48,6 +48,9 @@ test('a pending swap is sped up and confirms; the next one is cancelled and swap
     const pending = await reviewAndSend(true);
     const original = ((await swapAnswer(popup)) as { result: { tx: { hash: string } } }).result.tx.hash;
     await pending.getByRole('button', { name: 'Speed up' }).click();
+    // The new fee is on screen before the replacement is signed.
+    await expect(pending.getByTestId('fee-review-fee')).toContainText('Network fee: about');
+    await pending.getByRole('button', { name: 'Confirm speed up' }).click();
     await expect(pending).toContainText('Sped up');
     await testInfo.attach('pending-sped-up', { body: await popup.screenshot(), contentType: 'image/png' });
     await rpcCall(rpc, 'evm_setAutomine', [true]);
@@ -61,6 +64,8 @@ test('a pending swap is sped up and confirms; the next one is cancelled and swap
     const usdcBefore = await usdcOf(rpc);
     const second = await reviewAndSend(false);
     await second.getByRole('button', { name: 'Cancel transaction' }).click();
+    await expect(second.getByTestId('fee-review-fee')).toContainText('Network fee: about');
+    await second.getByRole('button', { name: 'Confirm cancel' }).click();
     await expect(second).toContainText('Cancel sent');
     await rpcCall(rpc, 'evm_setAutomine', [true]);
     await rpcCall(rpc, 'evm_mine', []);

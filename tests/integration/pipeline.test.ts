@@ -12,6 +12,7 @@ import {
   erc20Abi,
   type Hex,
   http,
+  keccak256,
   type LocalAccount,
   maxUint256,
   type TestClient,
@@ -27,6 +28,7 @@ import { NATIVE_TOKEN_ADDRESS, type Quote, type QuoteRequest } from '../../lib/a
 import { isLocalRpcUrl } from '../../lib/chains';
 import { viemChainFor } from '../../lib/chains/viem';
 import { createBalanceReader } from '../../lib/rpc/balances';
+import { feeCeilingFor } from '../../lib/rpc/fee-ceiling';
 import { clearPublicClients, publicClientFor, type RpcClient, rpcUrlFor } from '../../lib/rpc/network';
 import type { SwapState, SwapStatus } from '../../lib/state/pipeline-state';
 import {
@@ -34,8 +36,11 @@ import {
   createSwapMachine,
   resumePendingSwaps,
   type SwapDeps,
+  type SwapMachine,
 } from '../../lib/swap/execute';
+import { createSigningFunnel } from '../../lib/swap/funnel';
 import { createSwapHistory } from '../../lib/swap/history';
+import { replacementPlan } from '../../lib/swap/replace';
 import { createRouterPins } from '../../lib/swap/router-pins';
 import { preflightSwap, simulateSwap } from '../../lib/swap/simulate';
 import { addDerivedAccount, createKeyring, signerFor } from '../../lib/wallet/keyring';
@@ -765,6 +770,19 @@ describe('speed up and cancel (same nonce, higher fees)', () => {
     return { machine, run };
   }
 
+  /** What the background does on "Speed up"/"Cancel" then "Confirm": review in the funnel, take once, sign, send. */
+  async function replaceThroughFunnel(
+    machine: SwapMachine,
+    kind: 'speed-up' | 'cancel',
+    account: LocalAccount,
+  ) {
+    const funnel = createSigningFunnel({ ceilingFor: (chainId) => feeCeilingFor(chainId) });
+    const { plan, fee } = await machine.planReplace(kind, account.address);
+    const reviewed = funnel.take(funnel.review(plan, { shownFee: fee }).id, kind);
+    const signed = await funnel.sign({ reviewed, client, signer: async () => account });
+    return machine.sendReplacement(kind, signed);
+  }
+
   it('speed up: the replacement is mined instead of the original and delivers the quoted output', async () => {
     kicker.pause();
     await testClient.setAutomine(false);
@@ -773,7 +791,7 @@ describe('speed up and cancel (same nonce, higher fees)', () => {
       const request = requestOf(NATIVE_TOKEN_ADDRESS, token('USDC'), E18 / 10n);
       const { machine, run } = await pendingSwap(account, request);
       const original = machine.current()?.tx;
-      const replaced = await machine.replace('speed-up', account);
+      const replaced = await replaceThroughFunnel(machine, 'speed-up', account);
       expect(replaced.replacements).toMatchObject([{ kind: 'speed-up', replacedHash: original?.hash }]);
       expect(replaced.tx?.nonce).toBe(original?.nonce);
       expect(BigInt(replaced.tx?.maxFeePerGas ?? 0)).toBeGreaterThan(BigInt(original?.maxFeePerGas ?? 0));
@@ -799,7 +817,7 @@ describe('speed up and cancel (same nonce, higher fees)', () => {
       const ethBefore = await client.getBalance({ address: account.address });
       const usdcBefore = await balance(account.address, token('USDC'));
       const { machine, run } = await pendingSwap(account, request);
-      const cancelled = await machine.replace('cancel', account);
+      const cancelled = await replaceThroughFunnel(machine, 'cancel', account);
       await testClient.setAutomine(true);
       await testClient.mine({ blocks: 1 });
       const done = await run;
@@ -831,6 +849,62 @@ describe('speed up and cancel (same nonce, higher fees)', () => {
       quote: await quoteOf(request),
     });
     expect(done.status).toBe('confirmed');
-    await expect(machine.replace('cancel', signer(1))).rejects.toMatchObject({ code: 'NOT_PENDING' });
+    await expect(machine.planReplace('cancel', signer(1).address)).rejects.toMatchObject({
+      code: 'NOT_PENDING',
+    });
+  });
+
+  it('refuses to speed up or cancel from a forged stored transaction; nothing is signed', async () => {
+    kicker.pause();
+    await testClient.setAutomine(false);
+    try {
+      const account = signer(1);
+      const request = requestOf(NATIVE_TOKEN_ADDRESS, token('USDC'), E18 / 100n);
+      const { machine, run } = await pendingSwap(account, request);
+      const saved = machine.current() as SwapState;
+      const sent = saved.tx as NonNullable<SwapState['tx']>;
+      // An outside writer plants bytes that pay itself, signed by its own key, under the swap's record.
+      const thief = signer(2);
+      const raw = await thief.signTransaction({
+        chainId: 1,
+        type: 'eip1559',
+        to: thief.address,
+        value: E18,
+        gas: 21_000n,
+        nonce: sent.nonce,
+        maxFeePerGas: 10n ** 11n,
+        maxPriorityFeePerGas: 10n ** 11n,
+      });
+      const nonceBefore = await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
+      // The genuine record plans (it is the swap's own bytes).
+      await expect(
+        replacementPlan({
+          state: saved,
+          kind: 'cancel',
+          from: account.address,
+          fees: { maxFeePerGas: 1n, maxPriorityFeePerGas: 1n },
+        }),
+      ).resolves.toMatchObject({ nonce: sent.nonce, to: account.address });
+      for (const forged of [
+        { ...sent, raw, hash: keccak256(raw) }, // consistent bytes, wrong signer
+        { ...sent, raw }, // the record's hash, other bytes
+      ]) {
+        const fees = { maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n };
+        for (const kind of ['cancel', 'speed-up'] as const) {
+          await expect(
+            replacementPlan({ state: { ...saved, tx: forged }, kind, from: account.address, fees }),
+          ).rejects.toMatchObject({ code: 'STORED_TX_FORGED' });
+        }
+      }
+      expect(await client.getTransactionCount({ address: account.address, blockTag: 'pending' })).toBe(
+        nonceBefore,
+      );
+      await testClient.setAutomine(true);
+      await testClient.mine({ blocks: 1 });
+      expect((await run).status).toBe('confirmed');
+    } finally {
+      await testClient.setAutomine(true);
+      kicker.resume();
+    }
   });
 });

@@ -2,7 +2,13 @@
 // swaps-network.ts), tested without a quote session, an RPC or a swap machine.
 import type { LocalAccount } from 'viem';
 import { describe, expect, it, vi } from 'vitest';
-import { activeBalances, readerFor, replaceSent } from '@/lib/background/swaps-network';
+import { createSigning } from '@/lib/background/signing';
+import {
+  activeBalances,
+  previewReplacement,
+  readerFor,
+  sendReviewedReplacement,
+} from '@/lib/background/swaps-network';
 import {
   type OpenReview,
   requireIdle,
@@ -12,15 +18,20 @@ import {
 } from '@/lib/background/swaps-review';
 import type { WalletService } from '@/lib/background/wallet';
 import type { BalanceReader } from '@/lib/rpc/balances';
-import { SendError } from '@/lib/rpc/transactions';
+import { feeEstimate } from '@/lib/rpc/fees';
+import { StoredTxError } from '@/lib/rpc/stored-tx';
 import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import type { SwapState } from '@/lib/state/pipeline-state';
 import type { SwapMachine } from '@/lib/swap/execute';
+import type { TransactionPlan } from '@/lib/swap/funnel';
 import { WARNING_CODES } from '@/lib/swap/preview-words';
 import { ReplaceError } from '@/lib/swap/replace';
 
 const ACCOUNT = { address: `0x${'ab'.repeat(20)}` } as unknown as LocalAccount;
 const REQUEST = { chainId: 1, inToken: '0xin', outToken: '0xout' };
+
+const TX = { to: `0x${'cd'.repeat(20)}`, data: '0x1234', value: '0' };
+const SIMULATED = { status: 'passed', deltas: [], granted: [], gasUsed: [100_000n], violations: [] };
 
 function reviewWith(simulation: 'assets' | 'none', warnings: unknown[] = []): OpenReview {
   return {
@@ -30,10 +41,12 @@ function reviewWith(simulation: 'assets' | 'none', warnings: unknown[] = []): Op
       warnings,
       quote: { id: 'q' },
       simulation: { kind: simulation },
+      transaction: TX,
     },
     approvalMode: 'exact',
     request: REQUEST,
     release: () => undefined,
+    simulated: SIMULATED,
   } as unknown as OpenReview;
 }
 
@@ -68,16 +81,21 @@ describe('requireIdle and reviewToStart', () => {
 describe('swapInputFor', () => {
   const acknowledged = [WARNING_CODES.unreadable];
 
-  it('signs the reviewed quote with the chosen approval, and a router consent only if given', () => {
+  it('signs the reviewed quote and its reviewed build, with the chosen approval, and a router consent only if given', () => {
     const input = swapInputFor(reviewWith('assets'), { approvalMode: 'unlimited' }, ACCOUNT);
+    // The reviewed bytes are what is signed; the review's simulation only with the approval it simulated.
     expect(input).toEqual({
       chainId: 1,
       account: ACCOUNT,
       request: REQUEST,
       quote: { id: 'q' },
+      preparedBuild: { to: TX.to, transaction: TX.data, value: TX.value },
       approvalMode: 'unlimited',
       unreadable: 'refuse',
     });
+    expect(swapInputFor(reviewWith('assets'), { approvalMode: 'exact' }, ACCOUNT).preparedSimulation).toBe(
+      SIMULATED,
+    );
     const consented = swapInputFor(
       reviewWith('assets'),
       { approvalMode: 'exact', routerConsent: '0xr' },
@@ -125,31 +143,73 @@ describe('settlerFor', () => {
   });
 });
 
-describe('replaceSent', () => {
+describe('previewReplacement and sendReviewedReplacement', () => {
   const wallet = { activeSigner: async () => ACCOUNT } as unknown as WalletService;
-  const machine = (status: string, replace: SwapMachine['replace']) =>
-    ({ current: () => ({ status }), replace }) as unknown as SwapMachine;
-
-  it('refuses when no swap waits to be mined', async () => {
-    await expect(replaceSent(() => null, wallet, 'speed-up')).rejects.toMatchObject({ code: 'NOT_PENDING' });
-    const done = machine('confirmed', vi.fn());
-    await expect(replaceSent(() => done, wallet, 'speed-up')).rejects.toMatchObject({ code: 'NOT_PENDING' });
+  const PLAN: TransactionPlan = {
+    kind: 'cancel',
+    chainId: 1,
+    from: ACCOUNT.address,
+    to: ACCOUNT.address,
+    value: 0n,
+    data: '0x',
+    gasUsed: 21_000n,
+    gas: 21_000n,
+    fees: { maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n },
+    nonce: 7,
+  };
+  const FEE = feeEstimate(21_000n, 21_000n, { ...PLAN.fees, baseFee: 10n ** 9n, capped: false });
+  const machine = (status: string, planReplace: SwapMachine['planReplace']) =>
+    ({ current: () => ({ status, chainId: 1 }), planReplace }) as unknown as SwapMachine;
+  const depsWith = () => ({
+    wallet,
+    signing: createSigning(() => DEFAULT_SETTINGS),
+    settings: () => DEFAULT_SETTINGS,
   });
 
-  it('replaces with the active signer, and codes the refusals', async () => {
-    const replace = vi.fn(async () => ({ status: 'sent' }) as SwapState);
-    await replaceSent(() => machine('sent', replace), wallet, 'cancel');
-    expect(replace).toHaveBeenCalledWith('cancel', ACCOUNT);
+  it('refuses when no swap waits to be mined', async () => {
+    const deps = depsWith();
+    await expect(previewReplacement(() => null, deps, 'speed-up')).rejects.toMatchObject({
+      code: 'NOT_PENDING',
+    });
+    const done = machine('confirmed', vi.fn());
+    await expect(previewReplacement(() => done, deps, 'speed-up')).rejects.toMatchObject({
+      code: 'NOT_PENDING',
+    });
+  });
+
+  it('plans with the active account, records the review in the funnel, and codes the refusals', async () => {
+    const deps = depsWith();
+    const planReplace = vi.fn(async () => ({ plan: PLAN, fee: FEE }));
+    const reviewed = await previewReplacement(() => machine('sent', planReplace), deps, 'cancel');
+    expect(planReplace).toHaveBeenCalledWith('cancel', ACCOUNT.address, deps.signing.ceilingFor(1));
+    expect(reviewed.fee).toEqual(FEE);
+    // The review is the funnel's: taken once, for its kind only.
+    expect(() => deps.signing.funnel.take(reviewed.reviewId, 'speed-up')).toThrow(
+      /already confirmed or closed/,
+    );
     const tooMany = machine('sent', () =>
       Promise.reject(new ReplaceError('TOO_MANY_REPLACEMENTS', 'enough')),
     );
-    await expect(replaceSent(() => tooMany, wallet, 'speed-up')).rejects.toMatchObject({
+    await expect(previewReplacement(() => tooMany, deps, 'speed-up')).rejects.toMatchObject({
       code: 'TOO_MANY_REPLACEMENTS',
     });
-    const refused = machine('sent', () => Promise.reject(new SendError('REPLACEMENT_UNDERPRICED', 'low')));
-    await expect(replaceSent(() => refused, wallet, 'speed-up')).rejects.toMatchObject({
-      code: 'REPLACEMENT_FAILED',
+    const forged = machine('sent', () => Promise.reject(new StoredTxError('forged')));
+    await expect(previewReplacement(() => forged, deps, 'speed-up')).rejects.toMatchObject({
+      code: 'STORED_TX_FORGED',
     });
+  });
+
+  it('signs nothing without a review, nor twice with one', async () => {
+    const deps = depsWith();
+    const sendReplacement = vi.fn();
+    const sent = {
+      current: () => ({ status: 'sent', chainId: 1 }),
+      sendReplacement,
+    } as unknown as SwapMachine;
+    await expect(sendReviewedReplacement(() => sent, deps, 'cancel', 'made-up')).rejects.toMatchObject({
+      code: 'REVIEW_USED',
+    });
+    expect(sendReplacement).not.toHaveBeenCalled();
   });
 });
 

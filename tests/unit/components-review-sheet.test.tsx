@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { QuoteFigures } from '@/components/QuoteCard';
-import { ReviewSheet, type ReviewSheetProps } from '@/components/ReviewSheet';
+import { approvalWords, ReviewSheet, type ReviewSheetProps } from '@/components/ReviewSheet';
 import type { Quote, Token } from '@/lib/api/schema';
 import type { SwapPreview } from '@/lib/swap/preview';
 
@@ -211,5 +211,18 @@ describe('ReviewSheet', () => {
     expect(props.loadPreview).toHaveBeenLastCalledWith('unlimited');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(props.onClose).toHaveBeenCalledOnce();
+  });
+});
+
+describe('approvalWords', () => {
+  const approval = { token: `0x${'a0'.repeat(20)}`, spender: `0x${'b1'.repeat(20)}`, resetFirst: false };
+  it('says the approval in token units and the future tense', () => {
+    const usdc = { symbol: 'USDC', decimals: 6 };
+    expect(approvalWords({ ...approval, amount: '500000000', unlimited: false }, usdc)).toBe(
+      'Swaplane will ask you to approve exactly 500 USDC for the router.',
+    );
+    expect(approvalWords({ ...approval, amount: '0', unlimited: true, resetFirst: true }, usdc)).toBe(
+      'Swaplane will ask you to approve unlimited USDC for the router (after setting its allowance to 0).',
+    );
   });
 });

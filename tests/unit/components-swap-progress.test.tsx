@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { leftApproval, SwapProgress } from '@/components/SwapProgress';
+import { leftApproval, type ReplaceActions, SwapProgress } from '@/components/SwapProgress';
 import type { SwapState, SwapStep } from '@/lib/state/pipeline-state';
 import * as TOKENS from '../support/addresses';
 import { sentTxFixture, swapStateFixture } from '../support/swaps';
@@ -9,6 +9,15 @@ import { sentTxFixture, swapStateFixture } from '../support/swaps';
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 const USDC = TOKENS.lowercase.USDC;
 const HASH = `0x${'ab'.repeat(32)}`;
+/** A revoke's or replacement's fee as the background reviews it: about 0.001, at most 0.003 ETH. */
+const FEE = {
+  gasLimit: '60000',
+  maxFeePerGas: '50000000000',
+  maxPriorityFeePerGas: '1000000000',
+  expected: '1000000000000000',
+  max: '3000000000000000',
+  capped: false,
+};
 
 const base: SwapState = swapStateFixture({
   status: 'failed',
@@ -38,6 +47,7 @@ function renderProgress(swap: SwapState, props: Partial<Parameters<typeof SwapPr
       localChain
       onConsent={() => undefined}
       onDone={() => undefined}
+      native={{ symbol: 'ETH', decimals: 18 }}
       {...props}
     />,
   );
@@ -94,28 +104,22 @@ describe('SwapProgress after a failed swap that left its approval', () => {
     txs: [{ ...approvalTx, status }],
   });
 
-  it('offers to revoke the approval, and says what happened', async () => {
-    const onRevoke = vi.fn(() => Promise.resolve('Revoked.'));
-    render(
-      <SwapProgress
-        swap={failedAt('send', { approval: approval('confirmed') })}
-        outSymbol="USDC"
-        outDecimals={6}
-        localChain
-        onConsent={() => undefined}
-        onDone={() => undefined}
-        onRevokeApproval={onRevoke}
-      />,
-    );
+  it('offers to revoke the approval, shows its network fee first, and says what happened', async () => {
+    const preview = vi.fn(async () => ({ reviewId: 'r1', fee: FEE }));
+    const confirm = vi.fn(() => Promise.resolve('Revoked.'));
+    renderProgress(failedAt('send', { approval: approval('confirmed') }), { revoke: { preview, confirm } });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Revoke the approval' }));
     });
-    expect(onRevoke).toHaveBeenCalledOnce();
+    expect(confirm).not.toHaveBeenCalled();
+    expect(screen.getByTestId('fee-review-fee').textContent).toContain('at most 0.003 ETH');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Confirm revoke' }));
+    });
+    expect(confirm).toHaveBeenCalledExactlyOnceWith('r1');
     expect((await screen.findByRole('status')).textContent).toBe('Revoked.');
-    await waitFor(() => expect(screen.queryByText('Revoking…')).toBeNull());
-    expect((screen.getByRole('button', { name: 'Revoke the approval' }) as HTMLButtonElement).disabled).toBe(
-      true,
-    );
+    // One Confirm per review: the button is gone once clicked.
+    expect(screen.queryByRole('button', { name: 'Confirm revoke' })).toBeNull();
   });
 
   it('offers nothing when the approval itself failed or there was none', () => {
@@ -172,22 +176,29 @@ describe('SwapProgress › a swap waiting to be mined', () => {
     },
   });
 
-  const renderPending = (swap: SwapState, onReplace: (kind: 'speed-up' | 'cancel') => Promise<unknown>) =>
-    renderProgress(swap, { onReplace });
+  const renderPending = (swap: SwapState, confirm: ReplaceActions['confirm']) =>
+    renderProgress(swap, { replace: { preview: async () => ({ reviewId: 'r1', fee: FEE }), confirm } });
 
-  it('offers Speed up and Cancel transaction, and says what was done', async () => {
-    const onReplace = vi.fn(async () => undefined);
-    renderPending(sent, onReplace);
+  it('offers Speed up and Cancel transaction, shows the new fee, and confirms once', async () => {
+    const confirm = vi.fn(async () => 'Sped up.');
+    renderPending(sent, confirm);
     expect(screen.getByTestId('pending-actions').textContent).toContain('Pending: waiting for the network');
-    fireEvent.click(screen.getByRole('button', { name: 'Speed up' }));
-    expect(onReplace).toHaveBeenCalledWith('speed-up');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Speed up' }));
+    });
+    expect(confirm).not.toHaveBeenCalled();
+    expect(screen.getByTestId('fee-review-fee').textContent).toContain('Network fee: about');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Confirm speed up' }));
+    });
+    expect(confirm).toHaveBeenCalledExactlyOnceWith('speed-up', 'r1');
     cleanup();
     renderPending(
       {
         ...sent,
         replacements: [{ kind: 'cancel', replacedHash: HASH, hash: `0x${'cd'.repeat(32)}`, at: 2 }],
       },
-      onReplace,
+      confirm,
     );
     expect(screen.getByTestId('pending-actions').textContent).toContain('Cancel sent (replaced 1×)');
   });
@@ -196,7 +207,10 @@ describe('SwapProgress › a swap waiting to be mined', () => {
     renderPending(sent, async () => {
       throw new Error('The network refused the replacement: replacement transaction underpriced');
     });
-    fireEvent.click(screen.getByRole('button', { name: 'Cancel transaction' }));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Cancel transaction' }));
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm cancel' }));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('underpriced'));
   });
 });

@@ -1,13 +1,7 @@
 // Speed up and cancel, the pure parts: fees nodes accept for a replacement, the call, the hashes a
 // tracker follows.
 import { describe, expect, it } from 'vitest';
-import {
-  hashesAtNonce,
-  readEip1559,
-  replacementCall,
-  replacementFees,
-  replacementOf,
-} from '@/lib/swap/replace';
+import { hashesAtNonce, replacementCall, replacementFees, replacementOf } from '@/lib/swap/replace';
 import { ACCOUNT } from '../support/swaps';
 
 const h = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
@@ -52,34 +46,5 @@ describe('hashesAtNonce', () => {
     expect(hashesAtNonce(state)).toEqual([h(1), h(2), h(3)]);
     expect(replacementOf(state, h(3).toUpperCase().replace('0X', '0x'))?.kind).toBe('cancel');
     expect(replacementOf(state, h(1))).toBeUndefined();
-  });
-});
-
-describe('readEip1559', () => {
-  it('reads the fields of a signed EIP-1559 call as viem parses them', async () => {
-    const { privateKeyToAccount } = await import('viem/accounts');
-    const { parseTransaction } = await import('viem');
-    const account = privateKeyToAccount(`0x${'11'.repeat(32)}`);
-    const raw = await account.signTransaction({
-      chainId: 1,
-      type: 'eip1559',
-      to: ACCOUNT as `0x${string}`,
-      data: '0xdeadbeef',
-      value: 10n ** 17n,
-      gas: 321_000n,
-      nonce: 9,
-      maxFeePerGas: 30_000_000_000n,
-      maxPriorityFeePerGas: 2_000_000_000n,
-    });
-    const viem = parseTransaction(raw);
-    expect(readEip1559(raw)).toEqual({
-      maxPriorityFeePerGas: viem.maxPriorityFeePerGas,
-      maxFeePerGas: viem.maxFeePerGas,
-      gas: viem.gas,
-      to: viem.to,
-      value: viem.value,
-      data: viem.data,
-    });
-    await expect(async () => readEip1559('0x01abcd')).rejects.toThrow(/not an EIP-1559/);
   });
 });

@@ -3,9 +3,10 @@
 // tests/integration/pipeline.test.ts.
 import { HttpRequestError, type TransactionReceipt } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { QuoteOutdatedError } from '@/lib/api/errors';
 import { NATIVE_TOKEN_ADDRESS, type Quote, type QuoteRequest } from '@/lib/api/schema';
+import { feeCeilingFor } from '@/lib/rpc/fee-ceiling';
 import type { RpcClient } from '@/lib/rpc/network';
 import type { ApprovalTxState, HistoryEntry, SwapState } from '@/lib/state/pipeline-state';
 import { createSwapMachine } from '@/lib/swap/execute';
@@ -13,7 +14,7 @@ import type { RouterPins } from '@/lib/swap/router-pins';
 import { checkSwap } from '@/lib/swap/step-check';
 import { checkGasFunds, readFunds } from '@/lib/swap/step-preflight';
 import { buildSwap, checkQuote, requote } from '@/lib/swap/step-quote';
-import { finishApproval, signAndSend } from '@/lib/swap/step-send';
+import { finishApproval, type SignGuard, signAndSend } from '@/lib/swap/step-send';
 import { simulateStep } from '@/lib/swap/step-simulate';
 import { trackSwap } from '@/lib/swap/step-track';
 import { anythingSent, createLedger, failureOf } from '@/lib/swap/swap-ledger';
@@ -193,6 +194,7 @@ describe('balance and preflight steps', () => {
 
   it('stops when the native coin cannot pay the simulated gas; else records the preflight', async () => {
     const fees = { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n };
+    const GUARD: SignGuard = { kind: 'swap', gasUsed: 21_000n, ceiling: feeCeilingFor(1) };
     const passed = { status: 'passed', deltas: [], granted: [], gasUsed: [80n, 20n] } as never;
     const poor = memoryLedger();
     const funds = { nativeHeld: 1_249n, approvalCalls: [], fees };
@@ -241,7 +243,7 @@ describe('simulate step', () => {
 });
 
 describe('send and track steps', () => {
-  const sendingClient = (send: () => Promise<never>) =>
+  const sendingClient = (send: () => Promise<unknown>) =>
     ({
       chain: undefined,
       getChainId: async () => 1,
@@ -250,6 +252,7 @@ describe('send and track steps', () => {
     }) as unknown as RpcClient;
   const call = { to: ROUTER, data: '0x' as const, value: 0n, gas: 21_000n };
   const fees = { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n };
+  const GUARD: SignGuard = { kind: 'swap', gasUsed: 21_000n, ceiling: feeCeilingFor(1) };
 
   it('persists the signed transaction before broadcasting; no answer still counts as sent', async () => {
     const { ledger } = memoryLedger();
@@ -257,9 +260,18 @@ describe('send and track steps', () => {
     const down = async () => {
       throw new HttpRequestError({ url: 'http://x', status: 502 });
     };
-    const tx = await signAndSend(sendingClient(down), ledger, ACCOUNT, call, fees, 'send', async (t) => {
-      persisted.push(t);
-    });
+    const tx = await signAndSend(
+      sendingClient(down),
+      ledger,
+      ACCOUNT,
+      call,
+      fees,
+      'send',
+      async (t) => {
+        persisted.push(t);
+      },
+      GUARD,
+    );
     expect(persisted).toEqual([{ ...tx, sentAt: null }]);
     expect(tx).toMatchObject({ nonce: 7, sentAt: 1_000, gasLimit: '21000' });
   });
@@ -270,9 +282,23 @@ describe('send and track steps', () => {
       throw new Error('nonce too low');
     };
     const stop = await stopOf(
-      signAndSend(sendingClient(low), ledger, ACCOUNT, call, fees, 'approve', async () => undefined),
+      signAndSend(sendingClient(low), ledger, ACCOUNT, call, fees, 'approve', async () => undefined, GUARD),
     );
     expect(stop).toMatchObject({ code: 'NONCE_CONFLICT', step: 'approve' });
+  });
+
+  it('signs nothing above the fee ceiling or above the simulated gas (the funnel’s caps)', async () => {
+    const { ledger } = memoryLedger();
+    const send = vi.fn(async () => HASH);
+    const sign = (guard: SignGuard) =>
+      stopOf(
+        signAndSend(sendingClient(send), ledger, ACCOUNT, call, fees, 'send', async () => undefined, guard),
+      );
+    expect(await sign({ ...GUARD, ceiling: { maxFeePerGas: 9n, maxPriorityFeePerGas: 1n } })).toMatchObject({
+      code: 'FEE_ABOVE_CEILING',
+    });
+    expect(await sign({ ...GUARD, gasUsed: 10_000n })).toMatchObject({ code: 'GAS_ABOVE_SIMULATION' });
+    expect(send).not.toHaveBeenCalled();
   });
 
   it('detaches from an approval when the signal aborts, and stops on a dropped one', async () => {

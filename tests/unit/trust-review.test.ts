@@ -5,6 +5,7 @@ import { assetViolations, readAssetLogs, SIM_GAS, simulationGas } from '@/lib/sw
 import { canonicalJson, quoteDigest } from '@/lib/swap/digest';
 import { swapGasEstimate } from '@/lib/swap/network-fee';
 import type { SwapPreview } from '@/lib/swap/preview';
+import { previewWarnings } from '@/lib/swap/preview-words';
 import { checkStart } from '@/lib/swap/review-binding';
 import { createQuoteSession } from '@/lib/swap/session';
 import { DAI, USDC } from '../support/addresses';
@@ -196,5 +197,16 @@ describe('the simulated swap gas', () => {
     const wide = Array.from({ length: 10 }, () => share(3));
     expect(simulationGas(wide)).toBe(swapGasEstimate(wide) * 2n);
     expect(simulationGas(wide)).toBeGreaterThan(SIM_GAS);
+  });
+});
+
+describe('a slippage above 5% needs a tick in the review', () => {
+  const base = { readable: true, missing: [], highFee: false, feeCapped: false, consent: null, router: '0x' };
+  it('asks for an acknowledgement above 5%, not at 5%', () => {
+    expect(previewWarnings({ ...base, slippage: 5 })).toEqual([]);
+    expect(previewWarnings({ ...base, slippage: 12 })).toEqual([
+      expect.objectContaining({ code: 'HIGH_SLIPPAGE', needsAcknowledgement: true, level: 'danger' }),
+    ]);
+    expect(previewWarnings({ ...base, slippage: 12 })[0]?.message).toContain('12%');
   });
 });

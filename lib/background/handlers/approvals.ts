@@ -1,13 +1,18 @@
 // Token approvals Swaplane granted: listed with their current on-chain allowance, and revoked
 // (approve(spender, 0)) by the active account on request. Only approvals from Swaplane's own history
-// can be revoked here, so a view cannot make the wallet sign calls to arbitrary contracts.
+// can be revoked here, so a view cannot make the wallet sign calls to arbitrary contracts. A revoke
+// is reviewed first (previewRevoke: its network fee, capped, on screen), then signed through the
+// funnel with the review's ticket (revokeApproval), once.
 import { type Address, encodeFunctionData, erc20Abi, type Hex } from 'viem';
+import { cappedFees, feeEstimate } from '@/lib/rpc/fees';
 import { publicClientFor } from '@/lib/rpc/network';
-import { broadcast, estimateFees, signCall, withGasMargin } from '@/lib/rpc/transactions';
+import { broadcast } from '@/lib/rpc/transactions';
 import { readAllowance } from '@/lib/swap/approval';
 import { type GrantedApproval, grantedApprovals, isGranted } from '@/lib/swap/approvals-list';
+import { gasLimitFor } from '@/lib/swap/funnel';
 import { CodedError } from '../errors';
 import type { BackgroundServices } from '../services';
+import { funnelErrors } from '../signing';
 
 const RECEIPT_POLL_MS = 500;
 const RECEIPT_TIMEOUT_MS = 60_000;
@@ -55,7 +60,9 @@ export function createApprovalHandlers(services: BackgroundServices) {
         }),
       );
     },
-    revokeApproval: async ({ chainId, token, spender }: GrantedApproval & { type: 'revokeApproval' }) => {
+
+    /** The revoke's plan, capped, with the fee the user sees before confirming. */
+    previewRevoke: async ({ chainId, token, spender }: GrantedApproval & { type: 'previewRevoke' }) => {
       const wanted = { chainId, token, spender };
       const { list } = await granted();
       if (!isGranted(list, wanted)) {
@@ -65,22 +72,40 @@ export function createApprovalHandlers(services: BackgroundServices) {
         );
       }
       const account = await services.wallet.activeSigner();
-      const client = publicClientFor(wanted.chainId, services.settings());
+      const client = publicClientFor(chainId, services.settings());
       const data = encodeFunctionData({
         abi: erc20Abi,
         functionName: 'approve',
-        args: [wanted.spender as Address, 0n],
+        args: [spender as Address, 0n],
       });
-      const to = wanted.token as Address;
-      const gas = withGasMargin(await client.estimateGas({ account: account.address, to, data }));
-      const signed = await signCall(
-        client,
-        account,
-        { to, data, value: 0n, gas },
-        await estimateFees(client),
+      const to = token as Address;
+      return funnelErrors(async () => {
+        const [estimate, fees] = await Promise.all([
+          client.estimateGas({ account: account.address, to, data }),
+          cappedFees(client, services.signing.ceilingFor(chainId)),
+        ]);
+        // An RPC's inflated estimate is bounded by what an approve can need.
+        const { gas, capped: gasCapped } = gasLimitFor('revoke', estimate);
+        const used = estimate < gas ? estimate : gas;
+        const fee = feeEstimate(used, gas, fees);
+        const reviewed = services.signing.funnel.review(
+          { kind: 'revoke', chainId, from: account.address, to, value: 0n, data, gasUsed: used, gas, fees },
+          { shownFee: fee },
+        );
+        return { reviewId: reviewed.id, fee: { ...fee, capped: fee.capped || gasCapped } };
+      });
+    },
+
+    /** Signs the reviewed revoke (once), sends it and waits a little for its receipt. */
+    revokeApproval: async ({ reviewId }: { reviewId: string }) => {
+      const reviewed = funnelErrors(() => services.signing.funnel.take(reviewId, 'revoke'));
+      const { plan } = reviewed;
+      const client = publicClientFor(plan.chainId, services.settings());
+      const signed = await funnelErrors(() =>
+        services.signing.funnel.sign({ reviewed, client, signer: () => services.wallet.activeSigner() }),
       );
       await broadcast(client, signed.raw);
-      const receipt = await waitForReceipt(wanted.chainId, signed.hash);
+      const receipt = await waitForReceipt(plan.chainId, signed.hash);
       const status: 'pending' | 'confirmed' | 'failed' =
         receipt === null ? 'pending' : receipt.status === 'success' ? 'confirmed' : 'failed';
       return { hash: signed.hash, status };

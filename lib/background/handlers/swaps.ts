@@ -6,7 +6,14 @@ import type { BackgroundServices } from '../services';
 import type { Handlers } from './types';
 
 // previewSwap and startSwap: handlers/trust.ts.
-type SwapRequest = 'dismissSwap' | 'replaceSwap' | 'pickerTokens' | 'getBalances' | 'getHistory' | 'holdings';
+type SwapRequest =
+  | 'dismissSwap'
+  | 'previewReplace'
+  | 'replaceSwap'
+  | 'pickerTokens'
+  | 'getBalances'
+  | 'getHistory'
+  | 'holdings';
 
 export function swapHandlers(services: BackgroundServices): Pick<Handlers, SwapRequest> {
   return {
@@ -14,7 +21,8 @@ export function swapHandlers(services: BackgroundServices): Pick<Handlers, SwapR
       services.swaps.dismiss();
       return null;
     },
-    replaceSwap: ({ kind }) => services.swaps.replace(kind),
+    previewReplace: ({ kind }) => services.swaps.previewReplace(kind),
+    replaceSwap: ({ kind, reviewId }) => services.swaps.replace(kind, reviewId),
     pickerTokens: async ({ chainId }) => {
       const recent = (await recentTokensItem.get())[String(chainId)] ?? [];
       const { view } = await services.indexFor(chainId);

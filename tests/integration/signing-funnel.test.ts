@@ -1,0 +1,214 @@
+// The signing funnel against the real devnet and reference service, through the background's own
+// message handlers: a reviewed swap is signed as reviewed (its calldata, one /v1/build), a double
+// Confirm runs one swap, and a hostile RPC cannot make a revoke pay what it asks (capped and shown).
+import type { Address, Hex } from 'viem';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { TEST_MNEMONIC } from '../../devnet/accounts';
+import type { ManifestChain } from '../../devnet/manifest';
+import { NATIVE_TOKEN_ADDRESS } from '../../lib/api/schema';
+import { createHandlers, handleMessage } from '../../lib/background/router';
+import { type BackgroundServices, createBackgroundServices } from '../../lib/background/services';
+import { RESULT_SCHEMAS, type Response } from '../../lib/messaging/protocol';
+import { clearPublicClients, publicClientFor, type RpcClient } from '../../lib/rpc/network';
+import { DEFAULT_SETTINGS } from '../../lib/settings/settings';
+import { settingsItem } from '../../lib/storage/items';
+import { createRouterPins } from '../../lib/swap/router-pins';
+import { type EmbeddedDefault, startEmbeddedDefault } from '../../scripts/embedded';
+import { type FaultProxy, onPath, onRpc, startFaultProxy } from '../support/fault-proxy';
+
+const KDF = { iterations: 1_000, minIterations: 1_000 };
+const PASSWORD = 'correct horse battery staple 42';
+const GWEI = 10n ** 9n;
+
+let embedded: EmbeddedDefault;
+let chain: ManifestChain;
+let service: FaultProxy;
+let rpc: FaultProxy;
+let client: RpcClient;
+let services: BackgroundServices;
+let account: Address;
+
+const usdc = (): Address => {
+  const found = chain.tokens.find((t) => t.symbol === 'USDC');
+  if (!found) throw new Error('no USDC');
+  return found.address;
+};
+
+function send(message: unknown): Promise<Response> {
+  return handleMessage(createHandlers(services), services, message, 'view');
+}
+
+async function ok<T extends keyof typeof RESULT_SCHEMAS>(message: { type: T } & Record<string, unknown>) {
+  const answer = await send(message);
+  if (!answer.ok) throw new Error(`${answer.error.code}: ${answer.error.message}`);
+  return RESULT_SCHEMAS[message.type].parse(answer.result) as ReturnType<(typeof RESULT_SCHEMAS)[T]['parse']>;
+}
+
+async function until<T>(read: () => T | undefined | null, what: string, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const value = read();
+    if (value) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A quote of `inAmount` of `inToken` for `outToken` in the session, ready to review. */
+async function quoted(inToken: string, outToken: string, inAmount: bigint) {
+  services.session.setInput({ chainId: 1, inToken, outToken, inAmount: inAmount.toString(), slippage: 1 });
+  await until(() => services.session.getState().status === 'ready', 'a quote');
+}
+
+/** The acknowledgements a review asks for, ticked. */
+const ticks = (preview: { warnings: { code: string; needsAcknowledgement: boolean }[] }) =>
+  preview.warnings.filter((w) => w.needsAcknowledgement).map((w) => w.code);
+
+/** Confirms the open review (the popup's startSwap) and waits for the swap to settle. */
+async function settled() {
+  return until(() => {
+    const state = services.swaps.current();
+    return state && (state.status === 'confirmed' || state.status === 'failed') ? state : null;
+  }, 'the swap to settle');
+}
+
+beforeAll(async () => {
+  embedded = await startEmbeddedDefault({ ports: { ethereum: 0, base: 0, service: 0 } });
+  const eth = embedded.devnet.manifest.chains.find((c) => c.chainId === 1);
+  if (!eth) throw new Error('no ethereum chain');
+  chain = eth;
+  service = await startFaultProxy(embedded.service.url);
+  rpc = await startFaultProxy(chain.rpcUrl);
+  clearPublicClients();
+  client = publicClientFor(1, { rpcOverrides: { '1': chain.rpcUrl } });
+});
+
+afterAll(async () => {
+  services?.session.dispose();
+  await service?.close();
+  await rpc?.close();
+  await embedded?.stop();
+});
+
+beforeEach(async () => {
+  services?.session.dispose();
+  fakeBrowser.reset();
+  service.clear();
+  rpc.clear();
+  await settingsItem.set({
+    ...DEFAULT_SETTINGS,
+    serviceBaseUrl: service.url,
+    rpcOverrides: { '1': rpc.url },
+  });
+  await createRouterPins().pin(1, chain.router);
+  services = createBackgroundServices({ kdf: KDF });
+  await services.ready;
+  const wallet = await ok({
+    type: 'walletImport',
+    kind: 'mnemonic',
+    secret: TEST_MNEMONIC,
+    password: PASSWORD,
+    confirmation: PASSWORD,
+  });
+  account = wallet.accounts[0]?.address as Address;
+});
+
+describe('the swap is signed as reviewed', () => {
+  it('one /v1/build, the reviewed calldata on chain, and a double Confirm runs one swap', async () => {
+    await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 10n ** 16n);
+    service.hits.length = 0;
+    rpc.hits.length = 0;
+    const preview = await ok({ type: 'previewSwap', approvalMode: 'exact' });
+    const simulations = rpc.hits.filter(onRpc('eth_simulateV1')).length;
+    expect(simulations).toBeLessThanOrEqual(1);
+    const nonceBefore = await client.getTransactionCount({ address: account, blockTag: 'pending' });
+    const confirm = {
+      type: 'startSwap',
+      approvalMode: 'exact',
+      quoteDigest: preview.digest,
+      acknowledged: ticks(preview),
+    } as const;
+    // A double click: both Confirms arrive before the first one's swap has been signed.
+    const [first, second] = await Promise.all([send(confirm), send(confirm)]);
+    expect(first.ok && second.ok).toBe(true);
+    const done = await settled();
+    expect(done.status, JSON.stringify(done.failure)).toBe('confirmed');
+    expect(await client.getTransactionCount({ address: account, blockTag: 'pending' })).toBe(nonceBefore + 1);
+    const mined = await client.getTransaction({ hash: done.tx?.hash as Hex });
+    expect(mined.input).toBe(preview.transaction.data);
+    expect(mined.to?.toLowerCase()).toBe(preview.transaction.to.toLowerCase());
+    // The review's build is the one signed: no second /v1/build, no second asset simulation.
+    expect(service.hits.filter(onPath('/v1/build')).length).toBe(1);
+    expect(rpc.hits.filter(onRpc('eth_simulateV1')).length).toBe(simulations);
+  });
+});
+
+describe('a hostile RPC on revoke', () => {
+  /** An unlimited USDC approval granted by a swap, so that Activity offers to revoke it. */
+  async function grantedApproval() {
+    await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 10n ** 17n);
+    const buy = await ok({ type: 'previewSwap', approvalMode: 'exact' });
+    await ok({ type: 'startSwap', approvalMode: 'exact', quoteDigest: buy.digest, acknowledged: ticks(buy) });
+    expect((await settled()).status).toBe('confirmed');
+    await quoted(usdc(), NATIVE_TOKEN_ADDRESS, 10n ** 6n);
+    const sell = await ok({ type: 'previewSwap', approvalMode: 'unlimited' });
+    await ok({
+      type: 'startSwap',
+      approvalMode: 'unlimited',
+      quoteDigest: sell.digest,
+      acknowledged: ticks(sell),
+    });
+    expect((await settled()).status).toBe('confirmed');
+    return { chainId: 1, token: usdc(), spender: chain.router };
+  }
+
+  it('caps a huge priority fee, an inflated fee history and an inflated gas estimate, and shows the fee', async () => {
+    const grant = await grantedApproval();
+    const hex = (value: bigint) => `0x${value.toString(16)}`;
+    // The issue's RPC: 1,000 gwei priority, a fee history that backs it, and 1,812,563 gas.
+    const answer = (result: unknown) => (body: string) => JSON.stringify({ ...JSON.parse(body), result });
+    rpc.add({
+      match: onRpc('eth_maxPriorityFeePerGas'),
+      fault: { kind: 'rewrite', transform: answer(hex(1_000n * GWEI)) },
+    });
+    rpc.add({
+      match: onRpc('eth_estimateGas'),
+      fault: { kind: 'rewrite', transform: answer(hex(1_812_563n)) },
+    });
+    rpc.add({
+      match: onRpc('eth_feeHistory'),
+      fault: {
+        kind: 'rewrite',
+        transform: (body) => {
+          const parsed = JSON.parse(body);
+          parsed.result.reward = parsed.result.reward.map(() => [hex(1_000n * GWEI)]);
+          return JSON.stringify(parsed);
+        },
+      },
+    });
+    const review = await ok({ type: 'previewRevoke', ...grant });
+    expect(BigInt(review.fee.maxPriorityFeePerGas)).toBeLessThanOrEqual(50n * GWEI);
+    expect(BigInt(review.fee.gasLimit)).toBeLessThanOrEqual(120_000n);
+    expect(review.fee.capped).toBe(true);
+    const revoked = await ok({ type: 'revokeApproval', reviewId: review.reviewId });
+    const signed = await client.getTransaction({ hash: revoked.hash as Hex });
+    expect(signed.gas).toBe(BigInt(review.fee.gasLimit));
+    expect(signed.maxPriorityFeePerGas).toBe(BigInt(review.fee.maxPriorityFeePerGas));
+    expect(signed.maxFeePerGas).toBe(BigInt(review.fee.maxFeePerGas));
+    // The review is used: a second Confirm signs nothing.
+    const again = await send({ type: 'revokeApproval', reviewId: review.reviewId });
+    expect(again).toMatchObject({ ok: false, error: { code: 'REVIEW_USED' } });
+  });
+
+  it('refuses with a specific message when the base fee is above the ceiling', async () => {
+    const grant = await grantedApproval();
+    await ok({
+      type: 'updateSettings',
+      settings: { ...services.settings(), feeCeilingsGwei: { '1': '0.000000001' } },
+    });
+    const refused = await send({ type: 'previewRevoke', ...grant });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'FEE_ABOVE_CEILING' } });
+    expect(refused.ok === false && refused.error.message).toMatch(/above your ceiling of 0.000000001 gwei/);
+  });
+});
