@@ -28,6 +28,7 @@ interface Pending extends Queued {
   frame: string | null;
   /** Runs once the user approved (the wallet is unlocked by then); its value goes to the page. */
   run: (choice: UserChoice) => Promise<unknown>;
+  check?: PreparedApproval['check'];
   settle: (response: DappResponse) => void;
 }
 
@@ -39,6 +40,8 @@ export interface UserChoice {
 export interface PreparedApproval {
   chainId: number;
   detail: ApprovalDetail;
+  /** Checks the user's choice first: a bad one keeps the request waiting (the window says why). */
+  check?: (choice: UserChoice) => Promise<unknown>;
   run: (choice: UserChoice) => Promise<unknown>;
 }
 
@@ -135,12 +138,13 @@ export function createApprovalQueue(deps: ApprovalDeps) {
         }
         queue = added.queue;
         prepare().then(
-          ({ detail, run, chainId }) => {
+          ({ detail, run, check, chainId }) => {
             const pending = queue.find((entry) => entry.id === id);
             if (!pending) return; // rejected while it was being prepared
             const account = 'account' in detail ? detail.account : null;
             pending.view = { id, origin, chainId, account, warnings: originWarnings(origin), detail };
             pending.run = run;
+            pending.check = check;
             void ensureWindow().catch(() => undefined);
           },
           (error: unknown) => {
@@ -186,6 +190,7 @@ export function createApprovalQueue(deps: ApprovalDeps) {
         if (!password) throw new CodedError('LOCKED', 'Unlock Swaplane first: enter your password.');
         await deps.unlock(password);
       }
+      await pending.check?.(choice);
       queue = removeFromQueue(queue, id);
       try {
         pending.settle({ result: await pending.run(choice) });

@@ -184,6 +184,7 @@ async function approvalMethod(
           chainId: await registry.chainOf(origin),
           accounts: await accounts.offeredAccounts(),
         },
+        check: (choice) => accounts.chosenAccounts(choice),
         run: async (choice) => {
           await registry.connect(origin, await accounts.chosenAccounts(choice), now());
           return answer();
