@@ -7,6 +7,7 @@ import { AccountChoice } from './AccountChoice';
 import { useActivationDelay } from './activation';
 import { Detail } from './Detail';
 import { Header } from './Header';
+import { WaitingList } from './WaitingList';
 import { Warnings, warningsOf } from './Warnings';
 
 const TITLES = {
@@ -130,6 +131,7 @@ export function Approve() {
           <AccountChoice accounts={request.detail.accounts} chosen={chosen ?? []} onChange={setAccounts} />
         ) : null}
         <Detail detail={request.detail} />
+        <WaitingList waiting={state.waiting} />
         {locked ? (
           <label>
             Password

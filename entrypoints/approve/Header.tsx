@@ -28,7 +28,7 @@ export function Header({
         <dd>{getChain(view.chainId)?.name ?? `chain ${view.chainId}`}</dd>
       </dl>
       {order.length > 1 ? (
-        <nav class="queue" aria-label="Waiting requests">
+        <nav class="queue" aria-label="Request queue">
           <button
             type="button"
             disabled={!previous}
