@@ -49,11 +49,6 @@ export function TransactionDetail({ detail }: { detail: Tx }) {
           <dd>
             {formatAmountExact(value, 18)} {detail.nativeSymbol} ({formatUsd(usdValue(value, 18, price))})
           </dd>
-          <dt>To</dt>
-          <dd>
-            {detail.to ?? 'new contract'}
-            {detail.recipientKind ? <small> ({detail.recipientKind})</small> : null}
-          </dd>
           <dt>Call</dt>
           <dd>
             {detail.call === null
@@ -123,6 +118,11 @@ export function TransactionDetail({ detail }: { detail: Tx }) {
       <section aria-label="Transaction">
         <h2>Transaction</h2>
         <dl>
+          <dt>To</dt>
+          <dd>
+            {detail.to ?? 'new contract'}
+            {detail.recipientKind ? <small> ({detail.recipientKind})</small> : null}
+          </dd>
           <dt>Network</dt>
           <dd>{getChain(detail.chainId)?.name ?? detail.chainId}</dd>
           <dt>Network fee</dt>
