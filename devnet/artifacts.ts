@@ -13,7 +13,8 @@ export type ContractName =
   | 'SwapRouter'
   | 'SafetyTestToken'
   | 'SafetyProbe'
-  | 'V3Liquidity';
+  | 'V3Liquidity'
+  | 'GasPriceRefund';
 export const CONTRACT_NAMES: readonly ContractName[] = [
   'Token',
   'TetherToken',
@@ -25,6 +26,8 @@ export const CONTRACT_NAMES: readonly ContractName[] = [
   // Not deployed: the extension's safety check simulates it (lib/safety/probe-code.ts).
   'SafetyProbe',
   'V3Liquidity',
+  // Not deployed by the devnet: the dapp tests deploy it (a contract that refunds at gas price 0).
+  'GasPriceRefund',
 ];
 
 export function artifactPath(name: string): string {

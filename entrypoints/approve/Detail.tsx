@@ -1,18 +1,8 @@
 // What the request does, per kind: the message, the typed data field by field (permits called
 // out), or the transaction with its simulated balance changes, approvals and fee.
-import { formatAmountExact } from '@/lib/amounts';
 import { getChain } from '@/lib/chains';
 import type { ApprovalDetail } from '@/lib/dapp/approval';
-
-const NATIVE = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-
-function amountText(amount: string, decimals: number | null, symbol: string | null): string {
-  const value = BigInt(amount);
-  const sign = value < 0n ? '−' : '+';
-  const abs = value < 0n ? -value : value;
-  const shown = decimals === null ? `${abs.toString()} units` : formatAmountExact(abs, decimals);
-  return `${sign}${shown} ${symbol ?? ''}`.trim();
-}
+import { TransactionDetail } from './TransactionDetail';
 
 function expiryText(expiry: number | null): string {
   return expiry === null ? 'never expires' : new Date(expiry * 1000).toUTCString();
@@ -24,9 +14,9 @@ export function Detail({ detail }: { detail: ApprovalDetail }) {
       return (
         <section aria-label="What connecting allows">
           <p>
-            The site will see your active account's address and can ask you to sign and send transactions on{' '}
-            {getChain(detail.chainId)?.name ?? `chain ${detail.chainId}`}. Every signature and transaction
-            still needs your approval here.
+            The site will see the addresses of the accounts you choose and can ask you to sign and send
+            transactions on {getChain(detail.chainId)?.name ?? `chain ${detail.chainId}`}. Every signature and
+            transaction still needs your approval here.
           </p>
         </section>
       );
@@ -34,7 +24,13 @@ export function Detail({ detail }: { detail: ApprovalDetail }) {
       return (
         <section aria-label="Message">
           <h2>Message</h2>
-          <p>Signing proves you own {detail.account}. It costs nothing and sends nothing.</p>
+          {detail.warnings.some((warning) => warning.code === 'HASH_SIGNATURE') ? (
+            <p>
+              Signing with {detail.account} may authorise a transaction: sign only if you know what it is.
+            </p>
+          ) : (
+            <p>Signing proves you own {detail.account}. It costs nothing and sends nothing.</p>
+          )}
           {detail.message.kind === 'text' ? (
             <pre>{detail.message.text}</pre>
           ) : (
@@ -50,7 +46,10 @@ export function Detail({ detail }: { detail: ApprovalDetail }) {
         <>
           {detail.permit ? (
             <section aria-label="Permit" class="warning">
-              <h2>Permit: this signature lets {detail.permit.spender} spend your tokens</h2>
+              <h2>
+                {detail.permit.witness ? 'Permit2 transfer' : 'Permit'}: this signature lets{' '}
+                {detail.permit.spender} {detail.permit.witness ? 'take' : 'spend'} your tokens
+              </h2>
               <dl>
                 <dt>Standard</dt>
                 <dd>{detail.permit.standard}</dd>
@@ -66,9 +65,16 @@ export function Detail({ detail }: { detail: ApprovalDetail }) {
                 ))}
                 <dt>Expires</dt>
                 <dd>{expiryText(detail.permit.expiry)}</dd>
+                {detail.permit.witness ? (
+                  <>
+                    <dt>With</dt>
+                    <dd>{detail.permit.witness} (shown in full below)</dd>
+                  </>
+                ) : null}
               </dl>
             </section>
           ) : null}
+          {detail.seaport ? <SeaportOrder order={detail.seaport} /> : null}
           <section aria-label="Typed data">
             <h2>{detail.primaryType}</h2>
             <dl>
@@ -105,64 +111,44 @@ export function Detail({ detail }: { detail: ApprovalDetail }) {
   }
 }
 
-function TransactionDetail({ detail }: { detail: Extract<ApprovalDetail, { kind: 'transaction' }> }) {
+type Seaport = NonNullable<Extract<ApprovalDetail, { kind: 'typed-data' }>['seaport']>;
+
+function itemText(item: Seaport['offered'][number]): string {
+  const id = item.kind.startsWith('ERC-721') || item.kind.startsWith('ERC-1155') ? ` #${item.id}` : '';
+  const token = item.kind === 'Native coin' ? '' : ` of ${item.token}`;
+  return `${item.amount} ${item.kind}${id}${token}`;
+}
+
+/** A Seaport order read as a trade: what the account gives against what it gets. */
+function SeaportOrder({ order }: { order: Seaport }) {
   return (
-    <>
-      {detail.warnings.map((warning) => (
-        <p key={warning.code} role="alert" class="warning">
-          {warning.message}
-        </p>
-      ))}
-      <section aria-label="Balance changes">
-        <h2>Balance changes</h2>
-        {detail.simulation === 'unavailable' && detail.changes.length <= 1 ? (
-          <p>Not simulated: only the amount sent is known.</p>
-        ) : null}
-        <ul>
-          {detail.changes.map((change) => (
-            <li key={change.token} class={change.amount.startsWith('-') ? 'negative' : 'positive'}>
-              {amountText(change.amount, change.decimals, change.symbol)}
-              {change.token === NATIVE ? '' : ` (${change.token})`}
-            </li>
-          ))}
-          {detail.changes.length === 0 ? <li>No token moves to or from your account.</li> : null}
-        </ul>
-      </section>
-      {detail.approvals.length > 0 ? (
-        <section aria-label="Approvals">
-          <h2>Approvals</h2>
+    <section aria-label="Seaport order" class="warning">
+      <h2>Seaport order: signing lists these for anyone to take</h2>
+      <h3>You offer</h3>
+      <ul>
+        {order.offered.map((item) => (
+          <li key={`${item.token}${item.id}`}>{itemText(item)}</li>
+        ))}
+      </ul>
+      <h3>You receive</h3>
+      <ul>
+        {order.received.map((item) => (
+          <li key={`${item.token}${item.id}`}>{itemText(item)}</li>
+        ))}
+        {order.received.length === 0 ? <li>Nothing.</li> : null}
+      </ul>
+      {order.toOthers.length > 0 ? (
+        <>
+          <h3>Paid to others</h3>
           <ul>
-            {detail.approvals.map((approval) => (
-              <li key={`${approval.token}${approval.spender}`}>
-                {approval.spender} may spend{' '}
-                {BigInt(approval.amount) >= 2n ** 255n
-                  ? 'unlimited'
-                  : amountText(approval.amount, approval.decimals, null).slice(1)}{' '}
-                {approval.symbol ?? approval.token}
+            {order.toOthers.map((item) => (
+              <li key={`${item.token}${item.id}${item.recipient}`}>
+                {itemText(item)} to {item.recipient}
               </li>
             ))}
           </ul>
-        </section>
+        </>
       ) : null}
-      <section aria-label="Transaction">
-        <h2>Transaction</h2>
-        <dl>
-          <dt>To</dt>
-          <dd>{detail.to ?? 'new contract'}</dd>
-          <dt>Network</dt>
-          <dd>{getChain(detail.chainId)?.name ?? detail.chainId}</dd>
-          <dt>Network fee</dt>
-          <dd>
-            up to {formatAmountExact(BigInt(detail.maxNetworkFee), 18)} {detail.nativeSymbol}
-          </dd>
-          <dt>Data</dt>
-          <dd>
-            {detail.data === '0x'
-              ? 'none'
-              : `${detail.data.slice(0, 10)}… (${(detail.data.length - 2) / 2} bytes)`}
-          </dd>
-        </dl>
-      </section>
-    </>
+    </section>
   );
 }

@@ -3,11 +3,13 @@
 // swap preflight does) for balance changes and approvals, gas estimated with the swap margin, fees
 // from the wallet's estimate under the cap; then signed and broadcast with the swap pipeline's
 // signer (lib/wallet/transactions.ts).
-import { type Address, erc20Abi, type Hex, type LocalAccount } from 'viem';
+import { type Address, erc20Abi, getAddress, type Hex, type LocalAccount } from 'viem';
 import { NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
 import { getChain } from '@/lib/chains';
 import type { ApprovalDetail } from '@/lib/dapp/approval';
+import { decodeCall } from '@/lib/dapp/calls';
 import { DappRpcError, RPC_ERROR } from '@/lib/dapp/errors';
+import { nftApprovals, nftChanges } from '@/lib/dapp/nft-logs';
 import {
   balanceChanges,
   chooseFees,
@@ -15,10 +17,11 @@ import {
   type FeeChoice,
   grantedApprovals,
 } from '@/lib/dapp/transaction';
+import { transactionWarnings, UNLIMITED_ERC20 } from '@/lib/dapp/tx-warnings';
 import { feeCaps, readFeeHistory } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
 import { broadcast, estimateFees, SendError, signCall, withGasMargin } from '@/lib/rpc/transactions';
-import { decodeRevert, revertOf } from '@/lib/swap/simulate';
+import { decodeRevert, isUnsupported, revertOf } from '@/lib/swap/simulate';
 
 export interface PreparedTransaction {
   detail: Extract<ApprovalDetail, { kind: 'transaction' }>;
@@ -45,26 +48,78 @@ async function tokenInfo(client: RpcClient, chainId: number, token: string): Pro
   };
 }
 
+type SimLog = { address: Address; topics: Hex[]; data: Hex };
 type SimOutcome =
-  | { status: 'ok'; logs: { address: Address; topics: Hex[]; data: Hex }[] }
+  | { status: 'ok'; logs: SimLog[] }
   | { status: 'reverted'; reason: string }
   | { status: 'unavailable' };
 
-async function simulate(client: RpcClient, call: DappCall): Promise<SimOutcome> {
+/**
+ * eth_simulateV1 of the transaction exactly as it would be signed: the real nonce, gas limit and
+ * capped fees, with `validation: true` (so the node charges gas and checks the balance). A
+ * simulation at gas price 0 could be fooled by a contract that behaves differently then.
+ */
+async function simulate(
+  client: RpcClient,
+  call: DappCall & { gas: bigint },
+  fees: FeeChoice,
+  nonce: number,
+): Promise<SimOutcome> {
   try {
     const [block] = await client.simulateBlocks({
       blocks: [
-        { calls: [{ account: call.from, to: call.to ?? undefined, data: call.data, value: call.value }] },
+        {
+          calls: [
+            {
+              account: call.from,
+              to: call.to ?? undefined,
+              data: call.data,
+              value: call.value,
+              gas: call.gas,
+              nonce,
+              maxFeePerGas: fees.maxFeePerGas,
+              maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+            },
+          ],
+        },
       ],
       traceTransfers: true,
-      validation: false,
+      validation: true,
     } as Parameters<RpcClient['simulateBlocks']>[0]);
     const result = block?.calls[0];
     if (!result) return { status: 'unavailable' };
     if (result.status !== 'success') return { status: 'reverted', reason: decodeRevert(result.data).text };
-    return { status: 'ok', logs: (result.logs ?? []) as { address: Address; topics: Hex[]; data: Hex }[] };
-  } catch {
-    return { status: 'unavailable' };
+    return { status: 'ok', logs: (result.logs ?? []) as SimLog[] };
+  } catch (error) {
+    if (isUnsupported(error)) return { status: 'unavailable' };
+    // The node refused the transaction itself (funds for value + fee, nonce): it would fail too.
+    const revert = revertOf(error);
+    return { status: 'reverted', reason: revert?.text ?? 'the network would refuse it' };
+  }
+}
+
+/** What the user is shown as the transaction's effect: compared again at Confirm. */
+export function outcomeKey(detail: PreparedTransaction['detail']): string {
+  return JSON.stringify([
+    detail.simulation,
+    detail.changes.map((c) => [c.token, c.amount]),
+    detail.approvals.map((a) => [a.token, a.spender, a.amount]),
+    detail.nfts,
+    detail.nftApprovals,
+  ]);
+}
+
+async function estimate(client: RpcClient, call: DappCall): Promise<{ gas: bigint; revert: string | null }> {
+  try {
+    const estimate = await client.estimateGas({
+      account: call.from,
+      ...(call.to ? { to: call.to } : {}),
+      data: call.data,
+      value: call.value,
+    });
+    return { gas: call.gas && call.gas > estimate ? call.gas : withGasMargin(estimate), revert: null };
+  } catch (error) {
+    return { gas: call.gas ?? 0n, revert: revertOf(error)?.text ?? 'the node could not estimate gas' };
   }
 }
 
@@ -73,53 +128,67 @@ export async function prepareTransaction(
   chainId: number,
   call: DappCall,
 ): Promise<PreparedTransaction> {
-  const warnings: { code: string; message: string }[] = [];
-  const sim = await simulate(client, call);
-  let estimate: bigint | null = null;
-  let revertReason = sim.status === 'reverted' ? sim.reason : null;
-  try {
-    estimate = await client.estimateGas({
-      account: call.from,
-      ...(call.to ? { to: call.to } : {}),
-      data: call.data,
-      value: call.value,
-    });
-  } catch (error) {
-    const revert = revertOf(error);
-    revertReason ??= revert?.text ?? 'the node could not estimate gas';
-  }
-  const gas =
-    estimate === null
-      ? (call.gas ?? 0n)
-      : call.gas && call.gas > estimate
-        ? call.gas
-        : withGasMargin(estimate);
-  if (revertReason !== null) {
-    warnings.push({ code: 'WILL_REVERT', message: `This transaction is expected to fail: ${revertReason}.` });
-  }
+  const { gas, revert } = await estimate(client, call);
   if (gas === 0n)
     throw new DappRpcError(
       RPC_ERROR.invalidInput,
       'The transaction cannot be estimated and names no gas limit.',
     );
-  const [suggested, history] = await Promise.all([estimateFees(client), readFeeHistory(client)]);
+  const [suggested, history, nonce, code] = await Promise.all([
+    estimateFees(client),
+    readFeeHistory(client),
+    client.getTransactionCount({ address: call.from, blockTag: 'pending' }),
+    call.to
+      ? (client.request({ method: 'eth_getCode', params: [call.to, 'latest'] }) as Promise<Hex>).catch(
+          () => undefined,
+        )
+      : Promise.resolve(undefined),
+  ]);
   if (history.baseFees.length === 0) {
     throw new DappRpcError(RPC_ERROR.internal, 'The network gave no fee history to check the fee against.');
   }
   const fees = chooseFees(call.fees, suggested, feeCaps(history));
-  if (fees.capped) {
-    warnings.push({
-      code: 'FEE_CAPPED',
-      message:
-        'The fee asked for is above what this network has recently needed; Swaplane lowers it to its cap.',
-    });
+  const prepared = { ...call, gas };
+  const sim = await simulate(client, prepared, fees, nonce);
+  const detail = await describeTransaction(client, chainId, prepared, fees, sim, revert, code);
+  return { call: prepared, fees, detail };
+}
+
+/** Re-simulates at Confirm: the outcome shown must still be the outcome, or nothing is signed. */
+export async function checkOutcomeUnchanged(
+  client: RpcClient,
+  chainId: number,
+  prepared: PreparedTransaction,
+): Promise<void> {
+  const nonce = await client.getTransactionCount({ address: prepared.call.from, blockTag: 'pending' });
+  const sim = await simulate(client, prepared.call, prepared.fees, nonce);
+  const again = await describeTransaction(
+    client,
+    chainId,
+    prepared.call,
+    prepared.fees,
+    sim,
+    sim.status === 'reverted' ? sim.reason : null,
+    undefined,
+  );
+  if (outcomeKey(again) !== outcomeKey(prepared.detail)) {
+    throw new DappRpcError(
+      RPC_ERROR.transactionRejected,
+      'The transaction would now do something else than what you reviewed, so Swaplane did not send it. Ask the site to send it again and review it anew.',
+    );
   }
-  if (sim.status === 'unavailable') {
-    warnings.push({
-      code: 'NOT_SIMULATED',
-      message: 'The balance changes could not be simulated on this network.',
-    });
-  }
+}
+
+async function describeTransaction(
+  client: RpcClient,
+  chainId: number,
+  call: DappCall & { gas: bigint },
+  fees: FeeChoice,
+  sim: SimOutcome,
+  estimateRevert: string | null,
+  code: Hex | undefined,
+): Promise<PreparedTransaction['detail']> {
+  const revertReason = sim.status === 'reverted' ? sim.reason : estimateRevert;
   const logs = sim.status === 'ok' ? sim.logs : [];
   const changes = balanceChanges(logs, call.from);
   // Without traced native transfers, the value sent is still a known outflow.
@@ -134,45 +203,60 @@ export async function prepareTransaction(
     ),
   );
   const info = (token: string) => infos.get(token) ?? { symbol: null, decimals: null };
-  if (approvals.some((approval) => approval.amount >= 2n ** 255n)) {
-    warnings.push({ code: 'UNLIMITED_APPROVAL', message: 'This grants an unlimited allowance of a token.' });
-  }
+  const decodedCall = decodeCall(call.data);
+  const recipientKind = call.to === null ? null : code && code !== '0x' ? 'contract' : 'account';
+  const nfts = nftChanges(logs, call.from);
+  const nftGrants = nftApprovals(logs, call.from);
+  const warnings = transactionWarnings({
+    call,
+    revertReason,
+    capped: fees.capped,
+    simulated: sim.status !== 'unavailable',
+    unlimited: approvals.some((approval) => approval.amount >= UNLIMITED_ERC20),
+    decodedCall,
+    recipientKind,
+    nftApprovals: nftGrants,
+  });
   return {
-    call: { ...call, gas },
-    fees,
-    detail: {
-      kind: 'transaction',
-      account: call.from,
-      chainId,
-      to: call.to,
-      value: call.value.toString(),
-      data: call.data,
-      gasLimit: gas.toString(),
-      maxFeePerGas: fees.maxFeePerGas.toString(),
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
-      maxNetworkFee: (gas * fees.maxFeePerGas).toString(),
-      nativeSymbol: getChain(chainId)?.nativeSymbol ?? 'ETH',
-      simulation: sim.status === 'unavailable' ? 'unavailable' : revertReason !== null ? 'reverted' : 'ok',
-      revertReason,
-      changes: changes.map((change) => ({
-        token: change.token,
-        ...info(change.token),
-        amount: change.delta.toString(),
-      })),
-      approvals: approvals.map((approval) => ({
-        token: approval.token,
-        ...info(approval.token),
-        spender: approval.spender,
-        amount: approval.amount.toString(),
-      })),
-      warnings,
-    },
+    kind: 'transaction',
+    account: getAddress(call.from),
+    chainId,
+    to: call.to === null ? null : getAddress(call.to),
+    value: call.value.toString(),
+    data: call.data,
+    gasLimit: call.gas.toString(),
+    maxFeePerGas: fees.maxFeePerGas.toString(),
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+    maxNetworkFee: (call.gas * fees.maxFeePerGas).toString(),
+    nativeSymbol: getChain(chainId)?.nativeSymbol ?? 'ETH',
+    simulation: sim.status === 'unavailable' ? 'unavailable' : revertReason !== null ? 'reverted' : 'ok',
+    revertReason,
+    changes: changes.map((change) => ({
+      token: change.token,
+      ...info(change.token),
+      amount: change.delta.toString(),
+    })),
+    approvals: approvals.map((approval) => ({
+      token: approval.token,
+      ...info(approval.token),
+      spender: getAddress(approval.spender),
+      amount: approval.amount.toString(),
+    })),
+    call: decodedCall,
+    recipientKind,
+    nfts,
+    nftApprovals: nftGrants,
+    warnings,
   };
 }
 
-/** Signs and broadcasts the approved transaction; the page gets its hash. */
+/**
+ * Signs and broadcasts an approved dapp transaction, after simulating it again (refused if its
+ * outcome changed since the review); the page gets its hash. The one place a dapp plan is signed.
+ */
 export async function sendPrepared(
   client: RpcClient,
+  chainId: number,
   signer: LocalAccount,
   prepared: PreparedTransaction,
 ): Promise<Hex> {
@@ -185,6 +269,7 @@ export async function sendPrepared(
   if (prepared.call.to === null) {
     throw new DappRpcError(RPC_ERROR.unsupportedMethod, 'Swaplane does not deploy contracts for sites.');
   }
+  await checkOutcomeUnchanged(client, chainId, prepared);
   const signed = await signCall(
     client,
     signer,

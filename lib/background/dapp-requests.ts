@@ -7,6 +7,7 @@ import { DappRpcError, invalidParams, RPC_ERROR } from '@/lib/dapp/errors';
 import { messageBytesHex, showMessage } from '@/lib/dapp/message';
 import type { ApprovalKind } from '@/lib/dapp/methods';
 import { parseParams } from '@/lib/dapp/params';
+import { messageWarnings, seaportOrderOf, typedDataWarnings } from '@/lib/dapp/signature-review';
 import type { ConnectedSite } from '@/lib/dapp/sites';
 import { normalizeTransaction } from '@/lib/dapp/transaction';
 import { decodeTypedData, TypedDataError } from '@/lib/dapp/typed-data';
@@ -53,7 +54,7 @@ export async function prepareRequest(
     const account = requireSiteAccount(site, address);
     const raw = messageBytesHex(message);
     return {
-      detail: { kind: 'sign', account, message: showMessage(raw) },
+      detail: { kind: 'sign', account, message: showMessage(raw), warnings: messageWarnings(raw) },
       run: async () => (await signerFor(context, account)).signMessage({ message: { raw } }),
     };
   }
@@ -74,7 +75,13 @@ export async function prepareRequest(
     }
     const { definition, ...shown } = decoded;
     return {
-      detail: { kind: 'typed-data', account, ...shown },
+      detail: {
+        kind: 'typed-data',
+        account,
+        ...shown,
+        seaport: seaportOrderOf(decoded),
+        warnings: typedDataWarnings(decoded),
+      },
       run: async () => (await signerFor(context, account)).signTypedData(definition),
     };
   }
@@ -85,6 +92,7 @@ export async function prepareRequest(
   const prepared = await prepareTransaction(client, context.chainId, call);
   return {
     detail: prepared.detail,
-    run: async (): Promise<Hex> => sendPrepared(client, await signerFor(context, account), prepared),
+    run: async (): Promise<Hex> =>
+      sendPrepared(client, context.chainId, await signerFor(context, account), prepared),
   };
 }

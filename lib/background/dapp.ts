@@ -2,16 +2,22 @@
 // BROWSER reported for the sending frame (never one the page wrote), is served by method class
 // (lib/dapp/methods.ts), and answers a result or an EIP-1193 error. Requests that need the user
 // wait in one bounded queue shown by one approval window (./dapp-approvals.ts).
+
+import { getAddress, type Hex, recoverMessageAddress } from 'viem';
 import { browser } from 'wxt/browser';
+import { sameAddress } from '@/lib/api/schema';
 import type { DappResponse } from '@/lib/dapp/approval';
 import { DappRpcError, RPC_ERROR, toRpcError, unauthorized } from '@/lib/dapp/errors';
+import { messageBytesHex } from '@/lib/dapp/message';
 import { type ApprovalKind, classifyMethod } from '@/lib/dapp/methods';
 import { parseParams } from '@/lib/dapp/params';
-import { hexChainId, permittedAccounts, siteFor } from '@/lib/dapp/sites';
+import { createRateLimiter } from '@/lib/dapp/rate-limit';
+import { hexChainId, siteFor } from '@/lib/dapp/sites';
 import { publicClientFor } from '@/lib/rpc/network';
 import type { Settings } from '@/lib/settings/settings';
 import type { DappSettings } from '@/lib/state/dapp';
 import { dappSettingsItem } from '@/lib/storage/items';
+import { dappAccounts } from './dapp-accounts';
 import { createApprovalQueue } from './dapp-approvals';
 import { prepareRequest } from './dapp-requests';
 import {
@@ -54,52 +60,15 @@ export function createDappService(deps: DappDeps) {
   const registry = createSiteRegistry(deps.sendToFrame, deps.seal);
   const { sites, chainOf } = registry;
   const unlocked = async () => (await deps.wallet.state()).status === 'unlocked';
-  const walletMethod = (origin: string, method: string, params: unknown) =>
-    answerWalletMethod(registry, unlocked, origin, method, params);
+  const accounts = dappAccounts(deps.wallet, sites);
+  const { orderedAccounts } = accounts;
+  const walletMethod = async (origin: string, method: string, params: unknown) =>
+    method === 'eth_accounts'
+      ? orderedAccounts(origin, await unlocked())
+      : answerWalletMethod(registry, origin, method, params);
 
-  async function approvalMethod(
-    origin: string,
-    kind: ApprovalKind,
-    method: string,
-    params: unknown,
-  ): Promise<DappResponse> {
-    const all = await sites();
-    const site = siteFor(all, origin);
-    if (kind === 'connect') {
-      const wantsPermissions = method === 'wallet_requestPermissions';
-      if (wantsPermissions) {
-        const [asked] = parseParams(method, params);
-        if (!Object.hasOwn(asked, 'eth_accounts')) {
-          throw new DappRpcError(
-            RPC_ERROR.invalidParams,
-            'Invalid params: only eth_accounts can be requested.',
-          );
-        }
-      }
-      const answer = async () =>
-        wantsPermissions ? registry.permissionsOf(origin) : permittedAccounts(await sites(), origin, true);
-      if (site && !wantsPermissions && (await unlocked())) return { result: await answer() };
-      return ask(origin, kind, { kind: 'connect', chainId: await chainOf(origin) }, async () => {
-        const state = await deps.wallet.state();
-        const active = state.accounts.find((account) => account.id === state.activeId);
-        if (!active) throw new DappRpcError(RPC_ERROR.unauthorized, 'Swaplane has no account to connect.');
-        await registry.connect(origin, [active.address], now());
-        return answer();
-      });
-    }
-    if (!site) throw unauthorized();
-    const chainId = site.chainId;
-    const prepared = await prepareRequest({
-      kind,
-      method,
-      params,
-      site,
-      chainId,
-      client: () => publicClientFor(chainId, deps.settings()),
-      signer: () => deps.wallet.activeSigner(),
-    });
-    return ask(origin, kind, prepared.detail, prepared.run);
-  }
+  const readLimiter = createRateLimiter(now);
+  const context: ApprovalContext = { deps, ask, registry, accounts, unlocked, now };
 
   async function request(
     origin: string,
@@ -117,11 +86,17 @@ export function createDappService(deps: DappDeps) {
         );
       }
       if (kind === 'read') {
+        if (!readLimiter.take(origin)) {
+          throw new DappRpcError(
+            RPC_ERROR.limitExceeded,
+            'This site is making too many requests: slow down.',
+          );
+        }
         const client = publicClientFor(await chainOf(origin), deps.settings());
         return { result: await readOnlyCall(client, method, params) };
       }
       if (kind === 'wallet') return { result: await walletMethod(origin, method, params) };
-      return await approvalMethod(origin, kind.approval, method, params);
+      return await approvalMethod(context, origin, frameKey(frame), kind.approval, method, params);
     } catch (error) {
       return { error: toRpcError(error) };
     }
@@ -140,6 +115,18 @@ export function createDappService(deps: DappDeps) {
     request,
     approvals: approvalQueue.approvals,
     decide: approvalQueue.decide,
+    /** A tab navigated (its page reloaded or left) or closed: its waiting requests are rejected. */
+    tabNavigated: (tabId: number) => approvalQueue.rejectTab(tabId),
+    /**
+     * The user switched the active account: sites granted it hear accountsChanged with it first
+     * (as eth_accounts answers); other sites hear nothing.
+     */
+    async activeAccountChanged(address: string): Promise<void> {
+      for (const site of await sites()) {
+        if (!site.accounts.some((account) => sameAddress(account, address))) continue;
+        registry.notify(site.origin, 'accountsChanged', await orderedAccounts(site.origin, await unlocked()));
+      }
+    },
     windowClosed: approvalQueue.windowClosed,
     sites,
     disconnect: registry.disconnect,
@@ -155,17 +142,91 @@ export function createDappService(deps: DappDeps) {
 
 export type DappService = ReturnType<typeof createDappService>;
 
+const frameKey = (frame: Frame | undefined): string | null =>
+  frame ? `${frame.tabId}:${frame.frameId}` : null;
+
+interface ApprovalContext {
+  deps: DappDeps;
+  ask: ReturnType<typeof createApprovalQueue>['ask'];
+  registry: SiteRegistry;
+  accounts: ReturnType<typeof dappAccounts>;
+  unlocked: () => Promise<boolean>;
+  now: () => number;
+}
+
+/** Requests that need the user: connect, sign, typed data, transaction. */
+async function approvalMethod(
+  { deps, ask, registry, accounts, unlocked, now }: ApprovalContext,
+  origin: string,
+  frame: string | null,
+  kind: ApprovalKind,
+  method: string,
+  params: unknown,
+): Promise<DappResponse> {
+  const all = await registry.sites();
+  const site = siteFor(all, origin);
+  if (kind === 'connect') {
+    const wantsPermissions = method === 'wallet_requestPermissions';
+    if (wantsPermissions) {
+      const [asked] = parseParams(method, params);
+      if (!Object.hasOwn(asked, 'eth_accounts')) {
+        throw new DappRpcError(
+          RPC_ERROR.invalidParams,
+          'Invalid params: only eth_accounts can be requested.',
+        );
+      }
+    }
+    const answer = async () =>
+      wantsPermissions ? registry.permissionsOf(origin) : accounts.orderedAccounts(origin, true);
+    if (site && !wantsPermissions && (await unlocked())) return { result: await answer() };
+    return ask(
+      origin,
+      kind,
+      async () => ({
+        chainId: await registry.chainOf(origin),
+        detail: {
+          kind: 'connect',
+          chainId: await registry.chainOf(origin),
+          accounts: await accounts.offeredAccounts(),
+        },
+        check: (choice) => accounts.chosenAccounts(choice),
+        run: async (choice) => {
+          await registry.connect(origin, await accounts.chosenAccounts(choice), now());
+          return answer();
+        },
+      }),
+      frame,
+    );
+  }
+  if (!site) throw unauthorized();
+  const chainId = site.chainId;
+  return ask(
+    origin,
+    kind,
+    async () => ({
+      chainId,
+      ...(await prepareRequest({
+        kind,
+        method,
+        params,
+        site,
+        chainId,
+        client: () => publicClientFor(chainId, deps.settings()),
+        signer: () => deps.wallet.activeSigner(),
+      })),
+    }),
+    frame,
+  );
+}
+
 /** Methods the wallet answers itself, without a window. */
 async function answerWalletMethod(
   registry: SiteRegistry,
-  unlocked: () => Promise<boolean>,
   origin: string,
   method: string,
   params: unknown,
 ): Promise<unknown> {
   switch (method) {
-    case 'eth_accounts':
-      return permittedAccounts(await registry.sites(), origin, await unlocked());
     case 'eth_chainId':
       return hexChainId(await registry.chainOf(origin));
     case 'net_version':
@@ -175,6 +236,22 @@ async function answerWalletMethod(
     case 'wallet_addEthereumChain':
       // Only chains Swaplane is configured for: "adding" one of them switches to it.
       return registry.switchChain(origin, parseParams(method, params)[0].chainId);
+    case 'personal_ecRecover': {
+      const [message, signature] = parseParams(method, params);
+      try {
+        return getAddress(
+          await recoverMessageAddress({
+            message: { raw: messageBytesHex(message) },
+            signature: signature as Hex,
+          }),
+        );
+      } catch {
+        throw new DappRpcError(
+          RPC_ERROR.invalidParams,
+          'Invalid params: signature does not recover an address.',
+        );
+      }
+    }
     case 'wallet_getPermissions':
       return registry.permissionsOf(origin);
     case 'wallet_revokePermissions':

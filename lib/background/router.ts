@@ -113,14 +113,21 @@ export async function handleMessage(
   }
   try {
     await services.ready;
-    // A view in use keeps the wallet unlocked; a page (content script) does not.
-    if (kind === 'view') await services.wallet.touch();
+    // A view in use keeps the wallet unlocked; a page (content script) does not, and neither does
+    // a view's own polling (the approval window asks every second while open, unattended or not).
+    if (kind === 'view') {
+      if (PASSIVE_REQUESTS.has(request.type)) await services.wallet.checkAutoLock();
+      else await services.wallet.touch();
+    }
     const handler = handlers[request.type] as (request: Request, sender: SenderInfo) => Promise<unknown>;
     return { ok: true, result: await handler(request, sender) };
   } catch (error) {
     return { ok: false, error: errorResult(error) };
   }
 }
+
+/** Requests a view sends on a timer, not because the user did something. */
+const PASSIVE_REQUESTS: ReadonlySet<string> = new Set(['dappApprovals']);
 
 export function registerBackgroundHandlers(services: BackgroundServices): void {
   const handlers = createHandlers(services);

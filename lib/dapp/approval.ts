@@ -2,7 +2,8 @@
 // with these schemas like every other answer. Amounts are decimal strings of bigints.
 import * as z from 'zod/mini';
 
-const Warning = z.object({ code: z.string(), message: z.string() });
+/** `tick`: the user must tick "I understand" next to it before the primary button works. */
+const Warning = z.object({ code: z.string(), message: z.string(), tick: z.optional(z.boolean()) });
 
 const Field = z.object({ path: z.string(), type: z.string(), value: z.string() });
 
@@ -11,6 +12,15 @@ export const PermitSchema = z.object({
   spender: z.string(),
   allowances: z.array(z.object({ token: z.string(), amount: z.string(), unlimited: z.boolean() })),
   expiry: z.nullable(z.number()),
+  witness: z.optional(z.nullable(z.string())),
+});
+
+const SeaportItem = z.object({
+  kind: z.string(),
+  token: z.string(),
+  id: z.string(),
+  amount: z.string(),
+  recipient: z.nullable(z.string()),
 });
 
 const TokenAmount = z.object({
@@ -22,7 +32,12 @@ const TokenAmount = z.object({
 });
 
 export const ApprovalDetailSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('connect'), chainId: z.int() }),
+  z.object({
+    kind: z.literal('connect'),
+    chainId: z.int(),
+    /** The wallet's accounts to choose from, the active one first. */
+    accounts: z.array(z.object({ address: z.string(), name: z.string(), active: z.boolean() })),
+  }),
   z.object({
     kind: z.literal('sign'),
     account: z.string(),
@@ -30,6 +45,7 @@ export const ApprovalDetailSchema = z.discriminatedUnion('kind', [
       z.object({ kind: z.literal('text'), text: z.string() }),
       z.object({ kind: z.literal('hex'), hex: z.string() }),
     ]),
+    warnings: z.array(Warning),
   }),
   z.object({
     kind: z.literal('typed-data'),
@@ -43,6 +59,15 @@ export const ApprovalDetailSchema = z.discriminatedUnion('kind', [
     }),
     fields: z.array(Field),
     permit: z.nullable(PermitSchema),
+    seaport: z.nullable(
+      z.object({
+        offerer: z.string(),
+        offered: z.array(SeaportItem),
+        received: z.array(SeaportItem),
+        toOthers: z.array(SeaportItem),
+      }),
+    ),
+    warnings: z.array(Warning),
   }),
   z.object({
     kind: z.literal('transaction'),
@@ -61,6 +86,35 @@ export const ApprovalDetailSchema = z.discriminatedUnion('kind', [
     revertReason: z.nullable(z.string()),
     changes: z.array(TokenAmount),
     approvals: z.array(z.extend(TokenAmount, { spender: z.string() })),
+    /** What the calldata asks for (null for a plain send). */
+    call: z.nullable(
+      z.object({
+        name: z.string(),
+        functionName: z.nullable(z.string()),
+        selector: z.nullable(z.string()),
+        args: z.array(z.object({ name: z.string(), kind: z.string(), value: z.string() })),
+        known: z.boolean(),
+      }),
+    ),
+    /** Whether `to` has code: a contract runs whatever it was written to do with the value. */
+    recipientKind: z.nullable(z.enum(['contract', 'account'])),
+    nfts: z.array(
+      z.object({
+        token: z.string(),
+        standard: z.enum(['ERC-721', 'ERC-1155']),
+        tokenId: z.string(),
+        amount: z.string(),
+      }),
+    ),
+    nftApprovals: z.array(
+      z.object({
+        token: z.string(),
+        scope: z.enum(['all', 'one']),
+        operator: z.string(),
+        tokenId: z.nullable(z.string()),
+        approved: z.boolean(),
+      }),
+    ),
     warnings: z.array(Warning),
   }),
 ]);
@@ -69,6 +123,9 @@ export type ApprovalDetail = z.infer<typeof ApprovalDetailSchema>;
 export const ApprovalViewSchema = z.object({
   id: z.string(),
   origin: z.string(),
+  /** The site's network and the account the request is for (null: a connect, before the choice). */
+  chainId: z.int(),
+  account: z.nullable(z.string()),
   warnings: z.array(Warning),
   detail: ApprovalDetailSchema,
 });
@@ -78,6 +135,8 @@ export const ApprovalsStateSchema = z.object({
   wallet: z.enum(['none', 'locked', 'unlocked']),
   current: z.nullable(ApprovalViewSchema),
   waiting: z.array(z.object({ id: z.string(), origin: z.string(), kind: z.string() })),
+  /** Ids of every request ready to show, oldest first: the window's "1 of N" and its arrows. */
+  order: z.array(z.string()),
 });
 export type ApprovalsState = z.infer<typeof ApprovalsStateSchema>;
 

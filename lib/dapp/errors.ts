@@ -10,6 +10,7 @@ export const RPC_ERROR = {
   unrecognizedChain: 4902,
   invalidInput: -32000,
   resourceUnavailable: -32002,
+  transactionRejected: -32003,
   limitExceeded: -32005,
   methodNotFound: -32601,
   invalidParams: -32602,

@@ -31,6 +31,8 @@ export const WALLET_METHODS: ReadonlySet<string> = new Set([
   'wallet_addEthereumChain',
   'wallet_getPermissions',
   'wallet_revokePermissions',
+  // Recovers a personal_sign signer: pure, no key involved (MetaMask answers it too).
+  'personal_ecRecover',
 ]);
 
 /** Each needs the user's yes in the approval window. */

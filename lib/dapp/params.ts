@@ -1,5 +1,6 @@
 // The params of each method a page may call, parsed with zod before anything acts on them. The
 // page is hostile: every field is bounded, addresses and hex are checked, unknown keys dropped.
+import { isAddress } from 'viem';
 import * as z from 'zod/mini';
 import { AddressSchema } from '@/lib/api/schema';
 import { invalidParams } from './errors';
@@ -8,9 +9,20 @@ const Hex = z.string().check(z.maxLength(200_000), z.regex(/^0x[0-9a-fA-F]*$/, '
 const Quantity = z.string().check(z.regex(/^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$/, 'expected a hex quantity'));
 const ChainIdParam = z.string().check(z.maxLength(20));
 
+/** An address whose mixed case, when it has one, is its EIP-55 checksum (a typo otherwise). */
+const ChecksummedAddress = AddressSchema.check(
+  z.refine(
+    (value) =>
+      value.slice(2) === value.slice(2).toLowerCase() ||
+      value.slice(2) === value.slice(2).toUpperCase() ||
+      isAddress(value, { strict: true }),
+    'mixed-case address fails its EIP-55 checksum',
+  ),
+);
+
 export const TransactionParamsSchema = z.object({
-  from: AddressSchema,
-  to: z.optional(z.nullable(AddressSchema)),
+  from: ChecksummedAddress,
+  to: z.optional(z.nullable(ChecksummedAddress)),
   value: z.optional(Quantity),
   data: z.optional(Hex),
   input: z.optional(Hex),
@@ -29,6 +41,10 @@ const MessageString = z.string().check(z.maxLength(100_000));
 
 export const PARAM_SCHEMAS = {
   personal_sign: z.tuple([MessageString, MessageString], z.unknown()),
+  personal_ecRecover: z.tuple(
+    [MessageString, z.string().check(z.regex(/^0x[0-9a-fA-F]{130}$/, 'expected a 65-byte signature'))],
+    z.unknown(),
+  ),
   eth_signTypedData_v4: z.tuple([AddressSchema, z.union([MessageString, z.record(z.string(), z.unknown())])]),
   eth_sendTransaction: z.tuple([TransactionParamsSchema]),
   wallet_switchEthereumChain: z.tuple([z.object({ chainId: ChainIdParam })]),
@@ -46,7 +62,9 @@ export function parseParams<M extends ParamMethod>(
   const parsed = PARAM_SCHEMAS[method].safeParse(params ?? []);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw invalidParams(issue ? `${issue.path.join('.') || 'params'}: ${issue.message}` : method);
+    // The field is named as a page's developer wrote it: `to`, not `0.to`.
+    const path = issue?.path.filter((key) => typeof key === 'string').join('.');
+    throw invalidParams(issue ? `${path || 'params'}: ${issue.message}` : method);
   }
   return parsed.data as z.infer<(typeof PARAM_SCHEMAS)[M]>;
 }

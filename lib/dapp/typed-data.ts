@@ -21,6 +21,11 @@ export interface PermitInfo {
   allowances: { token: string; amount: string; unlimited: boolean }[];
   /** Epoch seconds; null means it never expires. */
   expiry: number | null;
+  /**
+   * Permit2 witness transfers: the type of the extra data (an order, an intent) the spender's
+   * contract acts on along with the tokens; null for other permits.
+   */
+  witness?: string | null;
 }
 
 export interface DecodedTypedData {
@@ -89,7 +94,7 @@ export function decodeTypedData(raw: unknown): DecodedTypedData {
     primaryType,
     domain: decodedDomain,
     fields,
-    permit: permitOf(decodedDomain, primaryType, message),
+    permit: permitOf(messageTypes as Types, decodedDomain, primaryType, message),
     definition,
   };
 }
@@ -158,12 +163,13 @@ function allowance(token: string, amount: bigint | null, max: bigint) {
 }
 
 function permitOf(
+  types: Types,
   domain: DecodedTypedData['domain'],
   primaryType: string,
   message: Record<string, unknown>,
 ): PermitInfo | null {
   const contract = domain.verifyingContract?.toLowerCase() ?? '';
-  if (contract === PERMIT2_ADDRESS) return permit2Of(primaryType, message);
+  if (contract === PERMIT2_ADDRESS) return permit2Of(types, primaryType, message);
   if (primaryType !== 'Permit' || typeof message.spender !== 'string') return null;
   if ('allowed' in message) {
     // DAI: allowed is a boolean, and "true" is unlimited.
@@ -185,7 +191,12 @@ function permitOf(
   };
 }
 
-function permit2Of(primaryType: string, message: Record<string, unknown>): PermitInfo | null {
+/** The witness field's type: what the permit carries besides the tokens. */
+function witnessType(types: Types, primaryType: string): string {
+  return types[primaryType]?.find((field) => field.name === 'witness')?.type ?? 'unnamed witness';
+}
+
+function permit2Of(types: Types, primaryType: string, message: Record<string, unknown>): PermitInfo | null {
   const spender = typeof message.spender === 'string' ? shown(message.spender) : '';
   const details = message.details;
   const list = (Array.isArray(details) ? details : details ? [details] : []) as Record<string, unknown>[];
@@ -201,7 +212,9 @@ function permit2Of(primaryType: string, message: Record<string, unknown>): Permi
       }, null),
     };
   }
-  if (primaryType === 'PermitTransferFrom' || primaryType === 'PermitBatchTransferFrom') {
+  const witness =
+    primaryType === 'PermitWitnessTransferFrom' || primaryType === 'PermitBatchWitnessTransferFrom';
+  if (primaryType === 'PermitTransferFrom' || primaryType === 'PermitBatchTransferFrom' || witness) {
     const permitted = message.permitted;
     const tokens = (Array.isArray(permitted) ? permitted : [permitted]) as Record<string, unknown>[];
     return {
@@ -209,6 +222,7 @@ function permit2Of(primaryType: string, message: Record<string, unknown>): Permi
       spender,
       allowances: tokens.map((entry) => allowance(String(entry?.token), big(entry?.amount), MAX_UINT256)),
       expiry: expiryOf(message.deadline),
+      ...(witness ? { witness: witnessType(types, primaryType) } : {}),
     };
   }
   return null;

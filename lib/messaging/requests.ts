@@ -162,12 +162,16 @@ export const RequestSchema = z.discriminatedUnion('type', [
     params: z.optional(z.unknown()),
   }),
   /** What the approval window shows: the oldest waiting request and the queue (views only). */
-  z.object({ type: z.literal('dappApprovals') }),
+  z.object({ type: z.literal('dappApprovals'), selected: z.optional(z.string().check(z.maxLength(100))) }),
   z.object({
     type: z.literal('dappDecide'),
     id: z.string().check(z.maxLength(100)),
     approve: z.boolean(),
     password: z.optional(Secret),
+    /** Codes of the warnings the user ticked. */
+    acknowledged: z.optional(z.array(z.string().check(z.maxLength(40))).check(z.maxLength(10))),
+    /** The accounts the user chose for a connecting site. */
+    accounts: z.optional(z.array(AddressSchema).check(z.minLength(1), z.maxLength(50))),
   }),
   z.object({ type: z.literal('dappSites') }),
   z.object({ type: z.literal('dappDisconnect'), origin: z.string().check(z.maxLength(300)) }),

@@ -95,7 +95,9 @@ describe('methods, errors, params', () => {
 
   it('params are parsed per method, with the failing field named (-32602)', () => {
     expect(parseParams('wallet_switchEthereumChain', [{ chainId: '0x1' }])).toEqual([{ chainId: '0x1' }]);
-    expect(() => parseParams('eth_sendTransaction', [{ from: 'me', to: OTHER }])).toThrow(/0\.from/);
+    expect(() => parseParams('eth_sendTransaction', [{ from: 'me', to: OTHER }])).toThrow(
+      /Invalid params: from: expected an address/,
+    );
     try {
       parseParams('eth_signTypedData_v4', [ME]);
     } catch (error) {

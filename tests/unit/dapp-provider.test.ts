@@ -48,6 +48,14 @@ describe('the in-page EIP-1193 provider', () => {
     ]);
   });
 
+  it('says who it is (isSwaplane) and keeps the isMetaMask compatibility flag, decided on purpose', () => {
+    // Dapps (MetaMask's test dapp among them) enable their buttons only for isMetaMask; the
+    // wallet's identity is isSwaplane and its EIP-6963 info, which dapps that care read instead.
+    const { provider } = createProvider(fakeTransport({}).transport);
+    expect(provider.isSwaplane).toBe(true);
+    expect(provider.isMetaMask).toBe(true);
+  });
+
   it('rejects malformed requests itself, and the internal start-up method is not callable by pages', async () => {
     const { transport, sent } = fakeTransport({});
     const { provider } = createProvider(transport);

@@ -116,6 +116,7 @@ describe('the dapp service', () => {
         kind: 'sign',
         account: ACCOUNT,
         message: { kind: 'text', text: 'Hello' },
+        warnings: [],
       });
     await approveNext();
     const answer = (await pending) as { result: `0x${string}` };

@@ -7,7 +7,10 @@ import type { Handlers } from './types';
 
 function senderOrigin(sender: { url?: string; origin?: string }): string {
   // Chrome reports the frame's origin; Firefox its URL. An opaque origin ("null") is refused.
-  const origin = originOf(sender.origin && sender.origin !== 'null' ? sender.origin : sender.url);
+  // An opaque origin (sandboxed frame, data: URL) has no identity to connect: never its URL's.
+  if (sender.origin === 'null')
+    throw new CodedError('FORBIDDEN', 'Pages with an opaque origin cannot use the provider.');
+  const origin = originOf(sender.origin ?? sender.url);
   if (!origin) throw new CodedError('FORBIDDEN', 'Only http(s) pages can use the provider.');
   return origin;
 }
@@ -32,8 +35,9 @@ export function dappHandlers(
         sender.tabId !== undefined ? { tabId: sender.tabId, frameId: sender.frameId ?? 0 } : undefined;
       return dapp.request(senderOrigin(sender), frame, method, params);
     },
-    dappApprovals: () => dapp.approvals(),
-    dappDecide: ({ id, approve, password }) => dapp.decide(id, approve, password),
+    dappApprovals: ({ selected }) => dapp.approvals(selected),
+    dappDecide: ({ id, approve, password, acknowledged, accounts }) =>
+      dapp.decide(id, approve, password, acknowledged, accounts ? { accounts } : {}),
     dappSites: () => dapp.sites(),
     dappDisconnect: ({ origin }) => dapp.disconnect(origin),
     dappGetSettings: () => dapp.dappSettings(),

@@ -30,7 +30,13 @@ export function walletHandlers(services: BackgroundServices): Pick<Handlers, Wal
     walletAddAccount: ({ name }) => services.wallet.addAccount(name),
     walletImportKey: ({ privateKey, name }) => services.wallet.importKey(privateKey, name),
     walletRename: ({ id, name }) => services.wallet.rename(id, name),
-    walletSetActive: ({ id }) => services.wallet.setActive(id),
+    walletSetActive: async ({ id }) => {
+      const state = await services.wallet.setActive(id);
+      const active = state.accounts.find((account) => account.id === state.activeId);
+      // Sites granted the new active account hear accountsChanged with it first.
+      if (active) await services.dapp.activeAccountChanged(active.address).catch(() => undefined);
+      return state;
+    },
     walletReveal: async ({ password, target }) => ({
       secret: await services.wallet.reveal(password, target),
     }),
