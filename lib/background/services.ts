@@ -143,9 +143,10 @@ async function lookupChecked(
 }
 
 /** The API client for the service in the settings, made again when the service changes. */
-function apiClients(options: BackgroundOptions): (settings: Settings) => SwapApiClient {
+function apiClientOf(options: BackgroundOptions, current: () => Settings): () => SwapApiClient {
   let client: SwapApiClient | undefined;
-  return (settings) => {
+  return () => {
+    const settings = current();
     if (!client || client.baseUrl !== settings.serviceBaseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')) {
       client = createSwapApiClient({
         ...options.api,
@@ -185,8 +186,7 @@ function trustedWallet(
 export function createBackgroundServices(options: BackgroundOptions = {}): BackgroundServices {
   let settings: Settings = structuredClone(DEFAULT_SETTINGS);
   const sessionListeners = new Set<(state: QuoteSessionState) => void>();
-  const clientFor = apiClients(options);
-  const api = () => clientFor(settings);
+  const api = apiClientOf(options, () => settings);
 
   // Token facts come from the chain: a list or quote the chain contradicts is refused.
   const facts = options.facts ?? createTokenFactsReader((chainId) => publicClientFor(chainId, settings));

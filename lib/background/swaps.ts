@@ -33,17 +33,56 @@ import {
 
 export type { StartSwapOptions, SwapServiceDeps };
 
-/** A swap read back from storage.local is sped up or cancelled only if its record's seal verifies. */
-async function requireRecorded(
-  sending: SwapMachine | null,
-  readBackFrom: PendingSwapStore | null,
-): Promise<void> {
-  const resumed = readBackFrom ? sending?.current() : null;
-  if (resumed && readBackFrom && (await readBackFrom.verify(resumed)) === false)
-    throw new CodedError(
-      'PENDING_SWAP_UNVERIFIED',
-      'The swap waiting to be mined was not recorded by Swaplane (its stored record was written or changed outside Swaplane). Nothing was signed: speed up and cancel are refused for it.',
-    );
+/**
+ * The swap a speed up or cancel goes to: the machine started or resumed last. One read back from
+ * storage.local is replaced only if its record's seal verifies.
+ */
+function replacementTarget(store: PendingSwapStore, deps: SwapServiceDeps) {
+  let machine: SwapMachine | null = null;
+  let readBack = false;
+  async function requireRecorded(): Promise<void> {
+    const resumed = readBack ? machine?.current() : null;
+    if (resumed && (await store.verify(resumed)) === false)
+      throw new CodedError(
+        'PENDING_SWAP_UNVERIFIED',
+        'The swap waiting to be mined was not recorded by Swaplane (its stored record was written or changed outside Swaplane). Nothing was signed: speed up and cancel are refused for it.',
+      );
+  }
+  return {
+    set(next: SwapMachine, fromStorage: boolean): void {
+      machine = next;
+      readBack = fromStorage;
+    },
+    /** Its review (the new fee), then the reviewed replacement, once. */
+    async preview(kind: ReplacementKind) {
+      await requireRecorded();
+      return previewReplacement(() => machine, deps, kind);
+    },
+    async replace(kind: ReplacementKind, id: string) {
+      await requireRecorded();
+      return sendReviewedReplacement(() => machine, deps, kind, id);
+    },
+  };
+}
+
+/** The latest swap state, pushed to every view that listens. */
+function swapStates() {
+  const listeners = new Set<(state: SwapState) => void>();
+  let latest: SwapState | null = null;
+  return {
+    current: () => latest,
+    emit(state: SwapState): void {
+      latest = state;
+      for (const listener of listeners) listener(state);
+    },
+    clear(): void {
+      latest = null;
+    },
+    onChange(listener: (state: SwapState) => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
 }
 
 export function createSwapService(deps: SwapServiceDeps) {
@@ -51,17 +90,15 @@ export function createSwapService(deps: SwapServiceDeps) {
   const history = createSwapHistory(deps.entrySealer ? { sealer: deps.entrySealer } : {});
   const pins = routerPinsFor(deps);
   // What every swap machine of this service shares.
-  const shared = { pins, store, history, onChange: emit };
+  const states = swapStates();
+  const shared = { pins, store, history, onChange: states.emit };
   const settle = settlerFor(deps);
   const readers = new Map<string, BalanceReader>();
-  const listeners = new Set<(state: SwapState) => void>();
-  let current: SwapState | null = null;
+  const readerOn = (chainId: number) => readerFor(readers, deps.settings(), chainId);
   let running = false;
   /** The running swap's reviewed digest: a repeated Confirm of it is a no-op. */
   let startedDigest: string | null = null;
-  /** The machine of the swap started or resumed last: the one a speed up or cancel goes to. */
-  let sending: SwapMachine | null = null;
-  let sendingFromStorage = false; // read back from storage.local: its record is checked first
+  const target = replacementTarget(store, deps);
   /** The open review: its frozen quote is the only one startSwap signs. */
   let review: OpenReview | null = null;
 
@@ -70,17 +107,9 @@ export function createSwapService(deps: SwapServiceDeps) {
     review = null;
   }
 
-  function emit(state: SwapState): void {
-    current = state;
-    for (const listener of listeners) listener(state);
-  }
-
   return {
-    current: () => current,
-    onChange(listener: (state: SwapState) => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    current: states.current,
+    onChange: states.onChange,
 
     /** Builds, checks and simulates the session's quote, frozen for the review (startSwap signs it or nothing). */
     async preview(approvalMode: 'exact' | 'unlimited'): Promise<SwapPreview> {
@@ -94,7 +123,7 @@ export function createSwapService(deps: SwapServiceDeps) {
     /** Executes the reviewed quote (and only it) with the active account. */
     async start(options: StartSwapOptions): Promise<SwapState | null> {
       // A second Confirm of the swap already started (a double click) is a no-op: same answer.
-      if (running && startedDigest !== null && options.quoteDigest === startedDigest) return current;
+      if (running && startedDigest !== null && options.quoteDigest === startedDigest) return states.current();
       requireIdle(running);
       const reviewed = reviewToStart(review, options);
       const { request } = reviewed;
@@ -107,10 +136,9 @@ export function createSwapService(deps: SwapServiceDeps) {
         throw error;
       });
       const machine = createSwapMachine(machineDeps(deps, readers, shared, request.chainId));
-      sending = machine;
-      sendingFromStorage = false;
+      target.set(machine, false);
       void rememberTokens(request.chainId, [request.inToken, request.outToken]);
-      current = null;
+      states.clear();
       const run = machine
         .run(swapInputFor(reviewed, options, account))
         .then(settle, () => undefined)
@@ -118,11 +146,11 @@ export function createSwapService(deps: SwapServiceDeps) {
           running = false;
           startedDigest = null;
           // A review is used once: only a router consent re-runs the same reviewed quote.
-          if (current?.status !== 'needs-consent') closeReview();
+          if (states.current()?.status !== 'needs-consent') closeReview();
         });
       // Answer once the first state exists, so the view shows progress at once.
       await Promise.race([run, new Promise((resolve) => setTimeout(resolve, 50))]);
-      return current;
+      return states.current();
     },
 
     /** Picks up swaps that were in flight when the worker stopped. */
@@ -131,7 +159,7 @@ export function createSwapService(deps: SwapServiceDeps) {
       // (with the RPC down, that could be minutes away).
       const latest = (await store.list()).at(-1);
       if (!latest) return;
-      if (!current) emit(latest);
+      if (!states.current()) states.emit(latest);
       // One swap at a time, as after `start`: a new one waits until the resumed ones settle
       // (the view hides its button, but the background must refuse too).
       running = true;
@@ -139,8 +167,7 @@ export function createSwapService(deps: SwapServiceDeps) {
         const states = await Promise.all(
           (await store.list()).map((saved) => {
             const machine = createSwapMachine(machineDeps(deps, readers, shared, saved.chainId));
-            sending = machine;
-            sendingFromStorage = true;
+            target.set(machine, true);
             return machine.resume(saved);
           }),
         );
@@ -152,27 +179,21 @@ export function createSwapService(deps: SwapServiceDeps) {
 
     /** Balances of the active account, as decimal strings, for the tokens a view shows. */
     balances: (chainId: number, tokens: string[]) =>
-      activeBalances(deps.wallet, () => readerFor(readers, deps.settings(), chainId), tokens),
+      activeBalances(deps.wallet, () => readerOn(chainId), tokens),
 
     /** The home's holdings on `chainId`: the native coin and every token of `listed` held. */
     holdings: (chainId: number, listed: readonly string[]) =>
-      readHoldings(deps.wallet, readerFor(readers, deps.settings(), chainId), chainId, listed),
+      readHoldings(deps.wallet, readerOn(chainId), chainId, listed),
 
-    /** Speed up / cancel of the swap waiting to be mined: its review (new fee), then the reviewed one, once. */
-    previewReplace: async (kind: ReplacementKind) => {
-      await requireRecorded(sending, sendingFromStorage ? store : null);
-      return previewReplacement(() => sending, deps, kind);
-    },
-    replace: async (kind: ReplacementKind, id: string) => {
-      await requireRecorded(sending, sendingFromStorage ? store : null);
-      return sendReviewedReplacement(() => sending, deps, kind, id);
-    },
+    /** Speed up / cancel of the swap waiting to be mined. */
+    previewReplace: target.preview,
+    replace: target.replace,
 
     history: () => markedHistory(history, deps.settings),
     /** Seals the entries recorded before entries were sealed (the trust seal's one migration). */
     sealHistory: () => Promise.all([history.sealUnsealed(), store.sealUnsealed()]).then(() => undefined),
     dismiss() {
-      if (!running) current = null;
+      if (!running) states.clear();
     },
     /** The popup left the review without confirming. */
     closeReview,
