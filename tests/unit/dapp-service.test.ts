@@ -2,99 +2,45 @@
 // comes from the sender, accounts only after the user's yes, the queue bounded, the window's close
 // rejecting, events only to the frames of the origin concerned.
 import { recoverMessageAddress } from 'viem';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { createDappService, type DappEvent, type Frame } from '@/lib/background/dapp';
+import { describe, expect, it } from 'vitest';
 import { dappHandlers } from '@/lib/background/handlers/dapp';
-import { createWalletService } from '@/lib/background/wallet';
-import type { DappResponse } from '@/lib/dapp/approval';
-import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { connectedSitesItem } from '@/lib/storage/items';
 
-const ANVIL = 'test test test test test test test test test test test junk';
-const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-const PASSWORD = 'correct horse battery';
-const A = 'https://app.example';
-const B = 'https://evil.example';
+import { A, ACCOUNT, B, frameA, frameB, PASSWORD, useDappHarness } from '../support/dapp-harness';
 
-let opened: number;
-let delivered: { frame: Frame; event: DappEvent }[];
-let wallet: ReturnType<typeof createWalletService>;
-let closed: number[] = [];
-let dapp: ReturnType<typeof createDappService>;
-
-beforeEach(async () => {
-  fakeBrowser.reset();
-  opened = 0;
-  closed = [];
-  delivered = [];
-  wallet = createWalletService({
-    autoLockMinutes: () => 15,
-    kdf: { iterations: 1_000, minIterations: 1_000 },
-  });
-  await wallet.restore();
-  await wallet.importWallet({ kind: 'mnemonic', secret: ANVIL, password: PASSWORD, confirmation: PASSWORD });
-  dapp = createDappService({
-    settings: () => DEFAULT_SETTINGS,
-    wallet,
-    openWindow: async () => ++opened,
-    focusWindow: async () => undefined,
-    closeWindow: async (id) => {
-      closed.push(id);
-    },
-    sendToFrame: async (frame, event) => {
-      delivered.push({ frame, event });
-    },
-  });
-});
-
-const frameA = { tabId: 1, frameId: 0 };
-const frameB = { tabId: 2, frameId: 0 };
-
-async function approveNext(password?: string) {
-  const state = await dapp.approvals();
-  if (!state.current) throw new Error('nothing waits');
-  return dapp.decide(state.current.id, true, password);
-}
-
-async function connect(origin = A, frame = frameA): Promise<DappResponse> {
-  const pending = dapp.request(origin, frame, 'eth_requestAccounts', undefined);
-  await expect.poll(async () => (await dapp.approvals()).current?.origin).toBe(origin);
-  await approveNext();
-  return pending;
-}
+const h = useDappHarness();
 
 describe('the dapp service', () => {
   it('a page sees no account until the user connects it, and only its own origin is connected', async () => {
-    expect(await dapp.request(A, frameA, 'eth_accounts', undefined)).toEqual({ result: [] });
-    expect(await connect()).toEqual({ result: [ACCOUNT] });
-    expect(opened).toBe(1);
-    expect(await dapp.request(A, frameA, 'eth_accounts', undefined)).toEqual({ result: [ACCOUNT] });
-    expect(await dapp.request(B, frameB, 'eth_accounts', undefined)).toEqual({ result: [] });
-    expect(await dapp.request(B, frameB, 'personal_sign', ['0x68', ACCOUNT])).toMatchObject({
+    expect(await h.dapp.request(A, frameA, 'eth_accounts', undefined)).toEqual({ result: [] });
+    expect(await h.connect()).toEqual({ result: [ACCOUNT] });
+    expect(h.opened).toBe(1);
+    expect(await h.dapp.request(A, frameA, 'eth_accounts', undefined)).toEqual({ result: [ACCOUNT] });
+    expect(await h.dapp.request(B, frameB, 'eth_accounts', undefined)).toEqual({ result: [] });
+    expect(await h.dapp.request(B, frameB, 'personal_sign', ['0x68', ACCOUNT])).toMatchObject({
       error: { code: 4100 },
     });
     // Connected: eth_requestAccounts answers at once, no window.
-    expect(await dapp.request(A, frameA, 'eth_requestAccounts', undefined)).toEqual({ result: [ACCOUNT] });
-    expect(opened).toBe(1);
+    expect(await h.dapp.request(A, frameA, 'eth_requestAccounts', undefined)).toEqual({ result: [ACCOUNT] });
+    expect(h.opened).toBe(1);
   });
 
   it('the background closes the window once nothing waits; a request arriving as it closes gets a new one', async () => {
-    await connect();
-    expect(closed).toEqual([1]);
+    await h.connect();
+    expect(h.closed).toEqual([1]);
     // The dapp asks again at once, before the browser reports the first window gone.
-    const pending = dapp.request(A, frameA, 'personal_sign', ['0x48656c6c6f', ACCOUNT]);
-    await expect.poll(() => opened).toBe(2);
-    dapp.windowClosed(1); // the first window's removal arrives late: the new request still waits
-    expect((await dapp.approvals()).current?.detail.kind).toBe('sign');
-    await approveNext();
+    const pending = h.dapp.request(A, frameA, 'personal_sign', ['0x48656c6c6f', ACCOUNT]);
+    await expect.poll(() => h.opened).toBe(2);
+    h.dapp.windowClosed(1); // the first window's removal arrives late: the new request still waits
+    expect((await h.dapp.approvals()).current?.detail.kind).toBe('sign');
+    await h.approveNext();
     expect(await pending).toMatchObject({ result: expect.stringMatching(/^0x/) });
-    expect(closed).toEqual([1, 2]);
+    expect(h.closed).toEqual([1, 2]);
   });
 
   it('the bridge handler takes the origin from the sender, never from the message', async () => {
-    await connect();
-    const handlers = dappHandlers(dapp);
+    await h.connect();
+    const handlers = dappHandlers(h.dapp);
     const forged = { type: 'dappRequest', method: 'eth_accounts', origin: A } as never;
     expect(await handlers.dappRequest(forged, { url: `${B}/page`, tabId: 2, frameId: 0 })).toEqual({
       result: [],
@@ -108,36 +54,38 @@ describe('the dapp service', () => {
   });
 
   it('personal_sign waits for the yes, then signs with the connected account', async () => {
-    await connect();
-    const pending = dapp.request(A, frameA, 'personal_sign', ['0x48656c6c6f', ACCOUNT]);
+    await h.connect();
+    const pending = h.dapp.request(A, frameA, 'personal_sign', ['0x48656c6c6f', ACCOUNT]);
     await expect
-      .poll(async () => (await dapp.approvals()).current?.detail)
+      .poll(async () => (await h.dapp.approvals()).current?.detail)
       .toEqual({
         kind: 'sign',
         account: ACCOUNT,
         message: { kind: 'text', text: 'Hello' },
         warnings: [],
       });
-    await approveNext();
+    await h.approveNext();
     const answer = (await pending) as { result: `0x${string}` };
     expect(await recoverMessageAddress({ message: 'Hello', signature: answer.result })).toBe(ACCOUNT);
   });
 
   it('rejecting, and closing the window, answer 4001; the queue is bounded per origin (-32005)', async () => {
-    await connect();
-    const asks = Array.from({ length: 5 }, () => dapp.request(A, frameA, 'personal_sign', ['0x01', ACCOUNT]));
+    await h.connect();
+    const asks = Array.from({ length: 5 }, () =>
+      h.dapp.request(A, frameA, 'personal_sign', ['0x01', ACCOUNT]),
+    );
     const settled = await Promise.all(asks.slice(3));
     expect(settled).toEqual([
       { error: { code: -32005, message: 'This site already has requests waiting for the user.' } },
       { error: { code: -32005, message: 'This site already has requests waiting for the user.' } },
     ]);
-    await expect.poll(async () => (await dapp.approvals()).waiting.length).toBe(2);
-    const first = (await dapp.approvals()).current;
-    await dapp.decide(first?.id as string, false);
+    await expect.poll(async () => (await h.dapp.approvals()).waiting.length).toBe(2);
+    const first = (await h.dapp.approvals()).current;
+    await h.dapp.decide(first?.id as string, false);
     expect(await asks[0]).toEqual({ error: { code: 4001, message: 'The user rejected the request.' } });
-    dapp.windowClosed(999); // another window: nothing happens
-    expect((await dapp.approvals()).waiting).toHaveLength(1);
-    dapp.windowClosed(opened);
+    h.dapp.windowClosed(999); // another window: nothing happens
+    expect((await h.dapp.approvals()).waiting).toHaveLength(1);
+    h.dapp.windowClosed(h.opened);
     expect(await Promise.all(asks.slice(1, 3))).toEqual([
       { error: { code: 4001, message: 'The user rejected the request.' } },
       { error: { code: 4001, message: 'The user rejected the request.' } },
@@ -145,73 +93,73 @@ describe('the dapp service', () => {
   });
 
   it('locked: eth_accounts is []; connecting needs the password, a wrong one keeps the request waiting', async () => {
-    await connect();
-    await wallet.lock();
-    expect(await dapp.request(A, frameA, 'eth_accounts', undefined)).toEqual({ result: [] });
-    const pending = dapp.request(A, frameA, 'eth_requestAccounts', undefined);
-    await expect.poll(async () => (await dapp.approvals()).wallet).toBe('locked');
-    await expect.poll(async () => (await dapp.approvals()).current?.detail.kind).toBe('connect');
-    await expect(approveNext()).rejects.toThrow('Unlock Swaplane first');
-    await expect(approveNext('wrong password')).rejects.toThrow();
-    expect((await dapp.approvals()).current).not.toBeNull();
-    await approveNext(PASSWORD);
+    await h.connect();
+    await h.wallet.lock();
+    expect(await h.dapp.request(A, frameA, 'eth_accounts', undefined)).toEqual({ result: [] });
+    const pending = h.dapp.request(A, frameA, 'eth_requestAccounts', undefined);
+    await expect.poll(async () => (await h.dapp.approvals()).wallet).toBe('locked');
+    await expect.poll(async () => (await h.dapp.approvals()).current?.detail.kind).toBe('connect');
+    await expect(h.approveNext()).rejects.toThrow('Unlock Swaplane first');
+    await expect(h.approveNext('wrong password')).rejects.toThrow();
+    expect((await h.dapp.approvals()).current).not.toBeNull();
+    await h.approveNext(PASSWORD);
     expect(await pending).toEqual({ result: [ACCOUNT] });
   });
 
   it('chains are per origin: configured ones switch (chainChanged to that origin only), others 4902', async () => {
-    await connect();
-    await dapp.request(B, frameB, 'eth_chainId', undefined);
-    delivered = [];
-    expect(await dapp.request(A, frameA, 'wallet_switchEthereumChain', [{ chainId: '0x2105' }])).toEqual({
+    await h.connect();
+    await h.dapp.request(B, frameB, 'eth_chainId', undefined);
+    h.delivered = [];
+    expect(await h.dapp.request(A, frameA, 'wallet_switchEthereumChain', [{ chainId: '0x2105' }])).toEqual({
       result: null,
     });
-    expect(await dapp.request(A, frameA, 'eth_chainId', undefined)).toEqual({ result: '0x2105' });
-    expect(await dapp.request(B, frameB, 'eth_chainId', undefined)).toEqual({ result: '0x1' });
-    expect(await dapp.request(A, frameA, 'net_version', undefined)).toEqual({ result: '8453' });
-    expect(delivered).toEqual([
+    expect(await h.dapp.request(A, frameA, 'eth_chainId', undefined)).toEqual({ result: '0x2105' });
+    expect(await h.dapp.request(B, frameB, 'eth_chainId', undefined)).toEqual({ result: '0x1' });
+    expect(await h.dapp.request(A, frameA, 'net_version', undefined)).toEqual({ result: '8453' });
+    expect(h.delivered).toEqual([
       {
         frame: frameA,
         event: { type: 'swaplane:dapp-event', origin: A, event: 'chainChanged', data: '0x2105' },
       },
     ]);
-    expect(await dapp.request(A, frameA, 'wallet_switchEthereumChain', [{ chainId: '0x53a' }])).toMatchObject(
-      {
-        error: { code: 4902 },
-      },
-    );
     expect(
-      await dapp.request(A, frameA, 'wallet_addEthereumChain', [{ chainId: '0x53a', chainName: 'x' }]),
+      await h.dapp.request(A, frameA, 'wallet_switchEthereumChain', [{ chainId: '0x53a' }]),
+    ).toMatchObject({
+      error: { code: 4902 },
+    });
+    expect(
+      await h.dapp.request(A, frameA, 'wallet_addEthereumChain', [{ chainId: '0x53a', chainName: 'x' }]),
     ).toMatchObject({ error: { code: 4902 } });
     expect((await connectedSitesItem.get())[0]?.chainId).toBe(8453);
   });
 
   it('disconnecting (Settings or wallet_revokePermissions) tells that origin accountsChanged []', async () => {
-    await connect();
-    expect(await dapp.request(A, frameA, 'wallet_getPermissions', undefined)).toMatchObject({
+    await h.connect();
+    expect(await h.dapp.request(A, frameA, 'wallet_getPermissions', undefined)).toMatchObject({
       result: [{ parentCapability: 'eth_accounts', caveats: [{ value: [ACCOUNT] }] }],
     });
-    delivered = [];
-    await dapp.disconnect(A);
-    expect(delivered).toEqual([
+    h.delivered = [];
+    await h.dapp.disconnect(A);
+    expect(h.delivered).toEqual([
       {
         frame: frameA,
         event: { type: 'swaplane:dapp-event', origin: A, event: 'accountsChanged', data: [] },
       },
     ]);
-    expect(await dapp.request(A, frameA, 'eth_accounts', undefined)).toEqual({ result: [] });
-    expect(await dapp.sites()).toEqual([]);
+    expect(await h.dapp.request(A, frameA, 'eth_accounts', undefined)).toEqual({ result: [] });
+    expect(await h.dapp.sites()).toEqual([]);
   });
 
   it('typed data for another chain than the site is refused before any window (-32602)', async () => {
-    await connect();
+    await h.connect();
     const data = {
       types: { Mail: [{ name: 'contents', type: 'string' }] },
       primaryType: 'Mail',
       domain: { name: 'x', chainId: 8453 },
       message: { contents: 'hi' },
     };
-    const answer = await dapp.request(A, frameA, 'eth_signTypedData_v4', [ACCOUNT, JSON.stringify(data)]);
+    const answer = await h.dapp.request(A, frameA, 'eth_signTypedData_v4', [ACCOUNT, JSON.stringify(data)]);
     expect(answer).toMatchObject({ error: { code: -32602 } });
-    expect((await dapp.approvals()).current).toBeNull();
+    expect((await h.dapp.approvals()).current).toBeNull();
   });
 });
