@@ -228,18 +228,20 @@ describe('verifyStoredTx', () => {
 });
 
 describe('the fee ceilings are sealed with the trust settings', () => {
-  it('a ceiling raised from outside breaks the seal, naming it; no ceiling set leaves old seals valid', async () => {
+  it('a ceiling raised from outside breaks the seal, naming it; the defaults seal as no ceiling set', async () => {
     const key = await deriveTrustKey({
       mnemonic: 'test test test test test test test test test test test junk',
       importedKeys: [],
     });
     const sealed = await sealTrust(key, trustSnapshot(DEFAULT_SETTINGS, {}), 1);
-    expect(trustSnapshot(DEFAULT_SETTINGS, {})).not.toHaveProperty('feeCeilingsGwei');
+    expect(trustSnapshot(DEFAULT_SETTINGS, {}).feeCeilingsGwei).toEqual({});
+    expect(await checkTrust(key, sealed, trustSnapshot(DEFAULT_SETTINGS, {}))).toEqual({ ok: true });
     const raised = trustSnapshot({ ...DEFAULT_SETTINGS, feeCeilingsGwei: { '1': '100000' } }, {});
-    expect(await checkTrust(key, sealed, raised)).toEqual({
+    expect(await checkTrust(key, sealed, raised)).toMatchObject({
       ok: false,
       reason: 'changed',
       fields: ['the network fee ceilings'],
+      keys: ['feeCeilingsGwei'],
     });
     expect(await checkTrust(key, await sealTrust(key, raised, 2), raised)).toEqual({ ok: true });
   });
