@@ -213,7 +213,7 @@ describe('history entries (revoke reads them)', () => {
     const listed = await send({ type: 'getHistory' });
     expect(listed).toMatchObject({ ok: true });
     expect((listed as { result: { id: string }[] }).result.map((e) => e.id)).toEqual(['s1:approve']);
-    expect(await send({ type: 'revokeApproval', chainId: 1, token: NFT, spender: SPENDER })).toMatchObject({
+    expect(await send({ type: 'previewRevoke', chainId: 1, token: NFT, spender: SPENDER })).toMatchObject({
       ok: false,
       error: { code: 'NOT_GRANTED' },
     });
@@ -255,7 +255,7 @@ describe('existing users (v1 record, one MAC over five fields)', () => {
     expect(await status()).toMatchObject({ state: 'confirmed' });
     const record = await trustRecordItem.get();
     expect(record?.legacyMac).toBeUndefined();
-    expect(Object.keys(record?.macs ?? {})).toHaveLength(10);
+    expect(Object.keys(record?.macs ?? {})).toHaveLength(11);
     // The history recorded before entries were sealed is sealed now, once: it stays listed.
     expect(((await send({ type: 'getHistory' })) as { result: unknown[] }).result).toHaveLength(1);
   });
