@@ -6,7 +6,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { type Fault, type FaultProxy, onPath, type ProxyRequestInfo } from '../support/fault-proxy';
 import {
-  ACCOUNT,
   ETH,
   expect,
   expectNewWorker,
@@ -239,56 +238,6 @@ test('service worker stopped after the send (RPC down): the new worker resumes t
   await expectConfirmedInActivity(reopened, hash);
   expect(problems).toEqual([]);
   expect(reopenedProblems).toEqual([]);
-});
-
-test('service worker stopped before the send (build hanging): reported as interrupted, nothing sent, can swap again', async ({
-  context,
-  extensionId,
-  rpcProxy,
-  serviceProxy,
-}) => {
-  test.setTimeout(150_000);
-  const { popup, problems, rpc } = await openProxiedPopup(context, extensionId, { rpcProxy, serviceProxy });
-  const nonceBefore = await rpcCall(rpc, 'eth_getTransactionCount', [ACCOUNT, 'latest']);
-  // The review's preview builds once (answered); the swap's own build after Confirm hangs.
-  let builds = 0;
-  serviceProxy.add({ match: (hit) => onPath('/v1/build')(hit) && ++builds > 1, fault: { kind: 'hang' } });
-  await pickToken(popup, 'from', 'ETH', ETH);
-  await pickToken(popup, 'to', 'USDC', USDC);
-  await popup.getByLabel('Amount').fill('0.1');
-  await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
-  await popup.getByRole('button', { name: 'Review swap' }).click();
-  await popup.getByRole('button', { name: 'Confirm swap' }).click();
-  const progress = popup.getByTestId('swap-progress');
-  await expect(progress).toHaveAttribute('data-status', 'building', { timeout: 20_000 });
-  await expect.poll(() => serviceProxy.hits.filter(onPath('/v1/build')).length).toBe(2);
-
-  // The worker dies with the build request in flight; the popup stays open and reconnects.
-  await stopWorkerFromBlankTab(context, extensionId);
-
-  const failed = popup.getByTestId('swap-failed');
-  await expect(failed).toContainText('Swap interrupted', { timeout: 30_000 });
-  await expect(failed).toContainText('Nothing was sent.');
-  await expect(failed).toContainText('Start the swap again with a fresh quote.');
-  await expect(progress.locator('.step-failed')).toContainText('Build the transaction');
-  await expect(progress.locator('.step-active')).toHaveCount(0);
-  await expectNoRawErrors(popup);
-  expect(await rpcCall(rpc, 'eth_getTransactionCount', [ACCOUNT, 'latest'])).toBe(nonceBefore);
-  expect(await historyOf(popup)).toEqual([]);
-
-  // And the user can simply swap again once the service builds.
-  serviceProxy.clear();
-  await failed.getByRole('button', { name: 'Back to the quote' }).click();
-  await expect(popup.getByRole('button', { name: 'Review swap' })).toBeVisible({ timeout: 30_000 });
-  await popup.getByRole('button', { name: 'Review swap' }).click();
-  await popup.getByRole('button', { name: 'Confirm swap' }).click();
-  await expect(popup.getByTestId('swap-consent')).toBeVisible({ timeout: 30_000 });
-  await popup.getByRole('button', { name: 'Trust this router and swap' }).click();
-  await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 30_000 });
-  const hash = (await swapState(popup)).tx?.hash ?? '';
-  await popup.getByRole('button', { name: 'Done' }).click();
-  await expectConfirmedInActivity(popup, hash);
-  expect(problems).toEqual([]);
 });
 
 test('service hanging on quotes: the wait is bounded, then a "not responding" message, no spinner', async ({

@@ -38,6 +38,7 @@ const HOSTILE: Record<string, { symbol?: string; name?: string; logoURI: string 
  */
 async function startHostileProxy(target: string): Promise<{ url: string; server: Server }> {
   const upstream = new URL(target);
+  let front = ''; // this proxy's own origin, once it listens
   const server = createServer((incoming, outgoing) => {
     const forward = httpRequest(
       {
@@ -53,7 +54,8 @@ async function startHostileProxy(target: string): Promise<{ url: string; server:
         answer.on('end', () => {
           let body = Buffer.concat(chunks).toString('utf8');
           if (/^\/v1\/tokens\/[^/]+\/(full|search\/)/.test(incoming.url ?? '') && answer.statusCode === 200) {
-            const tokens = JSON.parse(body) as { address: string }[];
+            // As a front configured as the service's public URL would: the service's own logos name it.
+            const tokens = JSON.parse(body.split(upstream.origin).join(front)) as { address: string }[];
             body = JSON.stringify(
               tokens.map((token) => ({ ...token, ...HOSTILE[token.address.toLowerCase()] })),
             );
@@ -68,7 +70,8 @@ async function startHostileProxy(target: string): Promise<{ url: string; server:
     incoming.pipe(forward);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  front = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url: front, server };
 }
 
 /**

@@ -104,7 +104,7 @@ test('tampered storage after a worker restart: no forged address shown, no accou
   // The forged history entry is not an approval Swaplane granted: nothing is signed from it.
   expect(await sendFromView(popup, { type: 'listApprovals' })).toEqual({ ok: true, result: [] });
   expect(
-    await sendFromView(popup, { type: 'revokeApproval', chainId: 1, token: NFT, spender: SPENDER }),
+    await sendFromView(popup, { type: 'previewRevoke', chainId: 1, token: NFT, spender: SPENDER }),
   ).toMatchObject({ ok: false, error: { code: 'NOT_GRANTED' } });
 });
 
