@@ -10,43 +10,17 @@ import {
 import { createServiceApp } from '../../service/app';
 import type { BlockRef, ChainReader } from '../../service/chain-reader';
 import { RpcUnavailableError } from '../../service/errors';
-import type { ServiceManifest } from '../../service/manifest';
 import { makeSnapshot } from '../../service/routing/reserves';
 import { DAI, USDC, WETH } from '../support/addresses';
+import { ethereumManifest } from '../support/service-manifest';
 
 const E18 = 10n ** 18n;
 const E6 = 10n ** 6n;
 
-const manifest: ServiceManifest = {
-  version: 1,
-  chains: [
-    {
-      chainId: 1,
-      chainName: 'ethereum',
-      rpcUrl: 'http://127.0.0.1:1',
-      nativeSymbol: 'ETH',
-      weth: WETH,
-      multicall3: '0xcA11bde05977b3631167028862bE2a173976CA11',
-      router: `0x${'1'.repeat(40)}`,
-      executor: `0x${'2'.repeat(40)}`,
-      factories: [
-        { dex: 'uniswap-v2', address: `0x${'3'.repeat(40)}` },
-        { dex: 'sushiswap', address: `0x${'4'.repeat(40)}` },
-      ],
-      hubs: [WETH, USDC],
-      tokens: [
-        { address: WETH, name: 'Wrapped Ether', symbol: 'WETH', decimals: 18, pooled: true },
-        { address: USDC, name: 'USD Coin', symbol: 'USDC', decimals: 6, pooled: true },
-        { address: DAI, name: 'Dai <Stablecoin>', symbol: 'D&I', decimals: 18, pooled: true },
-      ],
-      pools: [
-        { dex: 'uniswap-v2', address: `0x${'a'.repeat(40)}`, token0: USDC, token1: WETH },
-        { dex: 'sushiswap', address: `0x${'b'.repeat(40)}`, token0: USDC, token1: WETH },
-        { dex: 'uniswap-v2', address: `0x${'c'.repeat(40)}`, token0: DAI, token1: USDC },
-      ],
-    },
-  ],
-};
+const manifest = ethereumManifest({
+  tokens: [{ address: DAI, name: 'Dai <Stablecoin>', symbol: 'D&I', decimals: 18, pooled: true }],
+  pools: [{ dex: 'uniswap-v2', address: `0x${'c'.repeat(40)}`, token0: DAI, token1: USDC }],
+});
 
 function fakeReader(state: { head: bigint; down?: boolean; broken?: boolean }): ChainReader {
   const ref = (number: bigint): BlockRef => ({ number, hash: `0x${number.toString(16).padStart(64, '0')}` });

@@ -6,12 +6,12 @@ import { ERROR_CODES, ErrorBodySchema, TokenListResponseSchema } from '../../lib
 import { createServiceApp } from '../../service/app';
 import type { BlockRef, ChainReader } from '../../service/chain-reader';
 import { LimitsConfigSchema } from '../../service/config';
-import type { ServiceManifest } from '../../service/manifest';
 import { buildableBlocks, policyFromConfig, resolvePolicy, type ServicePolicy } from '../../service/policy';
 import { clientKey, DEFAULT_RATE_LIMITS, RateLimiter } from '../../service/rate-limit';
 import { makeSnapshot } from '../../service/routing/reserves';
 import { RouteSearchTimeout, searchClock } from '../../service/routing/search-clock';
 import { USDC, WETH } from '../support/addresses';
+import { ethereumManifest } from '../support/service-manifest';
 
 // Counts every gzip the service does: the token list must be compressed once, never per request.
 const gzipCalls = vi.hoisted(() => ({ count: 0 }));
@@ -29,34 +29,7 @@ vi.mock('node:zlib', async (importOriginal) => {
 const E18 = 10n ** 18n;
 const E6 = 10n ** 6n;
 
-const manifest: ServiceManifest = {
-  version: 1,
-  chains: [
-    {
-      chainId: 1,
-      chainName: 'ethereum',
-      rpcUrl: 'http://127.0.0.1:1',
-      nativeSymbol: 'ETH',
-      weth: WETH,
-      multicall3: '0xcA11bde05977b3631167028862bE2a173976CA11',
-      router: `0x${'1'.repeat(40)}`,
-      executor: `0x${'2'.repeat(40)}`,
-      factories: [
-        { dex: 'uniswap-v2', address: `0x${'3'.repeat(40)}` },
-        { dex: 'sushiswap', address: `0x${'4'.repeat(40)}` },
-      ],
-      hubs: [WETH, USDC],
-      tokens: [
-        { address: WETH, name: 'Wrapped Ether', symbol: 'WETH', decimals: 18, pooled: true },
-        { address: USDC, name: 'USD Coin', symbol: 'USDC', decimals: 6, pooled: true },
-      ],
-      pools: [
-        { dex: 'uniswap-v2', address: `0x${'a'.repeat(40)}`, token0: USDC, token1: WETH },
-        { dex: 'sushiswap', address: `0x${'b'.repeat(40)}`, token0: USDC, token1: WETH },
-      ],
-    },
-  ],
-};
+const manifest = ethereumManifest();
 
 const reader: ChainReader = {
   async head(): Promise<BlockRef> {
