@@ -25,7 +25,7 @@ export interface LatencyStats {
 export interface ServiceBenchResult {
   sequential: { noop: LatencyStats; quote: LatencyStats };
   concurrent8: { noop: LatencyStats; quote: LatencyStats };
-  /** quote / noop: latency ratios (budget: p50 <= 2), throughput ratio noop / quote. */
+  /** quote / noop: latency ratios (budget: sequential p50 <= 1.5), throughput ratio noop / quote. */
   ratios: { sequentialP50: number; sequentialP99: number; concurrentP50: number; throughputSlowdown: number };
   devnet: { cold: ChainStart[] | null; warm: ChainStart[] };
 }

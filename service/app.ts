@@ -1,20 +1,19 @@
 // The reference Swap Routing Service as a Hono app (contract: docs/API.md).
 // createServiceApp takes everything it talks to as deps, so tests can run it without listening.
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import type { core } from 'zod/mini';
 import { AddressSchema, ERROR_CODES, QuoteRequestSchema, QuoteSchema } from '../lib/api/schema';
 import { build } from './build';
 import { type ChainReader, createRpcChainReaders } from './chain-reader';
 import { buildChainRegistry, type ChainContext, type ChainName, type ChainRegistry } from './chains';
+import { cors } from './cors';
 import { ApiError, errorBody } from './errors';
 import { tokenLogoSvg } from './logos';
 import type { ServiceManifest } from './manifest';
 import { resolvePolicy, type ServicePolicy } from './policy';
 import { quote } from './quote';
-import { requestBounds } from './request-bounds';
+import { bodyBound, requestBounds } from './request-bounds';
 import { acceptsGzip, matchesEtag, searchResultJson, TokenListCache } from './tokens';
 import { requireChainById, whitelisted } from './validate';
 
@@ -81,14 +80,7 @@ function createAppContext(deps: ServiceDeps): AppContext {
     }
     return chain;
   };
-  const limit = bodyLimit({
-    maxSize: policy.maxBodyBytes,
-    onError: (c) =>
-      fail(
-        c,
-        new ApiError(413, ERROR_CODES.badRequest, `request body is larger than ${policy.maxBodyBytes} bytes`),
-      ),
-  });
+  const limit = bodyBound(policy.maxBodyBytes, fail);
 
   return { policy, clock, log, registry, readerFor, chainByName, baseUrl, limit, tokenLists, now, fail };
 }
@@ -99,12 +91,12 @@ export function createServiceApp(deps: ServiceDeps): Hono {
   app.use(
     '*',
     cors({
-      origin: (origin) => (ALLOWED_ORIGIN.test(origin) ? origin : null),
+      allowedOrigin: ALLOWED_ORIGIN,
       allowMethods: ['GET', 'POST'],
       allowHeaders: ['Content-Type'],
       // The extension reads how long a 429 asks it to wait.
       exposeHeaders: ['Retry-After'],
-      maxAge: 600,
+      maxAgeSeconds: 600,
     }),
   );
   app.use('*', requestBounds(ctx.policy, ctx.fail));
