@@ -16,7 +16,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 export type Fault =
   | { kind: 'delay'; ms: number }
   | { kind: 'hang' }
-  | { kind: 'status'; status: number; body?: string; contentType?: string }
+  | { kind: 'status'; status: number; body?: string; contentType?: string; headers?: Record<string, string> }
   | { kind: 'reset' }
   | { kind: 'truncate' }
   | { kind: 'nonJson' }
@@ -195,6 +195,7 @@ export async function startFaultProxy(target: string, options: { port?: number }
       case 'status': {
         const payload = Buffer.from(fault.body ?? '');
         response.writeHead(fault.status, {
+          ...fault.headers,
           'content-type': fault.contentType ?? 'text/plain; charset=utf-8',
           'content-length': String(payload.length),
         });
