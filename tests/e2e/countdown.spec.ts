@@ -10,8 +10,9 @@ test('the quote countdown starts from the real time and only counts down, even w
   test.setTimeout(90_000);
   const { popup } = await openWalletPopup(context, extensionId);
   await popup.setViewportSize({ width: 360, height: 600 });
-  // Sat open before the first quote: the countdown once started from the popup's opening time.
-  await popup.waitForTimeout(6_000);
+  // Sat open before the first quote: the countdown once started from the popup's opening time and
+  // read 15 s plus the time sat open until its first tick; 3 s puts that first reading at 17-18 s.
+  await popup.waitForTimeout(3_000);
   await pickToken(popup, 'from', 'ETH', ETH);
   await pickToken(popup, 'to', 'USDC', USDC);
   await popup.getByLabel('Amount').fill('1');
