@@ -3,7 +3,6 @@
 import { BaseError, createClient, http, type PublicClient } from 'viem';
 import {
   estimateFeesPerGas,
-  estimateGas,
   getBlockNumber,
   getChainId,
   getTransaction,
@@ -15,7 +14,7 @@ import {
 import { requireChain } from '@/lib/chains';
 import { viemChainFor } from '@/lib/chains/viem';
 import type { Settings } from '@/lib/settings/settings';
-import { ethCall, getBalance, readContract } from './read-actions';
+import { estimateGas, ethCall, getBalance, readContract } from './read-actions';
 
 export type RpcSettings = Pick<Settings, 'rpcOverrides'>;
 
@@ -37,7 +36,7 @@ export function rpcUrlFor(chainId: number, settings?: RpcSettings): string {
  * The RPC calls the wallet makes: a subset of viem's PublicClient. Built from viem's
  * tree-shakeable actions rather than createPublicClient, whose every action (ENS, signatures,
  * CCIP, deployless bytecode) would otherwise ship in the background bundle; `call`,
- * `readContract` and `getBalance` are slim ones of our own (./read-actions.ts) for the same reason.
+ * `estimateGas`, `readContract` and `getBalance` are slim ones of our own (./read-actions.ts) for the same reason.
  */
 export type RpcClient = Pick<
   PublicClient,

@@ -10,6 +10,7 @@ import type {
   Client,
   ContractFunctionArgs,
   ContractFunctionName,
+  EstimateGasParameters,
   GetBalanceParameters,
   Hex,
   ReadContractParameters,
@@ -23,6 +24,7 @@ import {
   formatTransactionRequest,
   getCallError,
   getContractError,
+  getEstimateGasError,
   numberToHex,
   parseAccount,
 } from 'viem/utils';
@@ -96,4 +98,26 @@ export async function readContract<
 export async function getBalance(client: AnyClient, args: GetBalanceParameters): Promise<bigint> {
   const params = [args.address, blockOf(args)];
   return BigInt((await client.request({ method: 'eth_getBalance', params } as never)) as Hex);
+}
+
+/**
+ * eth_estimateGas for an address-only account, as viem's `estimateGas` sends it for one. viem's
+ * action also imports `prepareTransactionRequest` (nonce, fees, chain id and blob filling for
+ * local accounts, ~8 kB minified with what it pulls in), which such a call never runs. No state
+ * overrides or authorization lists: the wallet never estimates with them. Errors are mapped as viem maps
+ * them (getEstimateGasError), so a revert reads the same.
+ */
+export async function estimateGas(client: AnyClient, args: EstimateGasParameters): Promise<bigint> {
+  const { account: account_, blockNumber, blockTag, ...rest } = args;
+  const account = account_ ? parseAccount(account_) : undefined;
+  try {
+    assertRequest(args);
+    const format = client.chain?.formatters?.transactionRequest?.format ?? formatTransactionRequest;
+    const request = format({ ...rest, account } as never, 'estimateGas');
+    const block = typeof blockNumber === 'bigint' ? numberToHex(blockNumber) : blockTag;
+    const params = block ? [request, block] : [request];
+    return BigInt((await client.request({ method: 'eth_estimateGas', params } as never)) as Hex);
+  } catch (error) {
+    throw getEstimateGasError(error as never, { ...args, account, chain: client.chain } as never);
+  }
 }
