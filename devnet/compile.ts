@@ -1,4 +1,4 @@
-// `npm run contracts:compile`: rebuilds contracts/artifacts/<Name>.json from contracts/*.sol.
+// `npm run contracts:compile`: rebuilds service/contracts/artifacts/<Name>.json from service/contracts/*.sol.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { ARTIFACTS_DIR, compileContracts, serializeArtifact } from './compiler.ts';
 

@@ -1,4 +1,4 @@
-// Compiles contracts/*.sol with the npm solc (no downloads) into artifacts.
+// Compiles service/contracts/*.sol with the npm solc (no downloads) into artifacts.
 // Shared by `npm run contracts:compile` and the test that checks committed artifacts.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -6,8 +6,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Abi, Hex } from 'viem';
 
-export const CONTRACTS_DIR = fileURLToPath(new URL('../contracts/', import.meta.url));
-export const ARTIFACTS_DIR = fileURLToPath(new URL('../contracts/artifacts/', import.meta.url));
+export const CONTRACTS_DIR = fileURLToPath(new URL('../service/contracts/', import.meta.url));
+export const ARTIFACTS_DIR = fileURLToPath(new URL('../service/contracts/artifacts/', import.meta.url));
 
 export interface Artifact {
   abi: Abi;
@@ -67,6 +67,7 @@ function loadSolc(): Solc {
 export function readSources(): Record<string, string> {
   const sources: Record<string, string> = {};
   for (const file of readdirSync(CONTRACTS_DIR).sort()) {
+    // Source unit names stay `contracts/X.sol`: they are in the metadata hashed into the bytecode.
     if (file.endsWith('.sol')) sources[`contracts/${file}`] = readFileSync(CONTRACTS_DIR + file, 'utf8');
   }
   return sources;

@@ -34,7 +34,7 @@ const DEPLOY_SOURCES = [
   'liquidity.ts',
   'safety-tokens.ts',
   'v3-pools.ts',
-  '../pool-math/v3.ts',
+  '../service/pool-math/v3.ts',
   // The router is deployed by the deploy script's code.
   '../service/deploy.ts',
 ];

@@ -1,5 +1,5 @@
 // Storage writes that initialise token code placed with anvil_setCode (no constructor runs there).
-// Slot numbers mirror the layouts documented in contracts/{Token,TetherToken,WETH9}.sol;
+// Slot numbers mirror the layouts documented in service/contracts/{Token,TetherToken,WETH9}.sol;
 // tests/unit/devnet-artifacts.test.ts checks them against the compiler's storage layout.
 import {
   type Address,

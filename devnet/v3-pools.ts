@@ -11,7 +11,7 @@ import {
   liquidityForAmounts,
   MAX_TICK,
   MIN_TICK,
-} from '../pool-math/v3.ts';
+} from '../service/pool-math/v3.ts';
 import { tokenAbi, weth9Abi } from './abi.ts';
 import { DEPLOYER } from './accounts.ts';
 import { loadArtifact, loadUniswapV3 } from './artifacts.ts';

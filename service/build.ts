@@ -2,10 +2,10 @@
 // call. Nothing in the quote is trusted: the route must be made of real pools, and its amounts
 // must be what those pools gave at the quote's block.
 import { type Abi, encodeFunctionData, parseAbi, zeroAddress } from 'viem';
-import routerArtifact from '../contracts/artifacts/SwapRouter.json' with { type: 'json' };
 import { ERROR_CODES, isNativeToken, type Quote, ReferenceSwapSchema } from '../lib/api/schema';
 import type { BlockRef, ChainReader } from './chain-reader';
 import type { ChainContext } from './chains';
+import routerArtifact from './contracts/artifacts/SwapRouter.json' with { type: 'json' };
 import { ApiError } from './errors';
 import type { ServicePolicy } from './policy';
 import type { Hop } from './routing/graph';

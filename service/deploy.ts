@@ -16,7 +16,6 @@ import {
   zeroHash,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import routerArtifact from '../contracts/artifacts/SwapRouter.json' with { type: 'json' };
 import {
   type ChainConfig,
   ConfigError,
@@ -24,6 +23,7 @@ import {
   type ServiceConfig,
   ServiceConfigSchema,
 } from './config';
+import routerArtifact from './contracts/artifacts/SwapRouter.json' with { type: 'json' };
 
 const routerReadAbi = parseAbi([
   'function executor() view returns (address)',

@@ -3,7 +3,7 @@
 // initialized tick in those words. The words come first (one batch with the V2 reserves), the
 // ticks they name second, so a block costs two eth_calls however many pools there are.
 import { encodeFunctionData, type Hex, parseAbi } from 'viem';
-import { compress, FEE_TICK_SPACING, type V3PoolState, wordOf } from '../pool-math/v3';
+import { compress, FEE_TICK_SPACING, type V3PoolState, wordOf } from './pool-math/v3';
 
 const poolAbi = parseAbi([
   'function slot0() view returns (uint160, int24, uint16, uint16, uint16, uint8, bool)',

@@ -1,5 +1,5 @@
 // Native coin <-> its wrapped token (WETH9 deposit/withdraw) as a route: one share of 100%, one
-// swap through the WETH contract, out = in. The router does it 1:1 (contracts/SwapRouter.sol,
+// swap through the WETH contract, out = in. The router does it 1:1 (service/contracts/SwapRouter.sol,
 // _wrapOrUnwrap) and checks the hop says exactly that.
 import { ReferenceSwapSchema } from '../lib/api/schema';
 import type { ChainContext, TokenRecord } from './chains';

@@ -1,7 +1,7 @@
 // Token safety for the explorer card: before offering a swap of a token that is not on the service's
 // list, simulate a small buy from its Uniswap V2 pool against the wrapped native coin and an
 // immediate sell of everything received, on the user's RPC, in ONE eth_simulateV1 call. Nothing is
-// signed or sent: the probe contract (contracts/SafetyProbe.sol) lives only in the state
+// signed or sent: the probe contract (service/contracts/SafetyProbe.sol) lives only in the state
 // override of that simulation, at a throwaway address, with a throwaway balance.
 import {
   type Address,

@@ -1,4 +1,4 @@
-// The runtime code of contracts/SafetyProbe.sol (contracts/artifacts/SafetyProbe.json), placed at a
+// The runtime code of service/contracts/SafetyProbe.sol (service/contracts/artifacts/SafetyProbe.json), placed at a
 // throwaway address by a state override: never deployed. tests/unit/safety.test.ts holds it equal
 // to the committed artifact.
 export const SAFETY_PROBE_CODE =

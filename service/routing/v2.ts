@@ -1,7 +1,7 @@
-// Uniswap V2 arithmetic. The bigint functions live in pool-math/v2.ts (the off-chain
+// Uniswap V2 arithmetic. The bigint functions live in service/pool-math/v2.ts (the off-chain
 // twin of the executor, shared with the devnet), so quotes and the contracts share one formula; the float
 // twin only steers the optimizer's search and never prices anything sent on chain.
-export { getAmountOut, splitAmounts } from '../../pool-math/v2';
+export { getAmountOut, splitAmounts } from '../pool-math/v2';
 
 /** Reserves are uint112 on the pair: a swap pushing a reserve past this reverts (UniswapV2: OVERFLOW). */
 export const MAX_RESERVE = (1n << 112n) - 1n;

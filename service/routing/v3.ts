@@ -1,9 +1,9 @@
-// Uniswap V3 pools for the router. The bigint swap lives in pool-math/v3.ts (shared with the devnet, the
+// Uniswap V3 pools for the router. The bigint swap lives in service/pool-math/v3.ts (shared with the devnet, the
 // off-chain twin of UniswapV3Pool.swap), so quotes are exact to the wei; the float twin below
 // only steers the optimizer's split search and never prices anything sent on chain.
-import { getSqrtRatioAtTick, Q96, type V3PoolState } from '../../pool-math/v3';
+import { getSqrtRatioAtTick, Q96, type V3PoolState } from '../pool-math/v3';
 
-export { swapExactInput, type V3PoolState } from '../../pool-math/v3';
+export { swapExactInput, type V3PoolState } from '../pool-math/v3';
 
 /** A V3 pool's state in floats: initialized ticks in order, their sqrt prices and liquidity deltas. */
 export interface V3FloatPool {

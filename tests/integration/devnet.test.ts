@@ -34,7 +34,7 @@ import type { ManifestChain } from '../../devnet/manifest.ts';
 import { RpcClient } from '../../devnet/rpc.ts';
 import { type Devnet, startDevnet } from '../../devnet/start.ts';
 import { devnetViemChain } from '../../devnet/viem.ts';
-import { type PoolReserves, type RouteShare, simulateRoute } from '../../pool-math/v2.ts';
+import { type PoolReserves, type RouteShare, simulateRoute } from '../../service/pool-math/v2.ts';
 import { USDC } from '../support/addresses';
 
 let devnet: Devnet;

@@ -9,7 +9,6 @@ export const ROOT = resolve(__dirname, '../..');
 /** The folders whose TypeScript is the project's own source (tests included). */
 export const SOURCE_FOLDERS = [
   'lib',
-  'pool-math',
   'entrypoints',
   'components',
   'service',

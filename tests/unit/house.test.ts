@@ -42,7 +42,7 @@ const LIB_LAYERS = [
 ] as const;
 
 /** The product's source. Tests are not held to these sizes: a describe block is a list of cases. */
-const PRODUCT_FOLDERS = ['lib', 'entrypoints', 'components', 'service', 'devnet', 'scripts', 'pool-math'];
+const PRODUCT_FOLDERS = ['lib', 'entrypoints', 'components', 'service', 'devnet', 'scripts'];
 
 function layerOf(path: string): string | undefined {
   if (!path.startsWith('lib/')) return undefined;
@@ -128,14 +128,42 @@ describe('imports', () => {
     expect(importCycles(['devnet/fixtures.ts', 'devnet/fixture-types.ts', 'devnet/longtail.ts'])).toEqual([]);
   });
 
-  it('keeps the service free of the devnet (pool math and contracts are top-level, shared)', () => {
+  it('keeps the service free of the devnet (the devnet imports pool math and contracts from service/)', () => {
     const intoDevnet = sourceFiles('service').flatMap((file) =>
       localImports(file)
         .filter((target) => target.startsWith('devnet/'))
         .map((target) => `${file} -> ${target}`),
     );
     expect(intoDevnet).toEqual([]);
-    expect(localImports('service/routing/v3.ts')).toContain('pool-math/v3');
+    expect(localImports('service/routing/v3.ts')).toContain('service/pool-math/v3');
+    expect(localImports('devnet/v3-pools.ts')).toContain('service/pool-math/v3');
+  });
+});
+
+describe('layout', () => {
+  // The user's chosen layout: WXT's folders, tests/, and the service, devnet and scripts beside them.
+  // Solidity sources and pool maths are the service's (service/contracts, service/pool-math).
+  const TOP_LEVEL_FOLDERS = [
+    '.ci',
+    'assets',
+    'components',
+    'devnet',
+    'docs',
+    'entrypoints',
+    'lib',
+    'public',
+    'scripts',
+    'service',
+    'tests',
+  ];
+
+  it('has no top-level folder outside the chosen layout', () => {
+    const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    }).split('\n');
+    const folders = new Set(tracked.filter((file) => file.includes('/')).map((file) => file.split('/')[0]));
+    expect([...folders].sort()).toEqual(TOP_LEVEL_FOLDERS.filter((folder) => folders.has(folder)));
   });
 });
 

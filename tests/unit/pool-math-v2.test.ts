@@ -1,7 +1,7 @@
 // The off-chain twin of the executor's math: the V2 formula, the share rule, sequential routes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { getAmountOut, type PoolReserves, simulateRoute, splitAmounts } from '../../pool-math/v2.ts';
+import { getAmountOut, type PoolReserves, simulateRoute, splitAmounts } from '../../service/pool-math/v2.ts';
 
 describe('getAmountOut', () => {
   it('is the Uniswap V2 formula with the 0.3% fee, rounded down', () => {

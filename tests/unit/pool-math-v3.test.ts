@@ -18,7 +18,7 @@ import {
   Q96,
   swapExactInput,
   type V3PoolState,
-} from '../../pool-math/v3';
+} from '../../service/pool-math/v3';
 import { floatPool, swapFloat } from '../../service/routing/v3';
 
 const E18 = 10n ** 18n;

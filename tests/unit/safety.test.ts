@@ -8,7 +8,7 @@ import { SAFETY_PROBE_CODE } from '@/lib/safety/probe-code';
 
 describe('safety probe', () => {
   it('is the runtime code of contracts/SafetyProbe.sol as compiled', () => {
-    const artifact = JSON.parse(readFileSync('contracts/artifacts/SafetyProbe.json', 'utf8'));
+    const artifact = JSON.parse(readFileSync('service/contracts/artifacts/SafetyProbe.json', 'utf8'));
     expect(SAFETY_PROBE_CODE).toBe(artifact.deployedBytecode);
     // The packaged copy the worker reads when a check runs (lib/background/handlers/safety.ts).
     expect(readFileSync('public/safety-probe.hex', 'utf8').trim()).toBe(artifact.deployedBytecode);

@@ -1,7 +1,7 @@
 import { encodeFunctionData, toFunctionSelector, zeroAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { simulateRoute as devnetSimulate } from '../../pool-math/v2';
 import { ROUTER_ABI, ROUTER_SWAP_ABI } from '../../service/build';
+import { simulateRoute as devnetSimulate } from '../../service/pool-math/v2';
 import { type Path, PoolGraph } from '../../service/routing/graph';
 import { allocatePercents, pathOutputFloat } from '../../service/routing/optimizer';
 import { makeSnapshot, type ReserveSnapshot } from '../../service/routing/reserves';
