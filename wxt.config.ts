@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'wxt';
 import { buildConfig } from './scripts/release-config';
+import { abiLiterals } from './scripts/vite-abi-literals';
 import { harden } from './scripts/vite-harden';
 
 // A demo build (npm run build, npm run demo) points at the embedded default on this machine; a
@@ -42,7 +43,7 @@ export default defineConfig({
       : {}),
   }),
   vite: () => ({
-    plugins: [preact(), harden()],
+    plugins: [preact(), harden(), abiLiterals()],
     define: { __SWAPLANE_BUILD__: JSON.stringify(build.defaults) },
   }),
   hooks: {

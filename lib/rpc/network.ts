@@ -2,8 +2,6 @@
 // one, else the registry default; clients are cached so every module shares one transport.
 import { BaseError, createClient, http, type PublicClient } from 'viem';
 import {
-  estimateFeesPerGas,
-  estimateGas,
   getBlockNumber,
   getChainId,
   getTransaction,
@@ -15,7 +13,7 @@ import {
 import { requireChain } from '@/lib/chains';
 import { viemChainFor } from '@/lib/chains/viem';
 import type { Settings } from '@/lib/settings/settings';
-import { ethCall, getBalance, readContract } from './read-actions';
+import { estimateFeesPerGas, estimateGas, ethCall, getBalance, readContract } from './read-actions';
 
 export type RpcSettings = Pick<Settings, 'rpcOverrides'>;
 
@@ -37,7 +35,7 @@ export function rpcUrlFor(chainId: number, settings?: RpcSettings): string {
  * The RPC calls the wallet makes: a subset of viem's PublicClient. Built from viem's
  * tree-shakeable actions rather than createPublicClient, whose every action (ENS, signatures,
  * CCIP, deployless bytecode) would otherwise ship in the background bundle; `call`,
- * `readContract` and `getBalance` are slim ones of our own (./read-actions.ts) for the same reason.
+ * `estimateFeesPerGas`, `estimateGas`, `readContract` and `getBalance` are slim ones of our own (./read-actions.ts) for the same reason.
  */
 export type RpcClient = Pick<
   PublicClient,
@@ -86,7 +84,7 @@ export function publicClientFor(
     client = {
       ...base,
       call: (args: Parameters<typeof ethCall>[1]) => ethCall(c, args),
-      estimateFeesPerGas: (args?: Parameters<typeof estimateFeesPerGas>[1]) => estimateFeesPerGas(c, args),
+      estimateFeesPerGas: () => estimateFeesPerGas(c),
       estimateGas: (args: Parameters<typeof estimateGas>[1]) => estimateGas(c, args),
       getBalance: (args: Parameters<typeof getBalance>[1]) => getBalance(c, args),
       getBlockNumber: (args?: Parameters<typeof getBlockNumber>[1]) => getBlockNumber(c, args),

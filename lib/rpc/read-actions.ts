@@ -1,7 +1,9 @@
-// eth_call, readContract and getBalance without viem's `call` action (which viem's getBalance and
-// readContract import): that action brings deployless-call and ERC-6492 bytecode, multicall
-// batching and CCIP-Read (~20 kB raw) into the background, none of which the wallet uses. Errors are mapped as viem maps them (getCallError, getContractError), so
-// a revert still reads the same through lib/swap/simulate.ts's revertOf.
+// viem's read actions the wallet uses, slimmed for the background bundle (budget 150 kB gzip):
+// eth_call, readContract and getBalance without viem's `call` action (deployless-call and ERC-6492
+// bytecode, multicall batching and CCIP-Read, ~20 kB raw), eth_estimateGas without
+// prepareTransactionRequest, and the EIP-1559 fee suggestion without block formatters. Errors are
+// mapped as viem maps them (getCallError, getContractError, getEstimateGasError), so a revert still
+// reads the same through lib/swap/simulate.ts's revertOf.
 import type {
   Abi,
   CallParameters,
@@ -10,12 +12,14 @@ import type {
   Client,
   ContractFunctionArgs,
   ContractFunctionName,
+  EstimateGasParameters,
   GetBalanceParameters,
   Hex,
   ReadContractParameters,
   ReadContractReturnType,
   Transport,
 } from 'viem';
+import { Eip1559FeesNotSupportedError } from 'viem';
 import {
   assertRequest,
   decodeFunctionResult,
@@ -23,6 +27,8 @@ import {
   formatTransactionRequest,
   getCallError,
   getContractError,
+  getEstimateGasError,
+  hexToBigInt,
   numberToHex,
   parseAccount,
 } from 'viem/utils';
@@ -96,4 +102,51 @@ export async function readContract<
 export async function getBalance(client: AnyClient, args: GetBalanceParameters): Promise<bigint> {
   const params = [args.address, blockOf(args)];
   return BigInt((await client.request({ method: 'eth_getBalance', params } as never)) as Hex);
+}
+
+/**
+ * eth_estimateGas for an address-only account, as viem's `estimateGas` sends it for one. viem's
+ * action also imports `prepareTransactionRequest` (nonce, fees, chain id and blob filling for
+ * local accounts, ~8 kB minified with what it pulls in), which such a call never runs. No state
+ * overrides or authorization lists: the wallet never estimates with them. Errors are mapped as viem maps
+ * them (getEstimateGasError), so a revert reads the same.
+ */
+export async function estimateGas(client: AnyClient, args: EstimateGasParameters): Promise<bigint> {
+  const { account: account_, blockNumber, blockTag, ...rest } = args;
+  const account = account_ ? parseAccount(account_) : undefined;
+  try {
+    assertRequest(args);
+    const format = client.chain?.formatters?.transactionRequest?.format ?? formatTransactionRequest;
+    const request = format({ ...rest, account } as never, 'estimateGas');
+    const block = typeof blockNumber === 'bigint' ? numberToHex(blockNumber) : blockTag;
+    const params = block ? [request, block] : [request];
+    return BigInt((await client.request({ method: 'eth_estimateGas', params } as never)) as Hex);
+  } catch (error) {
+    throw getEstimateGasError(error as never, { ...args, account, chain: client.chain } as never);
+  }
+}
+
+/**
+ * viem's EIP-1559 fee suggestion (the latest base fee x 1.2, plus eth_maxPriorityFeePerGas, or the
+ * gas price above the base fee when the node lacks that method), without its block and transaction
+ * formatters and chain fee hooks (none of Swaplane's chains has one). The caller caps the result
+ * against the fee history and the chain's ceiling (./fees.ts).
+ */
+export async function estimateFeesPerGas(
+  client: AnyClient,
+): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
+  const block = (await client.request({
+    method: 'eth_getBlockByNumber',
+    params: ['latest', false],
+  } as never)) as { baseFeePerGas?: unknown } | null;
+  if (typeof block?.baseFeePerGas !== 'string') throw new Eip1559FeesNotSupportedError();
+  const baseFee = hexToBigInt(block.baseFeePerGas as Hex);
+  let priority: bigint;
+  try {
+    priority = hexToBigInt((await client.request({ method: 'eth_maxPriorityFeePerGas' } as never)) as Hex);
+  } catch {
+    const gasPrice = hexToBigInt((await client.request({ method: 'eth_gasPrice' } as never)) as Hex);
+    priority = gasPrice > baseFee ? gasPrice - baseFee : 0n;
+  }
+  return { maxFeePerGas: (baseFee * 12n) / 10n + priority, maxPriorityFeePerGas: priority };
 }

@@ -1,4 +1,4 @@
-// The slim eth_call / readContract / getBalance against viem's own actions over the same fake
+// The slim eth_call / eth_estimateGas / fee suggestion / readContract / getBalance against viem's own actions over the same fake
 // node: same requests, same answers, and errors that read the same to the wallet (revertOf,
 // isRpcUnavailable, viem's error classes).
 import {
@@ -10,6 +10,8 @@ import {
   ContractFunctionZeroDataError,
   createClient,
   custom,
+  Eip1559FeesNotSupportedError,
+  EstimateGasExecutionError,
   encodeAbiParameters,
   encodeErrorResult,
   erc20Abi,
@@ -21,7 +23,7 @@ import * as viem from 'viem/actions';
 import { mainnet } from 'viem/chains';
 import { describe, expect, it } from 'vitest';
 import { isRpcUnavailable } from '@/lib/rpc/network';
-import { ethCall, getBalance, readContract } from '@/lib/rpc/read-actions';
+import { estimateFeesPerGas, estimateGas, ethCall, getBalance, readContract } from '@/lib/rpc/read-actions';
 import { revertOf } from '@/lib/swap/simulate';
 
 const FROM: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -183,5 +185,87 @@ describe('getBalance', () => {
     await viem.getBalance(theirs.client, { address: FROM });
     await viem.getBalance(theirs.client, { address: FROM, blockNumber: 3n });
     expect(ours.seen).toEqual(theirs.seen);
+  });
+});
+
+describe('estimateGas', () => {
+  it('sends the same eth_estimateGas as viem for an address, with and without a block', async () => {
+    const ours = fakeNode(() => '0x5208');
+    const theirs = fakeNode(() => '0x5208');
+    const args = { account: FROM, to: TOKEN, data: '0x1234' as Hex, value: 5n } as const;
+    expect(await estimateGas(ours.client, args)).toBe(21_000n);
+    expect(await viem.estimateGas(theirs.client, args)).toBe(21_000n);
+    expect(await estimateGas(ours.client, { ...args, blockNumber: 16n })).toBe(21_000n);
+    await viem.estimateGas(theirs.client, { ...args, blockNumber: 16n });
+    expect(ours.seen).toEqual(theirs.seen);
+    expect(ours.seen[0]).toEqual({
+      method: 'eth_estimateGas',
+      params: [{ from: FROM, to: TOKEN, data: '0x1234', value: '0x5' }],
+    });
+  });
+
+  it('turns a revert into the same error as viem (revertOf reads it)', async () => {
+    const node = () => {
+      throw rpcError(3, 'execution reverted: too little received', revertData);
+    };
+    const args = { account: FROM, to: TOKEN, data: '0x1234' as Hex };
+    const ours = await estimateGas(fakeNode(node).client, args).catch((e: unknown) => e);
+    const theirs = await viem.estimateGas(fakeNode(node).client, args).catch((e: unknown) => e);
+    expect(ours).toBeInstanceOf(EstimateGasExecutionError);
+    expect((ours as BaseError).shortMessage).toBe((theirs as BaseError).shortMessage);
+    expect(revertOf(ours)).toEqual(revertOf(theirs));
+  });
+
+  it('keeps an unreachable node unreachable (not a revert)', async () => {
+    const node = () => {
+      throw new HttpRequestError({ url: 'http://127.0.0.1:1', status: 502, details: 'bad gateway' });
+    };
+    const ours = await estimateGas(fakeNode(node).client, { account: FROM, to: TOKEN }).catch(
+      (e: unknown) => e,
+    );
+    expect(isRpcUnavailable(ours)).toBe(true);
+  });
+});
+
+describe('estimateFeesPerGas', () => {
+  const block = {
+    number: '0x10',
+    hash: `0x${'11'.repeat(32)}`,
+    baseFeePerGas: '0x3b9aca00',
+    transactions: [],
+  };
+
+  it('suggests what viem suggests, from the latest block and eth_maxPriorityFeePerGas', async () => {
+    const answer: Answer = (method) =>
+      method === 'eth_getBlockByNumber' ? block : method === 'eth_maxPriorityFeePerGas' ? '0x77359400' : null;
+    const ours = fakeNode(answer);
+    const theirs = fakeNode(answer);
+    const fees = await estimateFeesPerGas(ours.client);
+    expect(fees).toEqual(await viem.estimateFeesPerGas(theirs.client));
+    expect(fees).toEqual({
+      maxFeePerGas: 1_200_000_000n + 2_000_000_000n,
+      maxPriorityFeePerGas: 2_000_000_000n,
+    });
+    expect(ours.seen.map((r) => r.method)).toEqual(theirs.seen.map((r) => r.method));
+  });
+
+  it('falls back to the gas price above the base fee when the node lacks eth_maxPriorityFeePerGas', async () => {
+    for (const gasPrice of ['0x4a817c800', '0x1']) {
+      const answer: Answer = (method) => {
+        if (method === 'eth_maxPriorityFeePerGas') throw rpcError(-32601, 'method not found');
+        return method === 'eth_gasPrice' ? gasPrice : block;
+      };
+      expect(await estimateFeesPerGas(fakeNode(answer).client)).toEqual(
+        await viem.estimateFeesPerGas(fakeNode(answer).client),
+      );
+    }
+  });
+
+  it('refuses a chain without a base fee, as viem does', async () => {
+    const answer: Answer = (method) =>
+      method === 'eth_getBlockByNumber' ? { ...block, baseFeePerGas: null } : '0x1';
+    await expect(estimateFeesPerGas(fakeNode(answer).client)).rejects.toBeInstanceOf(
+      Eip1559FeesNotSupportedError,
+    );
   });
 });
