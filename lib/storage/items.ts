@@ -142,6 +142,20 @@ export const verifiedAccountsItem = defineStorageItem<VerifiedAccounts | null>({
   fallback: () => null,
 });
 
+/**
+ * The user's own saves of sealed fields made while locked (no key to seal them): field -> its saved value
+ * as canonical JSON. storage.session is reachable from Swaplane's own pages and worker only, so nothing
+ * outside can vouch for a value here; the next unlocked check seals each field still holding it
+ * (lib/background/trust-settings.ts).
+ */
+export const lockedSavesItem = defineStorageItem<Record<string, string>>({
+  area: 'session',
+  key: 'lockedSaves',
+  version: 1,
+  schema: z.record(z.string(), z.string()),
+  fallback: () => ({}),
+});
+
 /** The unlocked session: the vault key and the auto-lock deadline, for worker restarts only. */
 export const WalletSessionSchema = z.object({
   sessionKey: z.string().check(z.minLength(1)),
