@@ -46,6 +46,28 @@ export interface TrustSettingsDeps {
  */
 const NOT_SAVED_LOCKED: readonly TrustField[] = ['connectedSites', 'routerPins', 'entrySeals'];
 
+/** Remembers the user's own locked save of `confirmed` at their current values, to seal at unlock. */
+async function rememberLockedSave(values: TrustSnapshot, confirmed: readonly TrustField[]): Promise<void> {
+  const fields = confirmed.filter((field) => !NOT_SAVED_LOCKED.includes(field));
+  if (fields.length === 0) return;
+  const saved = { ...(await lockedSavesItem.get()) };
+  for (const field of fields) saved[field] = canonicalJson(values[field]);
+  await lockedSavesItem.set(saved);
+}
+
+/**
+ * The fields the user saved while locked that still hold the value they saved (to seal now); a field
+ * written from outside since then keeps failing the check. Once: the record is cleared.
+ */
+async function takeLockedSaves(read: () => Promise<TrustSnapshot>): Promise<TrustField[]> {
+  const saved = await lockedSavesItem.get();
+  const fields = TRUST_FIELDS.filter((field) => field in saved);
+  if (fields.length === 0) return [];
+  await lockedSavesItem.set({});
+  const values = await read();
+  return fields.filter((field) => canonicalJson(values[field]) === saved[field]);
+}
+
 export function createTrustSettings(deps: TrustSettingsDeps) {
   const now = deps.now ?? Date.now;
 
@@ -82,34 +104,11 @@ export function createTrustSettings(deps: TrustSettingsDeps) {
     return true;
   }
 
-  /** Remembers the user's own locked save of `fields` at their current values, to seal at unlock. */
-  async function rememberLockedSave(confirmed: readonly TrustField[]): Promise<void> {
-    const fields = confirmed.filter((field) => !NOT_SAVED_LOCKED.includes(field));
-    if (fields.length === 0) return;
-    const values = await current();
-    const saved = { ...(await lockedSavesItem.get()) };
-    for (const field of fields) saved[field] = canonicalJson(values[field]);
-    await lockedSavesItem.set(saved);
-  }
-
-  /**
-   * Seals each field the user saved while locked if it still holds the value they saved; a field
-   * written from outside since then keeps failing the check. Once: the record is cleared first.
-   */
-  async function sealLockedSaves(): Promise<void> {
-    const saved = await lockedSavesItem.get();
-    const fields = TRUST_FIELDS.filter((field) => field in saved);
-    if (fields.length === 0) return;
-    await lockedSavesItem.set({});
-    const values = await current();
-    const unchanged = fields.filter((field) => canonicalJson(values[field]) === saved[field]);
-    if (unchanged.length > 0) await sealOnly(unchanged);
-  }
-
   async function check(): Promise<TrustCheck | null> {
     const key = await deps.key();
     if (!key) return null;
-    await sealLockedSaves();
+    const lockedSaves = await takeLockedSaves(current);
+    if (lockedSaves.length > 0) await sealOnly(lockedSaves);
     const stored = await record(key);
     // An unreadable record is treated as forged (it was not written by this code): as a v1 record
     // that did not verify, every field fails as forged.
@@ -136,7 +135,7 @@ export function createTrustSettings(deps: TrustSettingsDeps) {
       if (before === null) {
         // Locked: no key to seal with. The user's own change is remembered where only Swaplane can
         // write, and sealed at the next unlocked check if it is still there.
-        await rememberLockedSave(confirmed);
+        await rememberLockedSave(await current(), confirmed);
         return result;
       }
       const failing = before.ok ? [] : before.keys;
