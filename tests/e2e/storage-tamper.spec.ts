@@ -108,6 +108,50 @@ test('tampered storage after a worker restart: no forged address shown, no accou
   ).toMatchObject({ ok: false, error: { code: 'NOT_GRANTED' } });
 });
 
+test("Swaplane's content script cannot read or write storage.local (Chromium: trusted contexts only)", async ({
+  context,
+  extensionId,
+}) => {
+  const { popup } = await openWalletPopup(context, extensionId);
+  const app = await context.newPage();
+  // The extension's isolated world on the page: where its dapp bridge content script runs.
+  const cdp = await context.newCDPSession(app);
+  const worlds: { id: number; origin: string; type?: string }[] = [];
+  cdp.on('Runtime.executionContextCreated', ({ context: created }) => {
+    worlds.push({ id: created.id, origin: created.origin, type: created.auxData?.type });
+  });
+  await cdp.send('Runtime.enable');
+  await app.goto(`${site.url}/index.html`);
+  const extensionWorld = () =>
+    worlds.find((world) => world.type === 'isolated' && world.origin === `chrome-extension://${extensionId}`);
+  await expect.poll(() => extensionWorld()?.id, { timeout: 10_000 }).toBeDefined();
+  const inContentScript = async (expression: string) => {
+    const { result } = await cdp.send('Runtime.evaluate', {
+      expression,
+      contextId: extensionWorld()?.id,
+      awaitPromise: true,
+      returnByValue: true,
+    });
+    return result.value as string;
+  };
+  const attempt = (call: string) =>
+    `(async () => { try { await ${call}; return 'allowed'; } catch (error) { return String(error.message); } })()`;
+  expect(await inContentScript(attempt("chrome.storage.local.get('keyringMeta')"))).toMatch(
+    /Access to storage is not allowed from this context/,
+  );
+  expect(await inContentScript(attempt('chrome.storage.local.set({ probe: 1 })'))).toMatch(
+    /Access to storage is not allowed from this context/,
+  );
+  // Swaplane's own pages still can.
+  const fromPopup = await popup.evaluate(async () => {
+    type Area = { get(key: string): Promise<Record<string, unknown>> };
+    const local = (globalThis as unknown as { chrome: { storage: { local: Area } } }).chrome.storage.local;
+    return 'keyringMeta' in (await local.get('keyringMeta'));
+  });
+  expect(fromPopup).toBe(true);
+  await cdp.detach();
+});
+
 test('parallel wrong passwords are each counted before the key derivation runs', async ({
   context,
   extensionId,
