@@ -156,6 +156,18 @@ export const lockedSavesItem = defineStorageItem<Record<string, string>>({
   fallback: () => ({}),
 });
 
+/**
+ * A copied recovery phrase to clear from the clipboard (lib/background/clipboard-clear.ts): the SHA-256
+ * of what was copied, never the phrase, and when. In storage.session so a restarted worker still clears it.
+ */
+export const clipboardClearItem = defineStorageItem<{ digest: string; at: number } | null>({
+  area: 'session',
+  key: 'clipboardClear',
+  version: 1,
+  schema: z.nullable(z.object({ digest: z.string().check(z.regex(/^[0-9a-f]{64}$/)), at: z.number() })),
+  fallback: () => null,
+});
+
 /** The unlocked session: the vault key and the auto-lock deadline, for worker restarts only. */
 export const WalletSessionSchema = z.object({
   sessionKey: z.string().check(z.minLength(1)),
