@@ -21,8 +21,19 @@ export default defineConfig({
   manifest: ({ browser }) => ({
     name: 'Swaplane',
     description: 'Swap tokens from your toolbar and from block-explorer pages.',
-    // clipboardRead: a copied recovery phrase is cleared 30 s later only if the clipboard still holds it.
-    permissions: ['storage', 'alarms', 'notifications', 'unlimitedStorage', 'scripting', 'clipboardRead'],
+    // clipboardRead/clipboardWrite: a copied recovery phrase is cleared 30 s later, only if the clipboard
+    // still holds it, even after the popup closed; Chromium does it in an offscreen document (`offscreen`),
+    // Firefox (no chrome.offscreen) in its event page (lib/background/clipboard-clear.ts).
+    permissions: [
+      'storage',
+      'alarms',
+      'notifications',
+      'unlimitedStorage',
+      'scripting',
+      'clipboardRead',
+      'clipboardWrite',
+      ...(browser === 'firefox' ? [] : ['offscreen']),
+    ],
     host_permissions: build.hostPermissions,
     optional_host_permissions: ['https://*/*', 'http://*/*'],
     action: { default_title: 'Swaplane' },

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { type ClipboardAccess, copyThenClear } from '@/lib/wallet/clipboard-clear';
+import { type ClipboardAccess, clipboardDigest, copyThenClear } from '@/lib/wallet/clipboard-clear';
 
 export interface PhraseBoxProps {
   mnemonic: string;
@@ -7,10 +7,15 @@ export interface PhraseBoxProps {
   clipboard?: ClipboardAccess;
   /** How long the phrase may stay on the clipboard (tests shorten it). */
   clearAfterMs?: number;
+  /**
+   * Has the background clear the clipboard later even if this window closes first (it gets only the
+   * phrase's SHA-256). This window clears it too while it stays open, to say so.
+   */
+  clearLater?: (digest: string) => Promise<unknown>;
 }
 
 /** The recovery phrase, masked until the user asks to see it, with Copy. */
-export function PhraseBox({ mnemonic, clipboard, clearAfterMs }: PhraseBoxProps) {
+export function PhraseBox({ mnemonic, clipboard, clearAfterMs, clearLater }: PhraseBoxProps) {
   const [shown, setShown] = useState(false);
   const [copied, setCopied] = useState<string | null>(null);
   return (
@@ -33,6 +38,10 @@ export function PhraseBox({ mnemonic, clipboard, clearAfterMs }: PhraseBoxProps)
               ...(clearAfterMs !== undefined ? { delayMs: clearAfterMs } : {}),
             }).then(
               ({ cleared }) => {
+                if (clearLater)
+                  void clipboardDigest(mnemonic)
+                    .then(clearLater)
+                    .catch(() => undefined);
                 setCopied(
                   'Copied. Paste it only somewhere offline. Swaplane clears it from the clipboard in 30 seconds.',
                 );

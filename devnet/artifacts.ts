@@ -14,7 +14,8 @@ export type ContractName =
   | 'SafetyTestToken'
   | 'SafetyProbe'
   | 'V3Liquidity'
-  | 'GasPriceRefund';
+  | 'GasPriceRefund'
+  | 'GasPriceRouter';
 export const CONTRACT_NAMES: readonly ContractName[] = [
   'Token',
   'TetherToken',
@@ -28,6 +29,8 @@ export const CONTRACT_NAMES: readonly ContractName[] = [
   'V3Liquidity',
   // Not deployed by the devnet: the dapp tests deploy it (a contract that refunds at gas price 0).
   'GasPriceRefund',
+  // Not deployed by the devnet: a hostile router that pays in full only at gas price 0 (tests deploy it).
+  'GasPriceRouter',
 ];
 
 export function artifactPath(name: string): string {

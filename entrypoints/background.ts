@@ -1,5 +1,6 @@
 import '@/lib/zod-config';
 import { browser } from 'wxt/browser';
+import { browserClipboardClearer, CLIPBOARD_ALARM } from '@/lib/background/clipboard-clear';
 import { registerBackgroundHandlers } from '@/lib/background/router';
 import { createBackgroundServices } from '@/lib/background/services';
 import { restrictToTrustedContexts } from '@/lib/background/storage-access';
@@ -37,5 +38,6 @@ export default defineBackground(() => {
   browser.tabs.onRemoved.addListener((tabId) => services.dapp.tabNavigated(tabId));
   browser.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === AUTO_LOCK_ALARM) void services.ready.then(() => services.wallet.checkAutoLock());
+    if (alarm.name === CLIPBOARD_ALARM) void browserClipboardClearer().onAlarm();
   });
 });

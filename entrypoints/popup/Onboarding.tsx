@@ -104,7 +104,10 @@ function BackupStep({
     <section class="stack">
       <h2>Your recovery phrase</h2>
       <p>Write these 12 words down in order and keep them offline. Anyone with them controls your funds.</p>
-      <PhraseBox mnemonic={step.mnemonic} />
+      <PhraseBox
+        mnemonic={step.mnemonic}
+        clearLater={(digest) => callBackground({ type: 'clipboardClearLater', digest })}
+      />
       <button
         type="button"
         class="primary"

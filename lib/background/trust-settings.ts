@@ -3,7 +3,13 @@
 // fields that were intact before it, or that the user confirmed); checked before anything is signed;
 // confirmed or discarded by the user, unlocked, after a change from outside.
 import type { Settings } from '@/lib/settings/settings';
-import { connectedSitesItem, dappSettingsItem, routerPinsItem, trustRecordItem } from '@/lib/storage/items';
+import {
+  connectedSitesItem,
+  dappSettingsItem,
+  lockedSavesItem,
+  routerPinsItem,
+  trustRecordItem,
+} from '@/lib/storage/items';
 import type { EntrySealer } from '@/lib/swap/entry-seal';
 import {
   canonicalJson,
@@ -32,6 +38,34 @@ export interface TrustSettingsDeps {
   /** Seals the history entries recorded before entries were sealed (once per wallet). */
   sealEntries?: () => Promise<void>;
   now?: () => number;
+}
+
+/**
+ * Fields no locked write speaks for the user: the connected sites are written while locked only by a
+ * page switching its chain (over a list that may hold a site added from outside), pins only by a swap.
+ */
+const NOT_SAVED_LOCKED: readonly TrustField[] = ['connectedSites', 'routerPins', 'entrySeals'];
+
+/** Remembers the user's own locked save of `confirmed` at their current values, to seal at unlock. */
+async function rememberLockedSave(values: TrustSnapshot, confirmed: readonly TrustField[]): Promise<void> {
+  const fields = confirmed.filter((field) => !NOT_SAVED_LOCKED.includes(field));
+  if (fields.length === 0) return;
+  const saved = { ...(await lockedSavesItem.get()) };
+  for (const field of fields) saved[field] = canonicalJson(values[field]);
+  await lockedSavesItem.set(saved);
+}
+
+/**
+ * The fields the user saved while locked that still hold the value they saved (to seal now); a field
+ * written from outside since then keeps failing the check. Once: the record is cleared.
+ */
+async function takeLockedSaves(read: () => Promise<TrustSnapshot>): Promise<TrustField[]> {
+  const saved = await lockedSavesItem.get();
+  const fields = TRUST_FIELDS.filter((field) => field in saved);
+  if (fields.length === 0) return [];
+  await lockedSavesItem.set({});
+  const values = await read();
+  return fields.filter((field) => canonicalJson(values[field]) === saved[field]);
 }
 
 export function createTrustSettings(deps: TrustSettingsDeps) {
@@ -73,6 +107,8 @@ export function createTrustSettings(deps: TrustSettingsDeps) {
   async function check(): Promise<TrustCheck | null> {
     const key = await deps.key();
     if (!key) return null;
+    const lockedSaves = await takeLockedSaves(current);
+    if (lockedSaves.length > 0) await sealOnly(lockedSaves);
     const stored = await record(key);
     // An unreadable record is treated as forged (it was not written by this code): as a v1 record
     // that did not verify, every field fails as forged.
@@ -96,7 +132,12 @@ export function createTrustSettings(deps: TrustSettingsDeps) {
     async afterOwnChange<T>(write: () => Promise<T>, confirmed: readonly TrustField[] = []): Promise<T> {
       const before = await check();
       const result = await write();
-      if (before === null) return result; // locked: the change stays unsealed until confirmed
+      if (before === null) {
+        // Locked: no key to seal with. The user's own change is remembered where only Swaplane can
+        // write, and sealed at the next unlocked check if it is still there.
+        await rememberLockedSave(await current(), confirmed);
+        return result;
+      }
       const failing = before.ok ? [] : before.keys;
       const intact = TRUST_FIELDS.filter((field) => !failing.includes(field) || confirmed.includes(field));
       await sealOnly(intact);

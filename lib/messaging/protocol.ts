@@ -114,6 +114,7 @@ export const RESULT_SCHEMAS = {
   walletRename: WalletStateSchema,
   walletSetActive: WalletStateSchema,
   walletReveal: z.object({ secret: z.string() }),
+  clipboardClearLater: z.object({ at: z.number() }),
   // Trust boundary (wt-15).
   walletChangePassword: WalletStateSchema,
   previewSwap: SwapPreviewSchema,

@@ -95,6 +95,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('walletRename'), id: z.string().check(z.maxLength(100)), name: AccountName }),
   z.object({ type: z.literal('walletSetActive'), id: z.string().check(z.maxLength(100)) }),
   z.object({ type: z.literal('walletReveal'), password: Secret, target: z.string().check(z.maxLength(100)) }),
+  /** Clear the clipboard in 30 s if it still holds what was copied (its SHA-256), even after the popup closes. */
+  z.object({ type: z.literal('clipboardClearLater'), digest: z.string().check(z.regex(/^[0-9a-f]{64}$/)) }),
   // Trust boundary (wt-15): a new vault password, the current one first.
   z.object({
     type: z.literal('walletChangePassword'),

@@ -142,6 +142,32 @@ export const verifiedAccountsItem = defineStorageItem<VerifiedAccounts | null>({
   fallback: () => null,
 });
 
+/**
+ * The user's own saves of sealed fields made while locked (no key to seal them): field -> its saved value
+ * as canonical JSON. storage.session is reachable from Swaplane's own pages and worker only, so nothing
+ * outside can vouch for a value here; the next unlocked check seals each field still holding it
+ * (lib/background/trust-settings.ts).
+ */
+export const lockedSavesItem = defineStorageItem<Record<string, string>>({
+  area: 'session',
+  key: 'lockedSaves',
+  version: 1,
+  schema: z.record(z.string(), z.string()),
+  fallback: () => ({}),
+});
+
+/**
+ * A copied recovery phrase to clear from the clipboard (lib/background/clipboard-clear.ts): the SHA-256
+ * of what was copied, never the phrase, and when. In storage.session so a restarted worker still clears it.
+ */
+export const clipboardClearItem = defineStorageItem<{ digest: string; at: number } | null>({
+  area: 'session',
+  key: 'clipboardClear',
+  version: 1,
+  schema: z.nullable(z.object({ digest: z.string().check(z.regex(/^[0-9a-f]{64}$/)), at: z.number() })),
+  fallback: () => null,
+});
+
 /** The unlocked session: the vault key and the auto-lock deadline, for worker restarts only. */
 export const WalletSessionSchema = z.object({
   sessionKey: z.string().check(z.minLength(1)),

@@ -1,10 +1,21 @@
 // The signing funnel against the real devnet and reference service, through the background's own
 // message handlers: a reviewed swap is signed as reviewed (its calldata, one /v1/build), a double
-// Confirm runs one swap, and a hostile RPC cannot make a revoke pay what it asks (capped and shown).
-import type { Address, Hex } from 'viem';
+// Confirm runs one swap, a router that pays in full only at gas price 0 is refused, and a hostile RPC
+// cannot make a revoke pay what it asks (capped and shown).
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  http,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { TEST_MNEMONIC } from '../../devnet/accounts';
+import { DEPLOYER_KEY, TEST_MNEMONIC } from '../../devnet/accounts';
+import { loadArtifact } from '../../devnet/artifacts';
 import type { ManifestChain } from '../../devnet/manifest';
 import { NATIVE_TOKEN_ADDRESS } from '../../lib/api/schema';
 import { createHandlers, handleMessage } from '../../lib/background/router';
@@ -141,6 +152,87 @@ describe('the swap is signed as reviewed', () => {
     // The review's build is the one signed: no second /v1/build, no second asset simulation.
     expect(service.hits.filter(onPath('/v1/build')).length).toBe(1);
     expect(rpc.hits.filter(onRpc('eth_simulateV1')).length).toBe(simulations);
+  });
+});
+
+describe('a router that pays in full only when simulated at gas price 0', () => {
+  const devnet = () => createPublicClient({ transport: http(chain.rpcUrl) });
+  /** service/contracts/GasPriceRouter.sol on the devnet, running the real router underneath. */
+  async function deployGasPriceRouter(): Promise<Address> {
+    const artifact = loadArtifact('GasPriceRouter');
+    const deployer = createWalletClient({
+      account: privateKeyToAccount(DEPLOYER_KEY),
+      transport: http(chain.rpcUrl),
+    });
+    const hash = await deployer.deployContract({
+      abi: artifact.abi,
+      bytecode: artifact.bytecode,
+      args: [chain.router],
+      chain: null,
+    });
+    const receipt = await devnet().waitForTransactionReceipt({ hash });
+    if (!receipt.contractAddress) throw new Error('GasPriceRouter not deployed');
+    return receipt.contractAddress;
+  }
+
+  /** The user's USDC balance change when `call` is simulated, with or without validation and fees. */
+  async function usdcReceived(call: { to: Address; data: Hex; value: bigint }, withFees: boolean) {
+    const readBalance = {
+      account: account,
+      to: usdc(),
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [account] }),
+    };
+    const block = await devnet().getBlock();
+    const fees = withFees
+      ? { maxFeePerGas: (block.baseFeePerGas ?? 0n) * 2n + GWEI, maxPriorityFeePerGas: GWEI }
+      : {};
+    const [simulated] = await client.simulateBlocks({
+      blocks: [{ calls: [readBalance, { account, ...call, gas: 2_000_000n, ...fees }, readBalance] }],
+      validation: withFees,
+    });
+    const [before, swap, after] = simulated?.calls ?? [];
+    expect(swap?.status).toBe('success');
+    return BigInt(after?.data ?? '0x0') - BigInt(before?.data ?? '0x0');
+  }
+
+  it('is refused at review (its simulation runs with validation and real fees), and nothing is signed', async () => {
+    const hostile = await deployGasPriceRouter();
+    // A hostile service: its build names its own router, with the honest router's calldata.
+    let built: { to: Address; transaction: Hex; value: string } | undefined;
+    service.add({
+      match: onPath('/v1/build'),
+      fault: {
+        kind: 'rewrite',
+        transform: (body) => {
+          const parsed = JSON.parse(body);
+          parsed.data.to = hostile;
+          built = parsed.data;
+          return JSON.stringify(parsed);
+        },
+      },
+    });
+    await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 10n ** 17n);
+    const minReceived = BigInt(services.session.getState().quote?.minReceived ?? 0);
+    const nonceBefore = await client.getTransactionCount({ address: account, blockTag: 'pending' });
+
+    const refused = await send({ type: 'previewSwap', approvalMode: 'exact' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'ASSET_CHECK_FAILED' } });
+    expect(refused.ok === false && refused.error.message).toMatch(
+      /would not pay you what the quote promises/,
+    );
+
+    // The fixture does what it says, so the refusal above is the simulation's doing: at gas price 0
+    // the user gets the whole output, at real fees a thousandth of it.
+    if (!built) throw new Error('no build was asked for');
+    const call = { to: built.to, data: built.transaction, value: BigInt(built.value) };
+    expect(await usdcReceived(call, false)).toBeGreaterThanOrEqual(minReceived);
+    expect(await usdcReceived(call, true)).toBeLessThan(minReceived / 100n);
+
+    // Confirming anyway (the router consent included) signs nothing.
+    const forced = await send({ type: 'startSwap', approvalMode: 'exact', routerConsent: hostile });
+    const state = forced.ok ? await settled() : null;
+    expect(state === null || state.status === 'failed').toBe(true);
+    expect(await client.getTransactionCount({ address: account, blockTag: 'pending' })).toBe(nonceBefore);
   });
 });
 

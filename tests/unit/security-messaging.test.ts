@@ -74,6 +74,7 @@ const VIEW_ONLY: Request[] = [
   { type: 'walletRename', id: 'x', name: 'pwned' },
   { type: 'walletSetActive', id: 'x' },
   { type: 'walletReveal', password: PASSWORD, target: 'mnemonic' },
+  { type: 'clipboardClearLater', digest: 'a'.repeat(64) },
   { type: 'walletChangePassword', password: PASSWORD, newPassword: 'x', confirmation: 'x' },
   { type: 'startSwap', approvalMode: 'unlimited', routerConsent: EVIL_ROUTER },
   { type: 'dismissSwap' },

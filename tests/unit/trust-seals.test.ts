@@ -133,6 +133,49 @@ describe('a confirmed change seals only the fields the user confirmed', () => {
   });
 });
 
+describe('saves made while locked (no key to seal them then)', () => {
+  const unlock = () => send({ type: 'walletUnlock', password: 'correct horse battery' });
+
+  it("the user's own locked save of the slippage and the dapp settings signs after unlock, even after a worker restart", async () => {
+    await send({ type: 'walletLock' });
+    expect(
+      await send({ type: 'updateSettings', settings: { ...services.settings(), slippage: 2 } }),
+    ).toMatchObject({ ok: true });
+    await services.dapp.setDappSettings({ exposeWindowEthereum: true });
+    await start(); // the worker restarts while locked
+    await unlock();
+    await expect(services.wallet.activeSigner()).resolves.toBeDefined();
+    expect(await status()).toMatchObject({ state: 'confirmed' });
+    expect(services.settings().slippage).toBe(2);
+  });
+
+  it('an outside write while locked is still refused, also of a field the user saved locked', async () => {
+    await send({ type: 'walletLock' });
+    expect(
+      await send({ type: 'updateSettings', settings: { ...services.settings(), slippage: 2 } }),
+    ).toMatchObject({ ok: true });
+    // Written from outside after the user's save: the value the user saved is no longer there.
+    await settingsItem.set({ ...services.settings(), slippage: 50 });
+    await dappSettingsItem.set({ exposeWindowEthereum: true });
+    await start();
+    await unlock();
+    await expect(services.wallet.activeSigner()).rejects.toThrow(
+      /the slippage tolerance.*the dapp provider settings|the dapp provider settings.*the slippage tolerance/,
+    );
+  });
+
+  it("a page's locked chain switch does not vouch for a site added from outside", async () => {
+    await connect(APP);
+    await send({ type: 'walletLock' });
+    const sites = await connectedSitesItem.get();
+    await connectedSitesItem.set([...sites, { ...(sites[0] as (typeof sites)[number]), origin: EVIL }]);
+    await services.dapp.request(APP, frame, 'wallet_switchEthereumChain', [{ chainId: '0x2105' }]);
+    await unlock();
+    expect(await accountsOf(EVIL)).toEqual({ result: [] });
+    await expect(services.wallet.activeSigner()).rejects.toThrow(/the connected sites/);
+  });
+});
+
 describe('connected sites', () => {
   it('a site added or rewritten from outside gets no account, even after a worker restart', async () => {
     expect(await connect(APP)).toEqual({ result: [ACCOUNT] });

@@ -1,5 +1,6 @@
 // The wallet: create, import, unlock, accounts, reveal. Everything happens in the wallet service
 // (lib/background/wallet.ts); these only unpack the requests.
+import { browserClipboardClearer } from '../clipboard-clear';
 import type { BackgroundServices } from '../services';
 import type { Handlers } from './types';
 
@@ -15,7 +16,8 @@ type WalletRequest =
   | 'walletImportKey'
   | 'walletRename'
   | 'walletSetActive'
-  | 'walletReveal';
+  | 'walletReveal'
+  | 'clipboardClearLater';
 
 export function walletHandlers(services: BackgroundServices): Pick<Handlers, WalletRequest> {
   return {
@@ -37,6 +39,7 @@ export function walletHandlers(services: BackgroundServices): Pick<Handlers, Wal
       if (active) await services.dapp.activeAccountChanged(active.address).catch(() => undefined);
       return state;
     },
+    clipboardClearLater: ({ digest }) => browserClipboardClearer().schedule(digest),
     walletReveal: async ({ password, target }) => ({
       secret: await services.wallet.reveal(password, target),
     }),
