@@ -5,9 +5,8 @@ import type { QuoteRequest } from '@/lib/api/schema';
 import { publicClientFor } from '@/lib/rpc/network';
 import type { SwapState } from '@/lib/state/pipeline-state';
 import { recentTokensItem } from '@/lib/storage/items';
-import type { AssetSimResult } from '@/lib/swap/asset-sim';
 import type { SwapInput } from '@/lib/swap/execute';
-import { buildPreview } from '@/lib/swap/preview-build';
+import { type PreparedSwap, prepareSwap, previewOf } from '@/lib/swap/prepare';
 import { WARNING_CODES } from '@/lib/swap/preview-words';
 import { requestFor } from '@/lib/swap/request';
 import { checkStart, type FrozenReview, REVIEW_LIFETIME_MS } from '@/lib/swap/review-binding';
@@ -16,12 +15,12 @@ import { withRecent } from '@/lib/tokens/recent';
 import { CodedError } from './errors';
 import type { StartSwapOptions, SwapServiceDeps } from './swaps-deps';
 
-/** The open review: its frozen quote is the only one a start signs; `release` lets the session refresh. */
+/** The open review: its prepared swap is the only one a start signs; `release` lets the session refresh. */
 export type OpenReview = FrozenReview & {
   request: QuoteRequest;
   release: () => void;
-  /** The review's asset simulation (kept here, not sent to views: it holds bigints). */
-  simulated?: AssetSimResult;
+  /** What the review shows and a start signs (kept here, not sent to views: it holds bigints). */
+  prepared: PreparedSwap;
 };
 
 /** Keyed by the service in use: the background's own settings, not a storage read per lookup. */
@@ -52,29 +51,21 @@ export async function openReview(
   const request = requestFor(session.input, deps.settings().refCode);
   const expiresAt = Date.now() + REVIEW_LIFETIME_MS;
   const release = deps.session.hold(expiresAt);
-  let simulated: AssetSimResult | undefined;
   try {
-    const preview = await buildPreview(
-      {
-        client: publicClientFor(chainId, deps.settings()),
-        api: deps.api(),
-        pinnedRouter: () => pins.get(chainId),
-        facts: deps.facts,
-        onSimulated: (sim) => {
-          simulated = sim;
-        },
-      },
-      {
-        chainId,
-        from: account.address,
-        request,
-        quote: session.quote,
-        approvalMode,
-        unreadable: deps.settings().onlyReadableCalldata === false ? 'allow' : 'refuse',
-        expiresAt,
-      },
-    );
-    return { preview, approvalMode, request, release, ...(simulated ? { simulated } : {}) };
+    const prepared = await prepareSwap({
+      client: publicClientFor(chainId, deps.settings()),
+      api: deps.api(),
+      pinnedRouter: () => pins.get(chainId),
+      facts: deps.facts,
+      chainId,
+      from: account.address,
+      request,
+      quote: session.quote,
+      approvalMode,
+      unreadable: deps.settings().onlyReadableCalldata === false ? 'allow' : 'refuse',
+      expiresAt,
+    });
+    return { preview: previewOf(prepared), approvalMode, request, release, prepared };
   } catch (error) {
     release();
     // The service says the quote is outdated: fetch a new one for the user to review.
@@ -113,14 +104,7 @@ export function swapInputFor(
     request,
     quote: preview.quote,
     // The reviewed bytes: signed as shown (checked again), no second build.
-    preparedBuild: {
-      to: preview.transaction.to,
-      transaction: preview.transaction.data,
-      value: preview.transaction.value,
-    },
-    ...(review.simulated && review.approvalMode === options.approvalMode
-      ? { preparedSimulation: review.simulated }
-      : {}),
+    prepared: review.prepared,
     approvalMode: options.approvalMode,
     unreadable: unreadableAccepted && preview.simulation.kind === 'assets' ? 'allow' : 'refuse',
     ...(options.routerConsent ? { routerConsent: options.routerConsent } : {}),

@@ -15,10 +15,10 @@ import {
   withGasMargin,
 } from '@/lib/rpc/transactions';
 import type { ApprovalTxState, SentTx, SwapFailureCode, SwapStep } from '@/lib/state/pipeline-state';
+import { checkAbort, Halt, SwapFailure } from './failure';
 import { gasLimitFor, planRefusal } from './funnel';
 import type { ApprovalCalls } from './step-preflight';
 import type { Ledger } from './swap-ledger';
-import { checkAbort, Halt, Stop } from './swap-stop';
 
 /** Follows a sent transaction (approval or swap) until mined, dropped or the signal aborts. */
 export type Follow = (
@@ -47,16 +47,26 @@ export interface SignGuard {
 }
 
 /** Signs, persists the hash and bytes, then broadcasts: a restart in between loses nothing. */
-export async function signAndSend(
-  client: RpcClient,
-  ledger: Ledger,
-  account: LocalAccount,
-  call: { to: Address; data: Hex; value: bigint; gas: bigint },
-  fees: Fees,
-  step: SwapStep,
-  persistSigned: (tx: SentTx) => Promise<void>,
-  guard: SignGuard,
-): Promise<SentTx> {
+export async function signAndSend({
+  client,
+  ledger,
+  account,
+  call,
+  fees,
+  step,
+  persistSigned,
+  guard,
+}: {
+  client: RpcClient;
+  ledger: Ledger;
+  account: LocalAccount;
+  call: { to: Address; data: Hex; value: bigint; gas: bigint };
+  fees: Fees;
+  step: SwapStep;
+  /** Records the signed bytes before they are broadcast. */
+  persistSigned: (tx: SentTx) => Promise<void>;
+  guard: SignGuard;
+}): Promise<SentTx> {
   // The funnel's caps, as for every transaction Swaplane signs: gas vs the simulation, fees vs the ceiling.
   const refused = planRefusal(
     {
@@ -70,11 +80,11 @@ export async function signAndSend(
     guard.ceiling,
   );
   if (refused)
-    throw new Stop(
-      refused.code === 'FEE_ABOVE_CEILING' ? 'FEE_ABOVE_CEILING' : 'GAS_ABOVE_SIMULATION',
-      step,
-      { detail: refused.message },
-    );
+    throw new SwapFailure({
+      code: refused.code === 'FEE_ABOVE_CEILING' ? 'FEE_ABOVE_CEILING' : 'GAS_ABOVE_SIMULATION',
+      step: step,
+      detail: refused.message,
+    });
   const signed = await signCall(client, account, call, fees);
   const tx: SentTx = {
     hash: signed.hash,
@@ -97,7 +107,7 @@ export async function signAndSend(
       return { ...tx, sentAt: ledger.now() };
     if (error instanceof SendError) {
       const code = SEND_FAILURES[error.code];
-      throw new Stop(code, step, { detail: error.message });
+      throw new SwapFailure({ code: code, step: step, detail: error.message });
     }
     throw error;
   }
@@ -105,25 +115,21 @@ export async function signAndSend(
 }
 
 /** Step 7: signs and sends the swap itself, then records it as sent. */
-export async function sendSwap(
-  client: RpcClient,
-  ledger: Ledger,
-  account: LocalAccount,
-  call: { to: Address; data: Hex; value: bigint; gas: bigint },
-  fees: Fees,
-  guard: SignGuard,
-): Promise<void> {
+export async function sendSwap(params: {
+  client: RpcClient;
+  ledger: Ledger;
+  account: LocalAccount;
+  call: { to: Address; data: Hex; value: bigint; gas: bigint };
+  fees: Fees;
+  guard: SignGuard;
+}): Promise<void> {
+  const { ledger } = params;
   await ledger.moveTo('signing');
-  const sent = await signAndSend(
-    client,
-    ledger,
-    account,
-    call,
-    fees,
-    'send',
-    (tx) => ledger.update({ tx }).then(() => undefined),
-    guard,
-  );
+  const sent = await signAndSend({
+    ...params,
+    step: 'send',
+    persistSigned: (tx) => ledger.update({ tx }).then(() => undefined),
+  });
   const sentState = await ledger.moveTo('sent', { tx: sent });
   await ledger.recordSwap(sentState);
 }
@@ -136,16 +142,25 @@ async function setApprovalTx(ledger: Ledger, tx: ApprovalTxState): Promise<void>
 }
 
 /** Step 5: each approval signed, sent and followed to its receipt, in order. */
-export async function approve(
-  client: RpcClient,
-  ledger: Ledger,
-  follow: Follow,
-  account: LocalAccount,
-  calls: ApprovalCalls,
-  gasMarginPercent: number,
-  signal: AbortSignal | undefined,
-  ceiling: FeeCeiling,
-): Promise<void> {
+export async function approve({
+  client,
+  ledger,
+  follow,
+  account,
+  calls,
+  gasMarginPercent,
+  signal,
+  ceiling,
+}: {
+  client: RpcClient;
+  ledger: Ledger;
+  follow: Follow;
+  account: LocalAccount;
+  calls: ApprovalCalls;
+  gasMarginPercent: number;
+  signal?: AbortSignal | undefined;
+  ceiling: FeeCeiling;
+}): Promise<void> {
   await ledger.moveTo('approving');
   for (const call of calls) {
     checkAbort(signal, 'approve');
@@ -160,35 +175,42 @@ export async function approve(
       if (gasUsed > gas) gasUsed = gas;
     } catch (error) {
       if (isRpcUnavailable(error)) throw error;
-      throw new Stop('APPROVAL_FAILED', 'approve', { detail: String(error) });
+      throw new SwapFailure({ code: 'APPROVAL_FAILED', step: 'approve', detail: String(error) });
     }
     const fees = await cappedFees(client, ceiling);
     const amount = call.amount.toString();
-    const sent = await signAndSend(
+    const sent = await signAndSend({
       client,
       ledger,
       account,
-      { ...call, value: 0n, gas },
+      call: { ...call, value: 0n, gas },
       fees,
-      'approve',
-      (tx) => setApprovalTx(ledger, { ...tx, step: call.step, amount, status: 'pending', gasPaid: null }),
-      { kind: 'approval', gasUsed, ceiling },
-    );
+      step: 'approve',
+      persistSigned: (tx) =>
+        setApprovalTx(ledger, { ...tx, step: call.step, amount, status: 'pending', gasPaid: null }),
+      guard: { kind: 'approval', gasUsed, ceiling },
+    });
     const pending: ApprovalTxState = { ...sent, step: call.step, amount, status: 'pending', gasPaid: null };
     await setApprovalTx(ledger, pending);
     await ledger.recordApproval(ledger.current(), pending);
-    await finishApproval(ledger, follow, pending, account.address, signal);
+    await finishApproval({ ledger, follow, tx: pending, from: account.address, signal });
   }
 }
 
 /** Waits for an approval's receipt and records it; a revert or a drop stops the swap. */
-export async function finishApproval(
-  ledger: Ledger,
-  follow: Follow,
-  tx: ApprovalTxState,
-  from: Address,
-  signal?: AbortSignal,
-): Promise<void> {
+export async function finishApproval({
+  ledger,
+  follow,
+  tx,
+  from,
+  signal,
+}: {
+  ledger: Ledger;
+  follow: Follow;
+  tx: ApprovalTxState;
+  from: Address;
+  signal?: AbortSignal | undefined;
+}): Promise<void> {
   const result = await follow(tx, from, signal);
   // Stop following, not cancel: the approval is out there. The state stays 'approving' (persisted)
   // and a resume finishes it.
@@ -199,7 +221,9 @@ export async function finishApproval(
   await setApprovalTx(ledger, done);
   await ledger.recordApproval(ledger.current(), done);
   if (!ok) {
-    throw new Stop('APPROVAL_FAILED', 'approve', {
+    throw new SwapFailure({
+      code: 'APPROVAL_FAILED',
+      step: 'approve',
       detail: result.kind === 'dropped' ? 'approval dropped' : 'approval reverted',
     });
   }
