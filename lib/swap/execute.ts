@@ -20,7 +20,7 @@ import { isTerminal, type SwapState, SwapStateSchema, type SwapStep } from '@/li
 import type { PreparedSwap } from '@/lib/state/prepared-swap';
 import type { ApprovalMode } from './approval';
 import { asFailure, checkAbort, Halt, SwapFailure } from './failure';
-import type { TransactionPlan } from './funnel';
+import { createSigningFunnel, type ReviewedPlan, type SigningFunnel, type TransactionPlan } from './funnel';
 import { createSwapHistory, type SwapHistory } from './history';
 import { createPendingSwapStore, type PendingSwapStore } from './pending-store';
 import { hashesAtNonce, type ReplacementKind, replacementPlan, replacementRecord } from './replace';
@@ -32,27 +32,9 @@ import { approve, type Follow, finishApproval, sendSwap } from './step-send';
 import { simulateStep } from './step-simulate';
 import { resendSigned, trackSwap } from './step-track';
 import { createLedger, failureOf, type Ledger } from './swap-ledger';
+import { DEFAULT_SWAP_TIMING, type SwapTiming } from './swap-timing';
 
-export interface SwapTiming {
-  /** Receipt polling interval. */
-  pollMs: number;
-  /** Not found while the account's nonce moved on for this long: dropped. */
-  dropAfterMs: number;
-  /** Re-broadcast a transaction the node forgot (nonce still free) at most this often. */
-  rebroadcastMs: number;
-  /** A swap signed but maybe not broadcast before a restart is broadcast on resume only this soon after. */
-  resumeSendWindowMs: number;
-  /** Added to every gas estimate. */
-  gasMarginPercent: number;
-}
-
-export const DEFAULT_SWAP_TIMING: SwapTiming = {
-  pollMs: 1_000,
-  dropAfterMs: 60_000,
-  rebroadcastMs: 15_000,
-  resumeSendWindowMs: 120_000,
-  gasMarginPercent: 25,
-};
+export { DEFAULT_SWAP_TIMING, type SwapTiming } from './swap-timing';
 
 export interface SwapDeps {
   /** The public client of the swap's chain. */
@@ -71,6 +53,8 @@ export interface SwapDeps {
   newId?: () => string;
   /** The user's fee ceiling for the swap's chain (Settings); the chain's default when absent. */
   ceiling?: FeeCeiling;
+  /** The signing funnel every transaction is signed in (the background's one); its own when absent. */
+  funnel?: SigningFunnel;
 }
 
 export interface SwapInput {
@@ -86,6 +70,13 @@ export interface SwapInput {
    * at Confirm are still the reviewed ones (no second simulation).
    */
   prepared?: PreparedSwap;
+  /**
+   * The swap review's funnel ticket, taken at Confirm: the reviewed call is signed on it, at no more
+   * per gas than the review showed.
+   */
+  ticket?: ReviewedPlan;
+  /** The trust-checked signer, asked again at signing (the account must still be `account`). */
+  signer?: () => Promise<LocalAccount>;
   /** The session says the quote is too old: re-quote before building. */
   quoteStale?: boolean;
   approvalMode?: ApprovalMode;
@@ -154,6 +145,7 @@ interface Machine {
   invalidate: (account: Address) => void;
   newId: () => string;
   ceiling: FeeCeiling;
+  funnel: SigningFunnel;
 }
 
 export function createSwapMachine(deps: SwapDeps): SwapMachine {
@@ -168,6 +160,7 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
     deps.onChange,
   );
   let balances = deps.balances;
+  const ceiling = deps.ceiling ?? feeCeilingFor(client.chain?.id ?? 0);
   const m: Machine = {
     client,
     api: deps.api,
@@ -199,7 +192,8 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
     },
     invalidate: (account) => balances?.invalidate(account),
     newId: deps.newId ?? (() => `swap-${now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`),
-    ceiling: deps.ceiling ?? feeCeilingFor(client.chain?.id ?? 0),
+    ceiling,
+    funnel: deps.funnel ?? createSigningFunnel({ ceilingFor: () => ceiling }),
   };
 
   /** The speed up or cancel of the sent swap, as a plan for the signing funnel. */
@@ -302,6 +296,11 @@ async function run(m: Machine, input: SwapInput): Promise<SwapState> {
     step = 'balance';
     const reader = m.reader(input.chainId);
     const { approvalMode, account } = input;
+    const signing = {
+      funnel: m.funnel,
+      signer: input.signer ?? (async () => account),
+      reviewed: input.ticket,
+    };
     const ceiling = m.ceiling;
     const funds = await readFunds({ client, ledger, reader, from, quote, router, approvalMode, ceiling });
     step = 'preflight';
@@ -315,7 +314,8 @@ async function run(m: Machine, input: SwapInput): Promise<SwapState> {
     if (funds.approvalCalls.length > 0) {
       step = 'approve';
       const calls = funds.approvalCalls;
-      await approve({ client, ledger, follow: m.follow, account, calls, gasMarginPercent, signal, ceiling });
+      const follow = m.follow;
+      await approve({ client, ledger, follow, from, calls, gasMarginPercent, signal, signing, ceiling });
       m.invalidate(from);
     }
 
@@ -326,18 +326,16 @@ async function run(m: Machine, input: SwapInput): Promise<SwapState> {
       return balanceOf(snapshot, NATIVE_TOKEN_ADDRESS) ?? (await client.getBalance({ address: holder }));
     };
     const minReceived = BigInt(quote.minReceived);
-    const signing = await simulateStep({
+    const simulated = await simulateStep({
       ...{ client, ledger, from, swapCall, minReceived, gasMarginPercent },
       ...{ nativeBalance, signal, ceiling },
     });
 
     // 7. Sign, persist, send.
     step = 'sign';
-    await sendSwap({
-      ...{ client, ledger, account, fees: signing.fees },
-      call: { ...swapCall, gas: signing.gasLimit },
-      guard: { kind: 'swap', gasUsed: signing.gasEstimate, ceiling },
-    });
+    const { gasLimit: gas, gasEstimate: gasUsed, fees } = simulated;
+    const plan = { kind: 'swap', chainId: input.chainId, from, ...swapCall, gas, gasUsed, fees } as const;
+    await sendSwap({ client, ledger, plan, signing });
 
     // 8. Track to the receipt.
     step = 'track';

@@ -6,6 +6,7 @@ import type { SwapApiClient } from '@/lib/api/client';
 import { QuoteOutdatedError } from '@/lib/api/errors';
 import { type UserMessage, userMessageFor } from '@/lib/api/messages';
 import { isNativeToken, type Quote, type QuoteRequest } from '@/lib/api/schema';
+import type { FeeCeiling } from '@/lib/rpc/fee-ceiling';
 import { type CappedFees, cappedFees, feeEstimate, feeShareHigh } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
 import { withGasMargin } from '@/lib/rpc/transactions';
@@ -16,6 +17,7 @@ import { type AssetSimResult, simulateAssets } from './asset-sim';
 import { buildCheckMessage, checkBuild, isConsentReason } from './build-checks';
 import { quoteDigest } from './digest';
 import { type FailureCode, SwapFailure } from './failure';
+import type { TransactionPlan } from './funnel';
 import type { BalanceChange, FeeEstimate, SwapPreview } from './preview';
 import { assetWords, previewWarnings } from './preview-words';
 import { simulateSwap } from './simulate';
@@ -31,6 +33,8 @@ export interface PrepareSwapParameters {
   facts: TokenFactsReader;
   now?: () => number;
   gasMarginPercent?: number;
+  /** The user's fee ceiling for the chain (Settings): the fees are capped below it. */
+  ceiling?: FeeCeiling;
   /** Names the preparation (its review, its stored copy); a random id when absent. */
   id?: string;
   chainId: number;
@@ -76,7 +80,7 @@ export async function prepareSwap(params: PrepareSwapParameters): Promise<Prepar
   const { plan, calls: approvals } = approval;
 
   const [fees, nonce] = await Promise.all([
-    cappedFees(client),
+    cappedFees(client, params.ceiling),
     client.getTransactionCount({ address: from, blockTag: 'pending' }),
   ]);
   const sim = await simulateAssets(client, { from, nonce, fees, approvals, swap: call, quote, router });
@@ -128,6 +132,22 @@ export async function prepareSwap(params: PrepareSwapParameters): Promise<Prepar
     balanceChanges: await balanceChangesOf(params.facts, params.chainId, sim),
     reviewedAt: now(),
     expiresAt: params.expiresAt,
+  };
+}
+
+/** The swap's plan for the signing funnel: the checked call, the review's gas limit and fees. */
+export function swapPlanOf(prepared: PreparedSwap): TransactionPlan {
+  const { call, fees } = prepared;
+  return {
+    kind: 'swap',
+    chainId: prepared.chainId,
+    from: prepared.from as Address,
+    to: call.to as Address,
+    data: call.data as Hex,
+    value: call.value,
+    gasUsed: prepared.coverage.swapGas,
+    gas: BigInt(prepared.shownFees.swap.gasLimit),
+    fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas },
   };
 }
 

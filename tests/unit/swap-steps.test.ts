@@ -1,7 +1,7 @@
 // The swap machine's steps one by one (lib/swap/step-*.ts, swap-ledger.ts, swap-stop.ts), over a
 // fake client and an in-memory ledger; the machine's whole run on a real chain is
 // tests/integration/pipeline.test.ts.
-import { HttpRequestError, type TransactionReceipt } from 'viem';
+import { HttpRequestError, parseTransaction, type TransactionReceipt } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it, vi } from 'vitest';
 import { QuoteOutdatedError } from '@/lib/api/errors';
@@ -11,11 +11,12 @@ import type { RpcClient } from '@/lib/rpc/network';
 import type { ApprovalTxState, HistoryEntry, SwapState } from '@/lib/state/pipeline-state';
 import { createSwapMachine } from '@/lib/swap/execute';
 import { asFailure, checkAbort, Halt, SwapFailure } from '@/lib/swap/failure';
+import { createSigningFunnel, type TransactionPlan } from '@/lib/swap/funnel';
 import type { RouterPins } from '@/lib/swap/router-pins';
 import { checkSwap } from '@/lib/swap/step-check';
 import { checkGasFunds, readFunds } from '@/lib/swap/step-preflight';
 import { buildSwap, checkQuote, requote } from '@/lib/swap/step-quote';
-import { finishApproval, type SignGuard, signAndSend } from '@/lib/swap/step-send';
+import { type FunnelSigning, finishApproval, signAndSend } from '@/lib/swap/step-send';
 import { simulateStep } from '@/lib/swap/step-simulate';
 import { trackSwap } from '@/lib/swap/step-track';
 import { anythingSent, createLedger, failureOf, type Ledger } from '@/lib/swap/swap-ledger';
@@ -294,9 +295,16 @@ describe('send and track steps', () => {
       getTransactionCount: async () => 7,
       sendRawTransaction: send,
     }) as unknown as RpcClient;
-  const call = { to: ROUTER, data: '0x' as const, value: 0n, gas: 21_000n };
   const fees = { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n };
-  const GUARD: SignGuard = { kind: 'swap', gasUsed: 21_000n, ceiling: feeCeilingFor(1) };
+  const PLAN: TransactionPlan = {
+    ...{ kind: 'swap', chainId: 1, from: ME, to: ROUTER, data: '0x', value: 0n },
+    ...{ gas: 21_000n, gasUsed: 21_000n, fees },
+  };
+  /** The real funnel, with a ceiling, signing as `account`. */
+  const signing = (ceiling = feeCeilingFor(1), account = ACCOUNT): FunnelSigning => ({
+    funnel: createSigningFunnel({ ceilingFor: () => ceiling, now: () => 1_000 }),
+    signer: async () => account,
+  });
 
   it('persists the signed transaction before broadcasting; no answer still counts as sent', async () => {
     const { ledger } = memoryLedger();
@@ -305,7 +313,7 @@ describe('send and track steps', () => {
       throw new HttpRequestError({ url: 'http://x', status: 502 });
     };
     const tx = await signAndSend({
-      ...{ client: sendingClient(down), ledger, account: ACCOUNT, call, fees, step: 'send', guard: GUARD },
+      ...{ client: sendingClient(down), ledger, plan: PLAN, signing: signing(), step: 'send' },
       persistSigned: async (t) => {
         persisted.push(t);
       },
@@ -321,28 +329,62 @@ describe('send and track steps', () => {
     };
     const stop = await stopOf(
       signAndSend({
-        ...{ client: sendingClient(low), ledger, account: ACCOUNT, call, fees, step: 'approve' },
-        ...{ persistSigned: async () => undefined, guard: GUARD },
+        ...{ client: sendingClient(low), ledger, plan: PLAN, signing: signing(), step: 'approve' },
+        persistSigned: async () => undefined,
       }),
     );
     expect(stop).toMatchObject({ code: 'NONCE_CONFLICT', step: 'approve' });
   });
 
-  it('signs nothing above the fee ceiling or above the simulated gas (the funnel’s caps)', async () => {
+  it('signs nothing above the fee ceiling, above the simulated gas, or for another account (the funnel)', async () => {
     const { ledger } = memoryLedger();
     const send = vi.fn(async () => HASH);
-    const sign = (guard: SignGuard) =>
+    const sign = (plan: TransactionPlan, through = signing()) =>
       stopOf(
         signAndSend({
-          ...{ client: sendingClient(send), ledger, account: ACCOUNT, call, fees, step: 'send' },
-          ...{ persistSigned: async () => undefined, guard },
+          ...{ client: sendingClient(send), ledger, plan, signing: through, step: 'send' },
+          persistSigned: async () => undefined,
         }),
       );
-    expect(await sign({ ...GUARD, ceiling: { maxFeePerGas: 9n, maxPriorityFeePerGas: 1n } })).toMatchObject({
-      code: 'FEE_ABOVE_CEILING',
-    });
-    expect(await sign({ ...GUARD, gasUsed: 10_000n })).toMatchObject({ code: 'GAS_ABOVE_SIMULATION' });
+    const low = signing({ maxFeePerGas: 9n, maxPriorityFeePerGas: 1n });
+    expect(await sign(PLAN, low)).toMatchObject({ code: 'FEE_ABOVE_CEILING' });
+    expect(await sign({ ...PLAN, gasUsed: 10_000n })).toMatchObject({ code: 'GAS_ABOVE_SIMULATION' });
+    const other = privateKeyToAccount(`0x${'11'.repeat(32)}`);
+    expect(await sign(PLAN, signing(feeCeilingFor(1), other))).toMatchObject({ code: 'WRONG_ACCOUNT' });
     expect(send).not.toHaveBeenCalled();
+  });
+
+  it('signs the reviewed swap on its ticket at no more per gas than the review showed', async () => {
+    const { ledger } = memoryLedger();
+    const through = signing();
+    const shownFees = { maxFeePerGas: 8n, maxPriorityFeePerGas: 2n };
+    const shown = { ...PLAN, fees: shownFees };
+    const fee = {
+      gasLimit: '21000',
+      maxFeePerGas: '8',
+      maxPriorityFeePerGas: '2',
+      expected: '1',
+      max: '1',
+      capped: false,
+    };
+    const ticket = through.funnel.review(shown, { shownFee: fee });
+    const taken = through.funnel.take(ticket.id, 'swap');
+    const send = vi.fn(async () => HASH);
+    const tx = await signAndSend({
+      ...{ client: sendingClient(send), ledger, plan: PLAN, step: 'send' },
+      signing: { ...through, reviewed: taken },
+      persistSigned: async () => undefined,
+    });
+    // Fresh fees were 10/1 gwei: the reviewed 8 caps the fee per gas, the fresh 1 the priority fee.
+    const { serializedTransaction } =
+      (send.mock.calls as unknown as [{ serializedTransaction: `0x${string}` }][])[0]?.[0] ?? {};
+    const signed = parseTransaction(serializedTransaction ?? '0x');
+    expect(tx.maxFeePerGas).toBe('8');
+    expect([signed.maxFeePerGas, signed.maxPriorityFeePerGas]).toEqual([8n, 1n]);
+    // A second Confirm finds the ticket gone.
+    expect(() => through.funnel.take(ticket.id, 'swap')).toThrow(
+      expect.objectContaining({ code: 'REVIEW_USED' }),
+    );
   });
 
   it('detaches from an approval when the signal aborts, and stops on a dropped one', async () => {
