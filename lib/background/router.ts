@@ -6,7 +6,7 @@ import { userMessageFor } from '@/lib/api/messages';
 import { UnknownChainError } from '@/lib/chains';
 import { type ErrorResult, QUOTE_SESSION_PORT, type Response } from '@/lib/messaging/protocol';
 import { CONTENT_SCRIPT_REQUESTS, type Request, RequestSchema } from '@/lib/messaging/requests';
-import { PreviewError } from '@/lib/swap/preview-build';
+import { SwapFailure } from '@/lib/swap/failure';
 import { TokenFactsError } from '@/lib/tokens/facts';
 import { KeyringError } from '@/lib/wallet/keyring';
 import { VaultError } from '@/lib/wallet/vault';
@@ -46,7 +46,8 @@ export function senderKind(
 }
 
 function errorResult(error: unknown): ErrorResult {
-  if (error instanceof PreviewError) return { code: error.code, message: error.message, user: error.user };
+  if (error instanceof SwapFailure)
+    return { code: error.code, message: error.message, ...(error.user ? { user: error.user } : {}) };
   if (error instanceof TokenFactsError) return { code: error.code, message: error.message };
   if (error instanceof CodedError || error instanceof VaultError) {
     return { code: error.code, message: error.message };

@@ -45,6 +45,7 @@ export function machineDeps(
     ...shared,
     balances: readerFor(readers, deps.settings(), chainId),
     ceiling: deps.signing.ceilingFor(chainId),
+    funnel: deps.signing.funnel,
   };
 }
 

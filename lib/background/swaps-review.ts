@@ -4,24 +4,28 @@ import type { LocalAccount } from 'viem';
 import type { QuoteRequest } from '@/lib/api/schema';
 import { publicClientFor } from '@/lib/rpc/network';
 import type { SwapState } from '@/lib/state/pipeline-state';
-import { recentTokensItem } from '@/lib/storage/items';
-import type { AssetSimResult } from '@/lib/swap/asset-sim';
+import { type PreparedSwap, preparedSwapOf, storedPreparedSwap } from '@/lib/state/prepared-swap';
+import { preparedSwapItem, recentTokensItem } from '@/lib/storage/items';
 import type { SwapInput } from '@/lib/swap/execute';
-import { buildPreview } from '@/lib/swap/preview-build';
+import type { ReviewedPlan } from '@/lib/swap/funnel';
+import { prepareSwap, previewOf, swapPlanOf } from '@/lib/swap/prepare';
 import { WARNING_CODES } from '@/lib/swap/preview-words';
 import { requestFor } from '@/lib/swap/request';
 import { checkStart, type FrozenReview, REVIEW_LIFETIME_MS } from '@/lib/swap/review-binding';
 import { createRouterPins, type RouterPins } from '@/lib/swap/router-pins';
 import { withRecent } from '@/lib/tokens/recent';
 import { CodedError } from './errors';
+import { funnelErrors } from './signing';
 import type { StartSwapOptions, SwapServiceDeps } from './swaps-deps';
 
-/** The open review: its frozen quote is the only one a start signs; `release` lets the session refresh. */
+/** The open review: its prepared swap is the only one a start signs; `release` lets the session refresh. */
 export type OpenReview = FrozenReview & {
   request: QuoteRequest;
   release: () => void;
-  /** The review's asset simulation (kept here, not sent to views: it holds bigints). */
-  simulated?: AssetSimResult;
+  /** What the review shows and a start signs (kept here, not sent to views: it holds bigints). */
+  prepared: PreparedSwap;
+  /** The swap's funnel ticket: a start takes it once (lib/swap/funnel.ts). */
+  ticketId: string;
 };
 
 /** Keyed by the service in use: the background's own settings, not a storage read per lookup. */
@@ -52,37 +56,125 @@ export async function openReview(
   const request = requestFor(session.input, deps.settings().refCode);
   const expiresAt = Date.now() + REVIEW_LIFETIME_MS;
   const release = deps.session.hold(expiresAt);
-  let simulated: AssetSimResult | undefined;
   try {
-    const preview = await buildPreview(
-      {
-        client: publicClientFor(chainId, deps.settings()),
-        api: deps.api(),
-        pinnedRouter: () => pins.get(chainId),
-        facts: deps.facts,
-        onSimulated: (sim) => {
-          simulated = sim;
-        },
-      },
-      {
-        chainId,
-        from: account.address,
-        request,
-        quote: session.quote,
-        approvalMode,
-        unreadable: deps.settings().onlyReadableCalldata === false ? 'allow' : 'refuse',
-        expiresAt,
-      },
-    );
-    return { preview, approvalMode, request, release, ...(simulated ? { simulated } : {}) };
+    const prepared = await prepareSwap({
+      client: publicClientFor(chainId, deps.settings()),
+      api: deps.api(),
+      pinnedRouter: () => pins.get(chainId),
+      facts: deps.facts,
+      chainId,
+      from: account.address,
+      request,
+      quote: session.quote,
+      approvalMode,
+      unreadable: deps.settings().onlyReadableCalldata === false ? 'allow' : 'refuse',
+      expiresAt,
+      ceiling: deps.signing.ceilingFor(chainId),
+    });
+    const review = reviewOf(deps, prepared, release);
+    // Kept for a worker restart before the review is shown: it confirms after one too.
+    await preparedSwapItem.set(storedPreparedSwap(prepared));
+    return review;
   } catch (error) {
     release();
     // The service says the quote is outdated: fetch a new one for the user to review.
     if ((error as { code?: unknown }).code === 'QUOTE_OUTDATED') {
       deps.session.markOutdated('The price moved: review the new quote.');
     }
-    throw error;
+    // The fee ceiling refuses with its own code and words.
+    return funnelErrors(() => {
+      throw error;
+    });
   }
+}
+
+/** Removes the stored prepared swap if it is still this one (a newer review may have replaced it). */
+export async function forgetStored(id: string): Promise<void> {
+  const read = await preparedSwapItem.read().catch(() => null);
+  if (read?.ok && read.value?.id === id) await preparedSwapItem.remove().catch(() => undefined);
+}
+
+/** The review of a prepared swap: its words, and its funnel plan (the fee the review shows). */
+function reviewOf(deps: SwapServiceDeps, prepared: PreparedSwap, release: () => void): OpenReview {
+  const { funnel } = deps.signing;
+  const ticket = funnelErrors(() =>
+    funnel.review(swapPlanOf(prepared), {
+      shownFee: prepared.shownFees.swap,
+      expiresAt: prepared.expiresAt,
+    }),
+  );
+  return {
+    preview: previewOf(prepared),
+    approvalMode: prepared.approvalMode,
+    request: prepared.request,
+    prepared,
+    ticketId: ticket.id,
+    release: () => {
+      release();
+      funnel.drop(ticket.id);
+      void forgetStored(prepared.id);
+    },
+  };
+}
+
+/**
+ * The review that was open when the worker stopped (storage.session, parsed again), with a new
+ * funnel ticket; null when none was open. One that cannot be read is refused in plain words.
+ */
+export async function reopenReview(deps: SwapServiceDeps): Promise<OpenReview | null> {
+  const read = await preparedSwapItem.read();
+  let prepared: PreparedSwap | null = null;
+  try {
+    if (read.ok && read.value) prepared = preparedSwapOf(read.value);
+  } catch {
+    // Parsed as stored but not as read back (an amount out of range): as unreadable.
+  }
+  if (!read.ok || (read.value && !prepared)) {
+    await preparedSwapItem.remove().catch(() => undefined);
+    throw new CodedError(
+      'REVIEW_UNREADABLE',
+      'Swaplane restarted and could not read back the review you opened. Nothing was signed: review the swap again.',
+    );
+  }
+  if (!prepared) return null;
+  return reviewOf(deps, prepared, deps.session.hold(prepared.expiresAt));
+}
+
+/**
+ * The open review, one at a time: a preview opens it (closing the one before), a start signs it, and
+ * after a worker restart the one open then is read back once (`reopen`).
+ */
+export function reviewSlot(deps: SwapServiceDeps) {
+  let review: OpenReview | null = null;
+  let reopened: Promise<void> | null = null;
+  /** A review opened by this worker: any stored one is then this worker's (open or closed). */
+  let opened = false;
+  return {
+    current: () => review,
+    open(next: OpenReview): void {
+      opened = true;
+      review?.release();
+      review = next;
+    },
+    close(): void {
+      review?.release();
+      review = null;
+    },
+    /** Reads back the review of before a restart; shared by concurrent starts, done once. */
+    async reopen(): Promise<void> {
+      if (review || opened) return;
+      reopened ??= reopenReview(deps).then(
+        (found) => {
+          review ??= found;
+        },
+        (error: unknown) => {
+          reopened = null;
+          throw error;
+        },
+      );
+      await reopened;
+    },
+  };
 }
 
 /** One swap at a time: a preview or a start waits until the running swap settles. */
@@ -104,6 +196,7 @@ export function swapInputFor(
   review: OpenReview,
   options: StartSwapOptions,
   account: LocalAccount,
+  signing?: { ticket: ReviewedPlan; signer: () => Promise<LocalAccount> },
 ): SwapInput {
   const { preview, request } = review;
   const unreadableAccepted = (options.acknowledged ?? []).includes(WARNING_CODES.unreadable);
@@ -113,14 +206,8 @@ export function swapInputFor(
     request,
     quote: preview.quote,
     // The reviewed bytes: signed as shown (checked again), no second build.
-    preparedBuild: {
-      to: preview.transaction.to,
-      transaction: preview.transaction.data,
-      value: preview.transaction.value,
-    },
-    ...(review.simulated && review.approvalMode === options.approvalMode
-      ? { preparedSimulation: review.simulated }
-      : {}),
+    prepared: review.prepared,
+    ...(signing ? { ticket: signing.ticket, signer: signing.signer } : {}),
     approvalMode: options.approvalMode,
     unreadable: unreadableAccepted && preview.simulation.kind === 'assets' ? 'allow' : 'refuse',
     ...(options.routerConsent ? { routerConsent: options.routerConsent } : {}),

@@ -11,6 +11,7 @@ import type { SwapPreview } from '@/lib/swap/preview';
 import type { ReplacementKind } from '@/lib/swap/replace';
 import { CodedError } from './errors';
 import { readHoldings } from './holdings';
+import { funnelErrors } from './signing';
 import type { StartSwapOptions, SwapServiceDeps } from './swaps-deps';
 import {
   activeBalances,
@@ -21,10 +22,11 @@ import {
   sendReviewedReplacement,
 } from './swaps-network';
 import {
-  type OpenReview,
+  forgetStored,
   openReview,
   rememberTokens,
   requireIdle,
+  reviewSlot,
   reviewToStart,
   routerPinsFor,
   settlerFor,
@@ -99,13 +101,8 @@ export function createSwapService(deps: SwapServiceDeps) {
   /** The running swap's reviewed digest: a repeated Confirm of it is a no-op. */
   let startedDigest: string | null = null;
   const target = replacementTarget(store, deps);
-  /** The open review: its frozen quote is the only one startSwap signs. */
-  let review: OpenReview | null = null;
-
-  function closeReview(): void {
-    review?.release();
-    review = null;
-  }
+  /** The open review: its prepared swap is the only one startSwap signs. */
+  const reviews = reviewSlot(deps);
 
   return {
     current: states.current,
@@ -115,38 +112,45 @@ export function createSwapService(deps: SwapServiceDeps) {
     async preview(approvalMode: 'exact' | 'unlimited'): Promise<SwapPreview> {
       requireIdle(running);
       const opened = await openReview(deps, pins, approvalMode);
-      review?.release();
-      review = opened;
+      reviews.open(opened);
       return opened.preview;
     },
 
     /** Executes the reviewed quote (and only it) with the active account. */
     async start(options: StartSwapOptions): Promise<SwapState | null> {
+      // A review opened before the worker restarted is read back first (once, shared by every start).
+      await reviews.reopen();
       // A second Confirm of the swap already started (a double click) is a no-op: same answer.
       if (running && startedDigest !== null && options.quoteDigest === startedDigest) return states.current();
       requireIdle(running);
-      const reviewed = reviewToStart(review, options);
+      const reviewed = reviewToStart(reviews.current(), options);
       const { request } = reviewed;
-      // Taken before any await: a second start cannot pass requireIdle meanwhile.
+      // The review's funnel ticket, taken once and before any await: a second start finds it gone.
+      const { funnel } = deps.signing;
+      const ticket = funnelErrors(() => funnel.take(reviewed.ticketId, 'swap'));
       running = true;
       startedDigest = reviewed.preview.digest;
-      const account = await deps.wallet.activeSigner().catch((error: unknown) => {
-        running = false;
-        startedDigest = null;
-        throw error;
-      });
+      // Its stored copy goes before anything is signed: a restart cannot confirm it a second time.
+      const account = await forgetStored(reviewed.prepared.id)
+        .then(() => deps.wallet.activeSigner())
+        .catch((error: unknown) => {
+          running = false;
+          startedDigest = null;
+          throw error;
+        });
       const machine = createSwapMachine(machineDeps(deps, readers, shared, request.chainId));
       target.set(machine, false);
       void rememberTokens(request.chainId, [request.inToken, request.outToken]);
       states.clear();
       const run = machine
-        .run(swapInputFor(reviewed, options, account))
+        .run(swapInputFor(reviewed, options, account, { ticket, signer: () => deps.wallet.activeSigner() }))
         .then(settle, () => undefined)
         .finally(() => {
           running = false;
           startedDigest = null;
-          // A review is used once: only a router consent re-runs the same reviewed quote.
-          if (states.current()?.status !== 'needs-consent') closeReview();
+          // A review is used once: only a router consent re-runs the same reviewed quote (a new ticket).
+          if (states.current()?.status !== 'needs-consent') reviews.close();
+          else if (reviews.current() === reviewed) reviewed.ticketId = funnel.review(ticket.plan, ticket).id;
         });
       // Answer once the first state exists, so the view shows progress at once.
       await Promise.race([run, new Promise((resolve) => setTimeout(resolve, 50))]);
@@ -196,7 +200,7 @@ export function createSwapService(deps: SwapServiceDeps) {
       if (!running) states.clear();
     },
     /** The popup left the review without confirming. */
-    closeReview,
+    closeReview: reviews.close,
   };
 }
 

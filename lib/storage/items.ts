@@ -19,6 +19,7 @@ import {
   type SwapState,
 } from '@/lib/state/pipeline-state';
 import { type Prefill, PrefillSchema } from '@/lib/state/prefill';
+import { type StoredPreparedSwap, StoredPreparedSwapSchema } from '@/lib/state/prepared-swap';
 import { type QuoteSessionState, QuoteSessionStateSchema } from '@/lib/state/session-state';
 import { AutoLockStateSchema } from '@/lib/wallet/autolock';
 import { type KeyringMeta, KeyringMetaSchema } from '@/lib/wallet/keyring';
@@ -165,6 +166,17 @@ export const clipboardClearItem = defineStorageItem<{ digest: string; at: number
   key: 'clipboardClear',
   version: 1,
   schema: z.nullable(z.object({ digest: z.string().check(z.regex(/^[0-9a-f]{64}$/)), at: z.number() })),
+  fallback: () => null,
+});
+
+/** The open swap review's prepared swap (lib/swap/prepare.ts), amounts as decimal strings: a review
+ * opened before the worker stopped still confirms after it restarts. storage.session, so only
+ * Swaplane's own pages and worker can write it; removed when the review closes. */
+export const preparedSwapItem = defineStorageItem<StoredPreparedSwap | null>({
+  area: 'session',
+  key: 'preparedSwap',
+  version: 1,
+  schema: z.nullable(StoredPreparedSwapSchema),
   fallback: () => null,
 });
 

@@ -9,7 +9,7 @@
 // The steps are in ./step-*.ts; this file only sequences them (the state goes through a Ledger).
 import { type Address, getAddress, type Hex, type LocalAccount } from 'viem';
 import type { SwapApiClient } from '@/lib/api/client';
-import { type BuildResult, NATIVE_TOKEN_ADDRESS, type Quote, type QuoteRequest } from '@/lib/api/schema';
+import { NATIVE_TOKEN_ADDRESS, type Quote, type QuoteRequest } from '@/lib/api/schema';
 import { sleep as abortableSleep } from '@/lib/async';
 import { type BalanceReader, balanceOf, createBalanceReader } from '@/lib/rpc/balances';
 import { type FeeCeiling, feeCeilingFor } from '@/lib/rpc/fee-ceiling';
@@ -17,42 +17,24 @@ import { cappedFees, type FeeEstimate, feeEstimate } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
 import { broadcast, SendError, type SignedTx, trackTransaction } from '@/lib/rpc/transactions';
 import { isTerminal, type SwapState, SwapStateSchema, type SwapStep } from '@/lib/state/pipeline-state';
+import type { PreparedSwap } from '@/lib/state/prepared-swap';
 import type { ApprovalMode } from './approval';
-import type { AssetSimResult } from './asset-sim';
-import type { TransactionPlan } from './funnel';
+import { asFailure, checkAbort, Halt, SwapFailure } from './failure';
+import { createSigningFunnel, type ReviewedPlan, type SigningFunnel, type TransactionPlan } from './funnel';
 import { createSwapHistory, type SwapHistory } from './history';
 import { createPendingSwapStore, type PendingSwapStore } from './pending-store';
 import { hashesAtNonce, type ReplacementKind, replacementPlan, replacementRecord } from './replace';
 import { createRouterPins, type RouterPins } from './router-pins';
 import { checkSwap } from './step-check';
-import { checkGasFunds, preflight, readFunds } from './step-preflight';
+import { checkGasFunds, preflightOnce, readFunds } from './step-preflight';
 import { buildSwap, checkQuote, requote, usePrepared } from './step-quote';
 import { approve, type Follow, finishApproval, sendSwap } from './step-send';
 import { simulateStep } from './step-simulate';
 import { resendSigned, trackSwap } from './step-track';
 import { createLedger, failureOf, type Ledger } from './swap-ledger';
-import { asStop, checkAbort, Halt, Stop } from './swap-stop';
+import { DEFAULT_SWAP_TIMING, type SwapTiming } from './swap-timing';
 
-export interface SwapTiming {
-  /** Receipt polling interval. */
-  pollMs: number;
-  /** Not found while the account's nonce moved on for this long: dropped. */
-  dropAfterMs: number;
-  /** Re-broadcast a transaction the node forgot (nonce still free) at most this often. */
-  rebroadcastMs: number;
-  /** A swap signed but maybe not broadcast before a restart is broadcast on resume only this soon after. */
-  resumeSendWindowMs: number;
-  /** Added to every gas estimate. */
-  gasMarginPercent: number;
-}
-
-export const DEFAULT_SWAP_TIMING: SwapTiming = {
-  pollMs: 1_000,
-  dropAfterMs: 60_000,
-  rebroadcastMs: 15_000,
-  resumeSendWindowMs: 120_000,
-  gasMarginPercent: 25,
-};
+export { DEFAULT_SWAP_TIMING, type SwapTiming } from './swap-timing';
 
 export interface SwapDeps {
   /** The public client of the swap's chain. */
@@ -71,6 +53,8 @@ export interface SwapDeps {
   newId?: () => string;
   /** The user's fee ceiling for the swap's chain (Settings); the chain's default when absent. */
   ceiling?: FeeCeiling;
+  /** The signing funnel every transaction is signed in (the background's one); its own when absent. */
+  funnel?: SigningFunnel;
 }
 
 export interface SwapInput {
@@ -81,15 +65,18 @@ export interface SwapInput {
   /** The quote the user confirmed (from the quote session), or null to quote now. */
   quote: Quote | null;
   /**
-   * The build of `quote` the review showed (its calldata is what the user reviewed): signed as is
-   * when the quote is still the one to sign, so a swap builds once. Checked again like any build.
+   * The review's prepared swap (lib/swap/prepare.ts) of `quote`: its checked call is signed as is
+   * (no second build), and its asset simulation is reused when the nonce and the approvals needed
+   * at Confirm are still the reviewed ones (no second simulation).
    */
-  preparedBuild?: BuildResult;
+  prepared?: PreparedSwap;
   /**
-   * The review's asset simulation of `preparedBuild` (with the approvals it planned): reused when
-   * the same approvals are needed at Confirm, so a swap is simulated that way once.
+   * The swap review's funnel ticket, taken at Confirm: the reviewed call is signed on it, at no more
+   * per gas than the review showed.
    */
-  preparedSimulation?: AssetSimResult;
+  ticket?: ReviewedPlan;
+  /** The trust-checked signer, asked again at signing (the account must still be `account`). */
+  signer?: () => Promise<LocalAccount>;
   /** The session says the quote is too old: re-quote before building. */
   quoteStale?: boolean;
   approvalMode?: ApprovalMode;
@@ -158,6 +145,7 @@ interface Machine {
   invalidate: (account: Address) => void;
   newId: () => string;
   ceiling: FeeCeiling;
+  funnel: SigningFunnel;
 }
 
 export function createSwapMachine(deps: SwapDeps): SwapMachine {
@@ -172,6 +160,7 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
     deps.onChange,
   );
   let balances = deps.balances;
+  const ceiling = deps.ceiling ?? feeCeilingFor(client.chain?.id ?? 0);
   const m: Machine = {
     client,
     api: deps.api,
@@ -203,7 +192,8 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
     },
     invalidate: (account) => balances?.invalidate(account),
     newId: deps.newId ?? (() => `swap-${now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`),
-    ceiling: deps.ceiling ?? feeCeilingFor(client.chain?.id ?? 0),
+    ceiling,
+    funnel: deps.funnel ?? createSigningFunnel({ ceilingFor: () => ceiling }),
   };
 
   /** The speed up or cancel of the sent swap, as a plan for the signing funnel. */
@@ -229,9 +219,9 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
   };
 }
 
-/** The failed state of a Stop; a failed swap that was sent is in the history too. */
-async function fail(ledger: Ledger, stop: Stop): Promise<SwapState> {
-  const failed = await ledger.moveTo('failed', { failure: failureOf(stop, ledger.current()) });
+/** The failed state of a SwapFailure; a failed swap that was sent is in the history too. */
+async function fail(ledger: Ledger, failure: SwapFailure): Promise<SwapState> {
+  const failed = await ledger.moveTo('failed', { failure: failureOf(failure, ledger.current()) });
   if (failed.tx?.sentAt != null) await ledger.recordSwap(failed);
   return failed;
 }
@@ -260,7 +250,8 @@ function firstState(m: Machine, input: SwapInput): SwapState {
 }
 
 async function run(m: Machine, input: SwapInput): Promise<SwapState> {
-  const { client, ledger, timing } = m;
+  const { client, ledger, timing, api } = m;
+  const { signal, prepared } = input;
   const first = firstState(m, input);
   ledger.set(null);
   await ledger.commit(first);
@@ -269,105 +260,91 @@ async function run(m: Machine, input: SwapInput): Promise<SwapState> {
     const from = input.account.address;
     const rpcChain = await client.getChainId();
     if (rpcChain !== input.chainId) {
-      throw new Stop('RPC_WRONG_CHAIN', 'network', { detail: `rpc chain ${rpcChain}` });
+      throw new SwapFailure({ code: 'RPC_WRONG_CHAIN', step: 'network', detail: `rpc chain ${rpcChain}` });
     }
 
     // 1. The confirmed quote, or a fresh one.
     step = 'quote';
     const confirmedMin = input.quote ? BigInt(input.quote.minReceived) : null;
     let quote = input.quote;
-    if (quote) checkQuote(input.request, quote);
-    if (!quote || input.quoteStale) quote = await requote(m.api, ledger, input, confirmedMin);
-    checkAbort(input.signal, 'quote');
+    if (quote) checkQuote({ request: input.request, quote });
+    if (!quote || input.quoteStale) quote = await requote({ api, ledger, input, confirmedMin });
+    checkAbort(signal, 'quote');
 
-    // 2. Build (one automatic re-quote if outdated).
+    // 2. The prepared build of the reviewed quote; else build (one automatic re-quote if outdated).
     step = 'build';
     const built =
-      input.preparedBuild && quote === input.quote
-        ? await usePrepared(ledger, quote, input.preparedBuild)
-        : await buildSwap(m.api, ledger, input, quote, confirmedMin);
+      prepared && quote === input.quote
+        ? await usePrepared({ ledger, quote, build: prepared.build })
+        : await buildSwap({ api, ledger, input, quote, confirmedMin });
     quote = built.quote;
-    checkAbort(input.signal, 'build');
+    checkAbort(signal, 'build');
 
     // 3. Build checks and the router pin.
     step = 'check';
-    const checked = await checkSwap(ledger, m.pins, { ...input, from }, quote, built.build);
+    const checked = await checkSwap({
+      ledger,
+      pins: m.pins,
+      input: { ...input, from },
+      quote,
+      build: built.build,
+    });
     const { router, swapCall } = checked;
 
-    // 4. Balances, approval plan, and a preflight of everything, before anything is sent.
+    // 4. Balances, allowance, fees and nonce again (they can change while a review is open), then
+    // the review's simulation (or a preflight when they did), before anything is sent.
     step = 'balance';
-    const funds = await readFunds(
-      client,
-      ledger,
-      m.reader(input.chainId),
-      from,
-      quote,
-      router,
-      input.approvalMode,
-      m.ceiling,
-    );
+    const reader = m.reader(input.chainId);
+    const { approvalMode, account } = input;
+    const signing = {
+      funnel: m.funnel,
+      signer: input.signer ?? (async () => account),
+      reviewed: input.ticket,
+    };
+    const ceiling = m.ceiling;
+    const funds = await readFunds({ client, ledger, reader, from, quote, router, approvalMode, ceiling });
     step = 'preflight';
-    const prepared = input.preparedSimulation;
-    const reusable =
-      built.build === input.preparedBuild &&
-      prepared?.status === 'passed' &&
-      prepared.gasUsed.length === funds.approvalCalls.length + 1;
-    const preflightResult = reusable ? prepared : await preflight(client, from, quote, checked, funds);
+    const result = await preflightOnce({ client, from, quote, checked, funds, build: built.build, prepared });
     step = 'balance';
-    await checkGasFunds(ledger, quote, swapCall.value, funds, preflightResult, timing.gasMarginPercent);
-    checkAbort(input.signal, 'balance');
+    const gasMarginPercent = timing.gasMarginPercent;
+    await checkGasFunds({ ledger, quote, swapValue: swapCall.value, funds, result, gasMarginPercent });
+    checkAbort(signal, 'balance');
 
     // 5. Approvals, each to its receipt.
     if (funds.approvalCalls.length > 0) {
       step = 'approve';
-      await approve(
-        client,
-        ledger,
-        m.follow,
-        input.account,
-        funds.approvalCalls,
-        timing.gasMarginPercent,
-        input.signal,
-        m.ceiling,
-      );
+      const calls = funds.approvalCalls;
+      const follow = m.follow;
+      await approve({ client, ledger, follow, from, calls, gasMarginPercent, signal, signing, ceiling });
       m.invalidate(from);
     }
 
     // 6. Simulate the swap itself, then the exact gas check.
     step = 'simulate';
-    const nativeBalance = async (account: Address) => {
-      const snapshot = await m.reader(ledger.current().chainId).read(account, [NATIVE_TOKEN_ADDRESS]);
-      return balanceOf(snapshot, NATIVE_TOKEN_ADDRESS) ?? (await client.getBalance({ address: account }));
+    const nativeBalance = async (holder: Address) => {
+      const snapshot = await reader.read(holder, [NATIVE_TOKEN_ADDRESS]);
+      return balanceOf(snapshot, NATIVE_TOKEN_ADDRESS) ?? (await client.getBalance({ address: holder }));
     };
     const minReceived = BigInt(quote.minReceived);
-    const signing = await simulateStep(
-      client,
-      ledger,
-      from,
-      swapCall,
-      minReceived,
-      timing.gasMarginPercent,
-      nativeBalance,
-      input.signal,
-      m.ceiling,
-    );
+    const simulated = await simulateStep({
+      ...{ client, ledger, from, swapCall, minReceived, gasMarginPercent },
+      ...{ nativeBalance, signal, ceiling },
+    });
 
     // 7. Sign, persist, send.
     step = 'sign';
-    await sendSwap(client, ledger, input.account, { ...swapCall, gas: signing.gasLimit }, signing.fees, {
-      kind: 'swap',
-      gasUsed: signing.gasEstimate,
-      ceiling: m.ceiling,
-    });
+    const { gasLimit: gas, gasEstimate: gasUsed, fees } = simulated;
+    const plan = { kind: 'swap', chainId: input.chainId, from, ...swapCall, gas, gasUsed, fees } as const;
+    await sendSwap({ client, ledger, plan, signing });
 
     // 8. Track to the receipt.
     step = 'track';
-    return await trackSwap(ledger, m.follow, m.invalidate, input.signal);
+    return await trackSwap({ ledger, follow: m.follow, invalidate: m.invalidate, signal });
   } catch (error) {
     if (error instanceof Halt) return ledger.current();
     // Once sent, only the chain decides the outcome: keep the swap pending for a resume.
-    if (!(error instanceof Stop) && ledger.current().status === 'sent') return ledger.current();
-    return fail(ledger, asStop(error, step));
+    if (!(error instanceof SwapFailure) && ledger.current().status === 'sent') return ledger.current();
+    return fail(ledger, asFailure(error, step));
   }
 }
 
@@ -381,20 +358,32 @@ async function resume(
   ledger.set(s);
   if (isTerminal(s.status)) return s;
   try {
-    if (s.status === 'sent') return await trackSwap(ledger, m.follow, m.invalidate, options.signal);
+    const tracking = { ledger, follow: m.follow, invalidate: m.invalidate, signal: options.signal };
+    if (s.status === 'sent') return await trackSwap(tracking);
     if (s.status === 'signing' && s.tx) {
-      await resendSigned(m.client, ledger, s.tx, m.timing.resumeSendWindowMs);
-      return await trackSwap(ledger, m.follow, m.invalidate, options.signal);
+      await resendSigned({
+        client: m.client,
+        ledger,
+        tx: s.tx,
+        resumeSendWindowMs: m.timing.resumeSendWindowMs,
+      });
+      return await trackSwap(tracking);
     }
     // Before the swap was sent: finish any approval that was in flight, then stop.
     for (const tx of s.approval?.txs ?? []) {
       if (tx.status !== 'pending' || tx.sentAt === null) continue;
-      await finishApproval(ledger, m.follow, tx, s.account as Address, options.signal);
+      await finishApproval({
+        ledger,
+        follow: m.follow,
+        tx,
+        from: s.account as Address,
+        signal: options.signal,
+      });
     }
-    throw new Stop('INTERRUPTED', 'resume');
+    throw new SwapFailure({ code: 'INTERRUPTED', step: 'resume' });
   } catch (error) {
     if (error instanceof SendError)
-      return fail(ledger, new Stop('INTERRUPTED', 'resume', { detail: error.message }));
-    return fail(ledger, asStop(error, 'resume'));
+      return fail(ledger, new SwapFailure({ code: 'INTERRUPTED', step: 'resume', detail: error.message }));
+    return fail(ledger, asFailure(error, 'resume'));
   }
 }

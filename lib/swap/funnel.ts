@@ -165,30 +165,49 @@ export function createSigningFunnel(deps: FunnelDeps) {
       client: RpcClient;
       signer: () => Promise<LocalAccount>;
     }): Promise<SignedTx> {
-      const { plan } = input.reviewed;
-      const refused = planRefusal(plan, deps.ceilingFor(plan.chainId));
-      if (refused) throw refused;
-      const account = await input.signer();
-      if (account.address.toLowerCase() !== plan.from.toLowerCase())
-        throw new FunnelError(
-          'WRONG_ACCOUNT',
-          'The active account changed since the review. Nothing was signed.',
-        );
-      const chainId = await input.client.getChainId();
-      if (chainId !== plan.chainId)
-        throw new FunnelError(
-          'RPC_WRONG_CHAIN',
-          `The RPC answers for chain ${chainId}, not ${plan.chainId}. Nothing was signed.`,
-        );
-      return signCall(
-        input.client,
-        account,
-        { to: plan.to, data: plan.data, value: plan.value, gas: plan.gas },
-        plan.fees,
-        plan.nonce,
-      );
+      return signChecked(input.reviewed.plan, input);
+    },
+
+    /**
+     * Signs a plan whose fee the user saw on another plan's review: a swap's approvals (the swap
+     * review shows their fee), a swap rebuilt at Confirm after QUOTE_OUTDATED (its minimum at least
+     * the reviewed one). The same checks as `sign`; there is no ticket to take.
+     */
+    signUnder(input: {
+      plan: TransactionPlan;
+      client: RpcClient;
+      signer: () => Promise<LocalAccount>;
+    }): Promise<SignedTx> {
+      return signChecked(input.plan, input);
     },
   };
+
+  async function signChecked(
+    plan: TransactionPlan,
+    input: { client: RpcClient; signer: () => Promise<LocalAccount> },
+  ): Promise<SignedTx> {
+    const refused = planRefusal(plan, deps.ceilingFor(plan.chainId));
+    if (refused) throw refused;
+    const account = await input.signer();
+    if (account.address.toLowerCase() !== plan.from.toLowerCase())
+      throw new FunnelError(
+        'WRONG_ACCOUNT',
+        'The active account changed since the review. Nothing was signed.',
+      );
+    const chainId = await input.client.getChainId();
+    if (chainId !== plan.chainId)
+      throw new FunnelError(
+        'RPC_WRONG_CHAIN',
+        `The RPC answers for chain ${chainId}, not ${plan.chainId}. Nothing was signed.`,
+      );
+    return signCall(
+      input.client,
+      account,
+      { to: plan.to, data: plan.data, value: plan.value, gas: plan.gas },
+      plan.fees,
+      plan.nonce,
+    );
+  }
 }
 
 export type SigningFunnel = ReturnType<typeof createSigningFunnel>;

@@ -3,9 +3,9 @@
 import type { Address, Hex } from 'viem';
 import type { BuildResult, Quote, QuoteRequest } from '@/lib/api/schema';
 import { buildCheckMessage, checkBuild, isConsentReason } from './build-checks';
+import { Halt, SwapFailure } from './failure';
 import type { RouterPins } from './router-pins';
 import type { Ledger } from './swap-ledger';
-import { Halt, Stop } from './swap-stop';
 
 export interface CheckInput {
   chainId: number;
@@ -23,13 +23,19 @@ export interface CheckedSwap {
   readable: boolean;
 }
 
-export async function checkSwap(
-  ledger: Ledger,
-  pins: RouterPins,
-  input: CheckInput,
-  quote: Quote,
-  build: BuildResult,
-): Promise<CheckedSwap> {
+export async function checkSwap({
+  ledger,
+  pins,
+  input,
+  quote,
+  build,
+}: {
+  ledger: Ledger;
+  pins: RouterPins;
+  input: CheckInput;
+  quote: Quote;
+  build: BuildResult;
+}): Promise<CheckedSwap> {
   await ledger.moveTo('checking');
   const checked = checkBuild({
     request: input.request,
@@ -53,9 +59,11 @@ export async function checkSwap(
       throw new Halt();
     }
     const words = buildCheckMessage(checked.reason);
-    throw new Stop(checked.reason.code === 'QUOTE_MISMATCH' ? 'QUOTE_REJECTED' : 'BUILD_REJECTED', 'check', {
+    throw new SwapFailure({
+      code: checked.reason.code === 'QUOTE_MISMATCH' ? 'QUOTE_REJECTED' : 'BUILD_REJECTED',
+      step: 'check',
       detail: JSON.stringify(checked.reason),
-      message: words,
+      user: words,
     });
   }
   if (checked.pin) await pins.pin(input.chainId, checked.router);

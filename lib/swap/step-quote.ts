@@ -3,8 +3,8 @@ import type { SwapApiClient } from '@/lib/api/client';
 import { QuoteOutdatedError } from '@/lib/api/errors';
 import { userMessageFor } from '@/lib/api/messages';
 import { type BuildResult, ERROR_CODES, type Quote, type QuoteRequest } from '@/lib/api/schema';
+import { SwapFailure } from './failure';
 import type { Ledger } from './swap-ledger';
-import { Stop } from './swap-stop';
 import { verifyFailureMessage, verifyQuote } from './verify';
 
 type Api = Pick<SwapApiClient, 'quote' | 'build'>;
@@ -18,42 +18,59 @@ export interface QuoteInput {
 }
 
 /** A quote that does not answer the request stops the swap. */
-export function checkQuote(request: QuoteRequest, quote: Quote): void {
+export function checkQuote({ request, quote }: { request: QuoteRequest; quote: Quote }): void {
   const verdict = verifyQuote(request, quote);
   if (!verdict.ok) {
     const words = verifyFailureMessage(verdict.reason);
-    throw new Stop('QUOTE_REJECTED', 'quote', {
+    throw new SwapFailure({
+      code: 'QUOTE_REJECTED',
+      step: 'quote',
       detail: JSON.stringify(verdict.reason),
-      message: words,
+      user: words,
     });
   }
 }
 
 /** A fresh quote; a worse guaranteed minimum than the confirmed quote's needs the user. */
-export async function requote(
-  api: Api,
-  ledger: Ledger,
-  input: QuoteInput,
-  confirmedMin: bigint | null,
-): Promise<Quote> {
+export async function requote({
+  api,
+  ledger,
+  input,
+  confirmedMin,
+}: {
+  api: Api;
+  ledger: Ledger;
+  input: QuoteInput;
+  /** The reviewed quote's minimum: a new quote guaranteeing less needs the user. */
+  confirmedMin: bigint | null;
+}): Promise<Quote> {
   await ledger.moveTo('quoting');
   let quote: Quote;
   try {
     ({ quote } = await api.quote(input.request, input.signal ? { signal: input.signal } : {}));
   } catch (error) {
-    throw new Stop('QUOTE_FAILED', 'quote', { detail: String(error), message: userMessageFor(error) });
+    throw new SwapFailure({
+      code: 'QUOTE_FAILED',
+      step: 'quote',
+      detail: String(error),
+      user: userMessageFor(error),
+    });
   }
-  checkQuote(input.request, quote);
+  checkQuote({ request: input.request, quote });
   // The decimals were checked on-chain for the reviewed quote: a re-quote may not change them.
   const reviewed = input.quote;
   if (reviewed && (quote.inDecimals !== reviewed.inDecimals || quote.outDecimals !== reviewed.outDecimals)) {
-    throw new Stop('QUOTE_REJECTED', 'quote', {
+    throw new SwapFailure({
+      code: 'QUOTE_REJECTED',
+      step: 'quote',
       detail: `decimals ${quote.inDecimals}/${quote.outDecimals} differ from ${reviewed.inDecimals}/${reviewed.outDecimals}`,
     });
   }
   await ledger.update({ quote, requotes: ledger.current().requotes + 1 });
   if (confirmedMin !== null && BigInt(quote.minReceived) < confirmedMin) {
-    throw new Stop('PRICE_CHANGED', 'quote', {
+    throw new SwapFailure({
+      code: 'PRICE_CHANGED',
+      step: 'quote',
       detail: `new minReceived ${quote.minReceived} < confirmed ${confirmedMin}`,
     });
   }
@@ -61,24 +78,30 @@ export async function requote(
 }
 
 /** The build the review showed, for the quote it was built from: no second /build. */
-export async function usePrepared(
-  ledger: Ledger,
-  quote: Quote,
-  build: BuildResult,
-): Promise<{ build: BuildResult; quote: Quote }> {
+export async function usePrepared({
+  ledger,
+  quote,
+  build,
+}: {
+  ledger: Ledger;
+  quote: Quote;
+  build: BuildResult;
+}): Promise<{ build: BuildResult; quote: Quote }> {
   await ledger.moveTo('building');
   await ledger.update({ build });
   return { build, quote };
 }
 
 /** POST /build; one automatic re-quote when the service says the quote is outdated. */
-export async function buildSwap(
-  api: Api,
-  ledger: Ledger,
-  input: QuoteInput,
-  quote: Quote,
-  confirmedMin: bigint | null,
-): Promise<{ build: BuildResult; quote: Quote }> {
+export async function buildSwap(params: {
+  api: Api;
+  ledger: Ledger;
+  input: QuoteInput;
+  quote: Quote;
+  confirmedMin: bigint | null;
+}): Promise<{ build: BuildResult; quote: Quote }> {
+  const { api, ledger, input, confirmedMin } = params;
+  let { quote } = params;
   for (let attempt = 0; ; attempt++) {
     await ledger.moveTo('building');
     try {
@@ -90,10 +113,16 @@ export async function buildSwap(
         error instanceof QuoteOutdatedError &&
         (error.serverCode === undefined || error.serverCode === ERROR_CODES.quoteOutdated);
       if (!outdated) {
-        throw new Stop('BUILD_FAILED', 'build', { detail: String(error), message: userMessageFor(error) });
+        throw new SwapFailure({
+          code: 'BUILD_FAILED',
+          step: 'build',
+          detail: String(error),
+          user: userMessageFor(error),
+        });
       }
-      if (attempt >= 1) throw new Stop('QUOTE_OUTDATED', 'build', { detail: String(error) });
-      quote = await requote(api, ledger, input, confirmedMin);
+      if (attempt >= 1)
+        throw new SwapFailure({ code: 'QUOTE_OUTDATED', step: 'build', detail: String(error) });
+      quote = await requote({ api, ledger, input, confirmedMin });
     }
   }
 }

@@ -1,24 +1,23 @@
 // Swap steps that put transactions on the chain: sign and send (approvals and the swap), follow a
 // sent transaction to its receipt, and the approvals themselves (step 5).
-import type { Address, Hex, LocalAccount, TransactionReceipt } from 'viem';
+import type { Address, LocalAccount, TransactionReceipt } from 'viem';
 import { explorerTxUrl } from '@/lib/chains';
 import type { FeeCeiling } from '@/lib/rpc/fee-ceiling';
 import { cappedFees } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
 import { isRpcUnavailable } from '@/lib/rpc/network';
-import {
-  broadcast,
-  type Fees,
-  SendError,
-  signCall,
-  type TrackResult,
-  withGasMargin,
-} from '@/lib/rpc/transactions';
+import { broadcast, SendError, type SignedTx, type TrackResult, withGasMargin } from '@/lib/rpc/transactions';
 import type { ApprovalTxState, SentTx, SwapFailureCode, SwapStep } from '@/lib/state/pipeline-state';
-import { gasLimitFor, planRefusal } from './funnel';
+import { checkAbort, Halt, SwapFailure } from './failure';
+import {
+  FunnelError,
+  gasLimitFor,
+  type ReviewedPlan,
+  type SigningFunnel,
+  type TransactionPlan,
+} from './funnel';
 import type { ApprovalCalls } from './step-preflight';
 import type { Ledger } from './swap-ledger';
-import { checkAbort, Halt, Stop } from './swap-stop';
 
 /** Follows a sent transaction (approval or swap) until mined, dropped or the signal aborts. */
 export type Follow = (
@@ -39,49 +38,83 @@ export function gasPaidOf(receipt: TransactionReceipt): bigint {
   return receipt.gasUsed * receipt.effectiveGasPrice;
 }
 
-/** What the funnel checks a swap's own transaction against: its simulated gas and the fee ceiling. */
-export interface SignGuard {
-  kind: 'swap' | 'approval';
-  gasUsed: bigint;
-  ceiling: FeeCeiling;
+/**
+ * How a swap's transactions are signed: through the signing funnel (its caps, the account and
+ * chain checks), with the trust-checked signer. No step signs otherwise.
+ */
+export interface FunnelSigning {
+  funnel: SigningFunnel;
+  /** The trust-checked signer of the account (a broken seal throws there). */
+  signer: () => Promise<LocalAccount>;
+  /** The swap review's ticket, taken at Confirm: the plan of the call the user reviewed. */
+  reviewed?: ReviewedPlan | undefined;
 }
 
-/** Signs, persists the hash and bytes, then broadcasts: a restart in between loses nothing. */
-export async function signAndSend(
-  client: RpcClient,
-  ledger: Ledger,
-  account: LocalAccount,
-  call: { to: Address; data: Hex; value: bigint; gas: bigint },
-  fees: Fees,
-  step: SwapStep,
-  persistSigned: (tx: SentTx) => Promise<void>,
-  guard: SignGuard,
-): Promise<SentTx> {
-  // The funnel's caps, as for every transaction Swaplane signs: gas vs the simulation, fees vs the ceiling.
-  const refused = planRefusal(
-    {
-      ...call,
-      kind: guard.kind,
-      chainId: ledger.current().chainId,
-      from: account.address,
-      gasUsed: guard.gasUsed,
-      fees,
-    },
-    guard.ceiling,
-  );
-  if (refused)
-    throw new Stop(
-      refused.code === 'FEE_ABOVE_CEILING' ? 'FEE_ABOVE_CEILING' : 'GAS_ABOVE_SIMULATION',
-      step,
-      { detail: refused.message },
-    );
-  const signed = await signCall(client, account, call, fees);
+const lower = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/**
+ * Signs a plan in the funnel. The reviewed swap call is signed on its ticket, its fee per gas never
+ * above what the review showed; an approval, or a swap rebuilt at Confirm, under the review.
+ */
+function signInFunnel(client: RpcClient, signing: FunnelSigning, plan: TransactionPlan): Promise<SignedTx> {
+  const reviewed = signing.reviewed;
+  const sameCall =
+    reviewed !== undefined &&
+    plan.kind === 'swap' &&
+    reviewed.plan.to.toLowerCase() === plan.to.toLowerCase() &&
+    reviewed.plan.data === plan.data &&
+    reviewed.plan.value === plan.value;
+  if (!sameCall) return signing.funnel.signUnder({ plan, client, signer: signing.signer });
+  const shown = reviewed.plan.fees;
+  const fees = {
+    maxFeePerGas: lower(plan.fees.maxFeePerGas, shown.maxFeePerGas),
+    maxPriorityFeePerGas: lower(plan.fees.maxPriorityFeePerGas, shown.maxPriorityFeePerGas),
+  };
+  return signing.funnel.sign({
+    reviewed: { ...reviewed, plan: { ...plan, fees } },
+    client,
+    signer: signing.signer,
+  });
+}
+
+/** Signs in the funnel, persists the hash and bytes, then broadcasts: a restart in between loses nothing. */
+export async function signAndSend({
+  client,
+  ledger,
+  plan,
+  signing,
+  step,
+  persistSigned,
+}: {
+  client: RpcClient;
+  ledger: Ledger;
+  /** What to sign, from checked state: the call, its gas and simulated gas, capped fees. */
+  plan: TransactionPlan;
+  signing: FunnelSigning;
+  step: SwapStep;
+  /** Records the signed bytes before they are broadcast. */
+  persistSigned: (tx: SentTx) => Promise<void>;
+}): Promise<SentTx> {
+  let signed: SignedTx;
+  try {
+    signed = await signInFunnel(client, signing, plan);
+  } catch (error) {
+    // The funnel's caps refuse with their own codes; anything else is the step's failure.
+    if (
+      error instanceof FunnelError &&
+      (error.code === 'FEE_ABOVE_CEILING' || error.code === 'GAS_ABOVE_SIMULATION')
+    )
+      throw new SwapFailure({ code: error.code, step, detail: error.message });
+    if (error instanceof FunnelError && error.code === 'RPC_WRONG_CHAIN')
+      throw new SwapFailure({ code: 'RPC_WRONG_CHAIN', step, detail: error.message });
+    throw error;
+  }
   const tx: SentTx = {
     hash: signed.hash,
     nonce: signed.nonce,
     raw: signed.raw,
-    gasLimit: call.gas.toString(),
-    maxFeePerGas: fees.maxFeePerGas.toString(),
+    gasLimit: signed.gas.toString(),
+    maxFeePerGas: signed.fees.maxFeePerGas.toString(),
     explorerUrl: explorerTxUrl(ledger.current().chainId, signed.hash) ?? null,
     signedAt: ledger.now(),
     sentAt: null,
@@ -97,7 +130,7 @@ export async function signAndSend(
       return { ...tx, sentAt: ledger.now() };
     if (error instanceof SendError) {
       const code = SEND_FAILURES[error.code];
-      throw new Stop(code, step, { detail: error.message });
+      throw new SwapFailure({ code: code, step: step, detail: error.message });
     }
     throw error;
   }
@@ -105,25 +138,19 @@ export async function signAndSend(
 }
 
 /** Step 7: signs and sends the swap itself, then records it as sent. */
-export async function sendSwap(
-  client: RpcClient,
-  ledger: Ledger,
-  account: LocalAccount,
-  call: { to: Address; data: Hex; value: bigint; gas: bigint },
-  fees: Fees,
-  guard: SignGuard,
-): Promise<void> {
+export async function sendSwap(params: {
+  client: RpcClient;
+  ledger: Ledger;
+  plan: TransactionPlan;
+  signing: FunnelSigning;
+}): Promise<void> {
+  const { ledger } = params;
   await ledger.moveTo('signing');
-  const sent = await signAndSend(
-    client,
-    ledger,
-    account,
-    call,
-    fees,
-    'send',
-    (tx) => ledger.update({ tx }).then(() => undefined),
-    guard,
-  );
+  const sent = await signAndSend({
+    ...params,
+    step: 'send',
+    persistSigned: (tx) => ledger.update({ tx }).then(() => undefined),
+  });
   const sentState = await ledger.moveTo('sent', { tx: sent });
   await ledger.recordSwap(sentState);
 }
@@ -136,23 +163,34 @@ async function setApprovalTx(ledger: Ledger, tx: ApprovalTxState): Promise<void>
 }
 
 /** Step 5: each approval signed, sent and followed to its receipt, in order. */
-export async function approve(
-  client: RpcClient,
-  ledger: Ledger,
-  follow: Follow,
-  account: LocalAccount,
-  calls: ApprovalCalls,
-  gasMarginPercent: number,
-  signal: AbortSignal | undefined,
-  ceiling: FeeCeiling,
-): Promise<void> {
+export async function approve({
+  client,
+  ledger,
+  follow,
+  from,
+  calls,
+  gasMarginPercent,
+  signal,
+  signing,
+  ceiling,
+}: {
+  client: RpcClient;
+  ledger: Ledger;
+  follow: Follow;
+  from: Address;
+  calls: ApprovalCalls;
+  gasMarginPercent: number;
+  signal?: AbortSignal | undefined;
+  signing: FunnelSigning;
+  ceiling: FeeCeiling;
+}): Promise<void> {
   await ledger.moveTo('approving');
   for (const call of calls) {
     checkAbort(signal, 'approve');
     let gas: bigint;
     let gasUsed: bigint;
     try {
-      gasUsed = await client.estimateGas({ account: account.address, to: call.to, data: call.data });
+      gasUsed = await client.estimateGas({ account: from, to: call.to, data: call.data });
       // An approve never needs more than the funnel's bound, whatever the RPC estimates.
       gas = withGasMargin(gasUsed, gasMarginPercent);
       const bounded = gasLimitFor('approval', gasUsed);
@@ -160,35 +198,48 @@ export async function approve(
       if (gasUsed > gas) gasUsed = gas;
     } catch (error) {
       if (isRpcUnavailable(error)) throw error;
-      throw new Stop('APPROVAL_FAILED', 'approve', { detail: String(error) });
+      throw new SwapFailure({ code: 'APPROVAL_FAILED', step: 'approve', detail: String(error) });
     }
     const fees = await cappedFees(client, ceiling);
     const amount = call.amount.toString();
-    const sent = await signAndSend(
-      client,
-      ledger,
-      account,
-      { ...call, value: 0n, gas },
+    const chainId = ledger.current().chainId;
+    const plan: TransactionPlan = {
+      kind: 'approval',
+      chainId,
+      from,
+      to: call.to,
+      data: call.data,
+      value: 0n,
+      gas,
+      gasUsed,
       fees,
-      'approve',
-      (tx) => setApprovalTx(ledger, { ...tx, step: call.step, amount, status: 'pending', gasPaid: null }),
-      { kind: 'approval', gasUsed, ceiling },
-    );
+    };
+    const sent = await signAndSend({
+      ...{ client, ledger, plan, signing, step: 'approve' },
+      persistSigned: (tx) =>
+        setApprovalTx(ledger, { ...tx, step: call.step, amount, status: 'pending', gasPaid: null }),
+    });
     const pending: ApprovalTxState = { ...sent, step: call.step, amount, status: 'pending', gasPaid: null };
     await setApprovalTx(ledger, pending);
     await ledger.recordApproval(ledger.current(), pending);
-    await finishApproval(ledger, follow, pending, account.address, signal);
+    await finishApproval({ ledger, follow, tx: pending, from, signal });
   }
 }
 
 /** Waits for an approval's receipt and records it; a revert or a drop stops the swap. */
-export async function finishApproval(
-  ledger: Ledger,
-  follow: Follow,
-  tx: ApprovalTxState,
-  from: Address,
-  signal?: AbortSignal,
-): Promise<void> {
+export async function finishApproval({
+  ledger,
+  follow,
+  tx,
+  from,
+  signal,
+}: {
+  ledger: Ledger;
+  follow: Follow;
+  tx: ApprovalTxState;
+  from: Address;
+  signal?: AbortSignal | undefined;
+}): Promise<void> {
   const result = await follow(tx, from, signal);
   // Stop following, not cancel: the approval is out there. The state stays 'approving' (persisted)
   // and a resume finishes it.
@@ -199,7 +250,9 @@ export async function finishApproval(
   await setApprovalTx(ledger, done);
   await ledger.recordApproval(ledger.current(), done);
   if (!ok) {
-    throw new Stop('APPROVAL_FAILED', 'approve', {
+    throw new SwapFailure({
+      code: 'APPROVAL_FAILED',
+      step: 'approve',
       detail: result.kind === 'dropped' ? 'approval dropped' : 'approval reverted',
     });
   }

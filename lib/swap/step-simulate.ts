@@ -5,37 +5,56 @@ import type { FeeCeiling } from '@/lib/rpc/fee-ceiling';
 import { cappedFees } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
 import type { Fees } from '@/lib/rpc/transactions';
+import { checkAbort, SwapFailure } from './failure';
 import { simulateSwap } from './simulate';
 import type { Ledger } from './swap-ledger';
-import { checkAbort, Stop } from './swap-stop';
 
 /** The gas limit and the fees the swap is signed with. */
-export async function simulateStep(
-  client: RpcClient,
-  ledger: Ledger,
-  from: Address,
-  swapCall: { to: Address; data: Hex; value: bigint },
-  minReceived: bigint,
-  gasMarginPercent: number,
-  nativeBalance: (account: Address) => Promise<bigint>,
-  signal: AbortSignal | undefined,
-  ceiling?: FeeCeiling,
-): Promise<{ gasLimit: bigint; gasEstimate: bigint; fees: Fees }> {
+export async function simulateStep({
+  client,
+  ledger,
+  from,
+  swapCall,
+  minReceived,
+  gasMarginPercent,
+  nativeBalance,
+  signal,
+  ceiling,
+}: {
+  client: RpcClient;
+  ledger: Ledger;
+  from: Address;
+  swapCall: { to: Address; data: Hex; value: bigint };
+  minReceived: bigint;
+  gasMarginPercent: number;
+  nativeBalance: (account: Address) => Promise<bigint>;
+  signal?: AbortSignal | undefined;
+  ceiling?: FeeCeiling | undefined;
+}): Promise<{ gasLimit: bigint; gasEstimate: bigint; fees: Fees }> {
   checkAbort(signal, 'simulate');
   await ledger.moveTo('simulating');
   const sim = await simulateSwap(client, { from, swap: swapCall, minReceived, gasMarginPercent });
   if (!sim.ok) {
     if (sim.kind === 'reverted') {
-      throw new Stop('SIMULATION_REVERTED', 'simulate', { revert: sim.revert, detail: sim.revert.text });
+      throw new SwapFailure({
+        code: 'SIMULATION_REVERTED',
+        step: 'simulate',
+        revert: sim.revert,
+        detail: sim.revert.text,
+      });
     }
-    throw new Stop('SIMULATED_OUTPUT_LOW', 'simulate', {
+    throw new SwapFailure({
+      code: 'SIMULATED_OUTPUT_LOW',
+      step: 'simulate',
       detail: `simulated ${sim.received} < minReceived ${sim.minReceived}`,
     });
   }
   const fees = await cappedFees(client, ceiling);
   const native = await nativeBalance(from);
   if (native < swapCall.value + sim.gasLimit * fees.maxFeePerGas) {
-    throw new Stop('INSUFFICIENT_GAS_FUNDS', 'simulate', {
+    throw new SwapFailure({
+      code: 'INSUFFICIENT_GAS_FUNDS',
+      step: 'simulate',
       detail: `have ${native}, need ${swapCall.value} + ${sim.gasLimit} gas at ${fees.maxFeePerGas}`,
     });
   }

@@ -6,25 +6,32 @@ import type { RpcClient } from '@/lib/rpc/network';
 import { isRpcUnavailable } from '@/lib/rpc/network';
 import { broadcast } from '@/lib/rpc/transactions';
 import type { SwapState } from '@/lib/state/pipeline-state';
+import { SwapFailure } from './failure';
 import { replacementOf } from './replace';
 import { receivedFromLogs } from './simulate';
 import { type Follow, gasPaidOf } from './step-send';
 import type { Ledger } from './swap-ledger';
-import { Stop } from './swap-stop';
 
-export async function trackSwap(
-  ledger: Ledger,
-  follow: Follow,
-  invalidate: (account: Address) => void,
-  signal: AbortSignal | undefined,
-): Promise<SwapState> {
+export async function trackSwap({
+  ledger,
+  follow,
+  invalidate,
+  signal,
+}: {
+  ledger: Ledger;
+  follow: Follow;
+  /** Forgets the account's cached balances once the swap is mined. */
+  invalidate: (account: Address) => void;
+  signal?: AbortSignal | undefined;
+}): Promise<SwapState> {
   const s = ledger.current();
   const tx = s.tx;
-  if (!tx || !s.quote) throw new Stop('UNEXPECTED', 'track', { detail: 'no transaction to track' });
+  if (!tx || !s.quote)
+    throw new SwapFailure({ code: 'UNEXPECTED', step: 'track', detail: 'no transaction to track' });
   const result = await follow(tx, s.account as Address, signal);
   if (result.kind === 'aborted') return ledger.current(); // still 'sent': resume later
   invalidate(s.account as Address);
-  if (result.kind === 'dropped') throw new Stop('DROPPED', 'track');
+  if (result.kind === 'dropped') throw new SwapFailure({ code: 'DROPPED', step: 'track' });
   const receipt = result.receipt;
   const mined = replacementOf(ledger.current(), receipt.transactionHash);
   const sentTx = ledger.current().tx;
@@ -34,8 +41,10 @@ export async function trackSwap(
     await ledger.update({ tx: { ...sentTx, hash, explorerUrl: explorerTxUrl(s.chainId, hash) ?? null } });
   }
   if (mined?.kind === 'cancel') {
-    throw new Stop('CANCELLED', 'track', {
-      message: {
+    throw new SwapFailure({
+      code: 'CANCELLED',
+      step: 'track',
+      user: {
         title: 'Swap cancelled',
         detail:
           'Your cancel transaction replaced the swap: no tokens were swapped, only its network fee was paid.',
@@ -65,7 +74,7 @@ export async function trackSwap(
       confirmedAt: ledger.now(),
     },
   });
-  if (!success) throw new Stop('REVERTED', 'track');
+  if (!success) throw new SwapFailure({ code: 'REVERTED', step: 'track' });
   const confirmed = await ledger.moveTo('confirmed');
   await ledger.recordSwap(confirmed);
   return confirmed;
@@ -75,12 +84,17 @@ export async function trackSwap(
  * A swap signed before a restart: broadcast it again unless the node has it, it was mined, or
  * it is too late (its nonce was used, or the send window passed); then it is 'sent'.
  */
-export async function resendSigned(
-  client: RpcClient,
-  ledger: Ledger,
-  tx: NonNullable<SwapState['tx']>,
-  resumeSendWindowMs: number,
-): Promise<void> {
+export async function resendSigned({
+  client,
+  ledger,
+  tx,
+  resumeSendWindowMs,
+}: {
+  client: RpcClient;
+  ledger: Ledger;
+  tx: NonNullable<SwapState['tx']>;
+  resumeSendWindowMs: number;
+}): Promise<void> {
   const s = ledger.current();
   const known = await client.getTransaction({ hash: tx.hash as Hex }).then(
     () => true,
@@ -94,7 +108,11 @@ export async function resendSigned(
     const receipt = await client.getTransactionReceipt({ hash: tx.hash as Hex }).catch(() => null);
     if (!receipt) {
       if (used > tx.nonce || ledger.now() - tx.signedAt > resumeSendWindowMs) {
-        throw new Stop('INTERRUPTED', 'resume', { detail: 'signed swap was never broadcast' });
+        throw new SwapFailure({
+          code: 'INTERRUPTED',
+          step: 'resume',
+          detail: 'signed swap was never broadcast',
+        });
       }
       await broadcast(client, tx.raw as Hex);
     }

@@ -5,14 +5,15 @@ import { getChain } from '@/lib/chains';
 import {
   type ApprovalTxState,
   isTerminal,
+  SwapFailureCodeSchema,
   type SwapState,
   SwapStateSchema,
   type SwapStatus,
 } from '@/lib/state/pipeline-state';
+import type { SwapFailure } from './failure';
 import { approvalHistoryEntry, type SwapHistory, swapHistoryEntry } from './history';
 import type { PendingSwapStore } from './pending-store';
 import { sentNote, swapFailureMessage } from './pipeline-messages';
-import type { Stop } from './swap-stop';
 
 export interface Ledger {
   now: () => number;
@@ -85,26 +86,29 @@ export function anythingSent(s: SwapState): { any: boolean; approval: boolean } 
   return { any: approval || swap, approval: approval && !swap };
 }
 
-/** The `failure` of a state a Stop ends; its message always says what was sent. */
-export function failureOf(stop: Stop, s: SwapState): NonNullable<SwapState['failure']> {
+/** The `failure` of a state a SwapFailure ends; its message always says what was sent. */
+export function failureOf(failure: SwapFailure, s: SwapState): NonNullable<SwapState['failure']> {
   const sent = anythingSent(s);
   const context = {
     anythingSent: sent.any,
     approvalSent: sent.approval,
-    ...(stop.extra.revert ? { revert: stop.extra.revert } : {}),
+    ...(failure.revert ? { revert: failure.revert } : {}),
     nativeSymbol: getChain(s.chainId)?.nativeSymbol ?? 'ETH',
   };
+  // The machine records its own codes; a review-only code (never thrown by a step) is a refused build.
+  const parsed = SwapFailureCodeSchema.safeParse(failure.code);
+  const code = parsed.success ? parsed.data : 'BUILD_REJECTED';
   // A message from another layer (API client, build checks) still ends by saying what was sent.
-  const given = stop.extra.message;
+  const given = failure.user;
   const message = given
     ? { ...given, detail: `${given.detail} ${sentNote(context)}` }
-    : swapFailureMessage(stop.code, context);
+    : swapFailureMessage(code, context);
   return {
-    step: stop.step,
-    code: stop.code,
+    step: failure.step === 'review' ? 'check' : failure.step,
+    code,
     message,
     anythingSent: sent.any,
-    ...(stop.extra.detail ? { detail: stop.extra.detail.slice(0, 2_000) } : {}),
-    ...(stop.extra.revert ? { revert: stop.extra.revert } : {}),
+    ...(failure.detail ? { detail: failure.detail.slice(0, 2_000) } : {}),
+    ...(failure.revert ? { revert: failure.revert } : {}),
   };
 }

@@ -236,6 +236,61 @@ describe('a router that pays in full only when simulated at gas price 0', () => 
   });
 });
 
+describe('a review survives a worker restart', () => {
+  /** A new worker over the same storage, as entrypoints/background.ts builds it. */
+  async function restartWorker() {
+    services.session.dispose();
+    services = createBackgroundServices({ kdf: KDF });
+    await services.ready;
+  }
+
+  it('confirms after the worker restarts: the reviewed calldata, one build, and a second Confirm signs nothing', async () => {
+    await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 10n ** 16n);
+    service.hits.length = 0;
+    const preview = await ok({ type: 'previewSwap', approvalMode: 'exact' });
+    const nonceBefore = await client.getTransactionCount({ address: account, blockTag: 'pending' });
+    await restartWorker();
+    const confirm = {
+      type: 'startSwap',
+      approvalMode: 'exact',
+      quoteDigest: preview.digest,
+      acknowledged: ticks(preview),
+    } as const;
+    expect((await send(confirm)).ok).toBe(true);
+    const done = await settled();
+    expect(done.status, JSON.stringify(done.failure)).toBe('confirmed');
+    const mined = await client.getTransaction({ hash: done.tx?.hash as Hex });
+    expect(mined.input).toBe(preview.transaction.data);
+    expect(service.hits.filter(onPath('/v1/build')).length).toBe(1);
+    // The used review is gone, from memory and from storage.session: even after another restart.
+    await restartWorker();
+    const again = await send(confirm);
+    expect(again).toMatchObject({ ok: false, error: { code: 'QUOTE_CHANGED' } });
+    expect(await client.getTransactionCount({ address: account, blockTag: 'pending' })).toBe(nonceBefore + 1);
+  });
+
+  it('says why it cannot confirm when the stored review cannot be read back', async () => {
+    await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 10n ** 16n);
+    const preview = await ok({ type: 'previewSwap', approvalMode: 'exact' });
+    const stored = (await fakeBrowser.storage.session.get('preparedSwap')).preparedSwap as {
+      data: { call: { value: string } };
+    };
+    stored.data.call.value = '-1';
+    await fakeBrowser.storage.session.set({ preparedSwap: stored });
+    const nonceBefore = await client.getTransactionCount({ address: account, blockTag: 'pending' });
+    await restartWorker();
+    const refused = await send({
+      type: 'startSwap',
+      approvalMode: 'exact',
+      quoteDigest: preview.digest,
+      acknowledged: ticks(preview),
+    });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'REVIEW_UNREADABLE' } });
+    expect(refused.ok === false && refused.error.message).toMatch(/review the swap again/);
+    expect(await client.getTransactionCount({ address: account, blockTag: 'pending' })).toBe(nonceBefore);
+  });
+});
+
 describe('a hostile RPC on revoke', () => {
   /** An unlimited USDC approval granted by a swap, so that Activity offers to revoke it. */
   async function grantedApproval() {

@@ -31,7 +31,7 @@ const ACCOUNT = { address: `0x${'ab'.repeat(20)}` } as unknown as LocalAccount;
 const REQUEST = { chainId: 1, inToken: '0xin', outToken: '0xout' };
 
 const TX = { to: `0x${'cd'.repeat(20)}`, data: '0x1234', value: '0' };
-const SIMULATED = { status: 'passed', deltas: [], granted: [], gasUsed: [100_000n], violations: [] };
+const PREPARED = { id: 'prepared-1', build: { to: TX.to, transaction: TX.data, value: TX.value } };
 
 function reviewWith(simulation: 'assets' | 'none', warnings: unknown[] = []): OpenReview {
   return {
@@ -46,7 +46,7 @@ function reviewWith(simulation: 'assets' | 'none', warnings: unknown[] = []): Op
     approvalMode: 'exact',
     request: REQUEST,
     release: () => undefined,
-    simulated: SIMULATED,
+    prepared: PREPARED,
   } as unknown as OpenReview;
 }
 
@@ -81,21 +81,18 @@ describe('requireIdle and reviewToStart', () => {
 describe('swapInputFor', () => {
   const acknowledged = [WARNING_CODES.unreadable];
 
-  it('signs the reviewed quote and its reviewed build, with the chosen approval, and a router consent only if given', () => {
-    const input = swapInputFor(reviewWith('assets'), { approvalMode: 'unlimited' }, ACCOUNT);
-    // The reviewed bytes are what is signed; the review's simulation only with the approval it simulated.
+  it('signs the reviewed quote and its prepared swap, with the chosen approval, and a router consent only if given', () => {
+    const input = swapInputFor(reviewWith('assets'), { approvalMode: 'exact' }, ACCOUNT);
+    // The prepared swap (its build, its simulation) is what is signed: no second build.
     expect(input).toEqual({
       chainId: 1,
       account: ACCOUNT,
       request: REQUEST,
       quote: { id: 'q' },
-      preparedBuild: { to: TX.to, transaction: TX.data, value: TX.value },
-      approvalMode: 'unlimited',
+      prepared: PREPARED,
+      approvalMode: 'exact',
       unreadable: 'refuse',
     });
-    expect(swapInputFor(reviewWith('assets'), { approvalMode: 'exact' }, ACCOUNT).preparedSimulation).toBe(
-      SIMULATED,
-    );
     const consented = swapInputFor(
       reviewWith('assets'),
       { approvalMode: 'exact', routerConsent: '0xr' },

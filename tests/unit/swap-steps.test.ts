@@ -1,7 +1,7 @@
 // The swap machine's steps one by one (lib/swap/step-*.ts, swap-ledger.ts, swap-stop.ts), over a
 // fake client and an in-memory ledger; the machine's whole run on a real chain is
 // tests/integration/pipeline.test.ts.
-import { HttpRequestError, type TransactionReceipt } from 'viem';
+import { HttpRequestError, parseTransaction, type TransactionReceipt } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it, vi } from 'vitest';
 import { QuoteOutdatedError } from '@/lib/api/errors';
@@ -10,15 +10,16 @@ import { feeCeilingFor } from '@/lib/rpc/fee-ceiling';
 import type { RpcClient } from '@/lib/rpc/network';
 import type { ApprovalTxState, HistoryEntry, SwapState } from '@/lib/state/pipeline-state';
 import { createSwapMachine } from '@/lib/swap/execute';
+import { asFailure, checkAbort, Halt, SwapFailure } from '@/lib/swap/failure';
+import { createSigningFunnel, type TransactionPlan } from '@/lib/swap/funnel';
 import type { RouterPins } from '@/lib/swap/router-pins';
 import { checkSwap } from '@/lib/swap/step-check';
 import { checkGasFunds, readFunds } from '@/lib/swap/step-preflight';
 import { buildSwap, checkQuote, requote } from '@/lib/swap/step-quote';
-import { finishApproval, type SignGuard, signAndSend } from '@/lib/swap/step-send';
+import { type FunnelSigning, finishApproval, signAndSend } from '@/lib/swap/step-send';
 import { simulateStep } from '@/lib/swap/step-simulate';
 import { trackSwap } from '@/lib/swap/step-track';
-import { anythingSent, createLedger, failureOf } from '@/lib/swap/swap-ledger';
-import { asStop, checkAbort, Halt, Stop } from '@/lib/swap/swap-stop';
+import { anythingSent, createLedger, failureOf, type Ledger } from '@/lib/swap/swap-ledger';
 import { DAI, USDC } from '../support/addresses';
 import { requestOf } from '../support/quotes';
 import { ROUTER, sentTxFixture, swapStateFixture, USDC_DAI_BUILD, USDC_DAI_QUOTE } from '../support/swaps';
@@ -66,16 +67,16 @@ function memoryLedger(state: SwapState | null = startState()) {
 const stopOf = (promise: Promise<unknown>) =>
   promise.then(
     () => null,
-    (error: unknown) => error as Stop,
+    (error: unknown) => error as SwapFailure,
   );
 
 describe('swap-stop', () => {
-  it('keeps a Stop, names an unreachable RPC, and calls anything else unexpected', () => {
-    const stop = new Stop('DROPPED', 'track');
-    expect(asStop(stop, 'quote')).toBe(stop);
-    const down = asStop(new HttpRequestError({ url: 'http://x', status: 503 }), 'balance');
+  it('keeps a SwapFailure, names an unreachable RPC, and calls anything else unexpected', () => {
+    const stop = new SwapFailure({ code: 'DROPPED', step: 'track' });
+    expect(asFailure(stop, 'quote')).toBe(stop);
+    const down = asFailure(new HttpRequestError({ url: 'http://x', status: 503 }), 'balance');
     expect([down.code, down.step]).toEqual(['RPC_UNAVAILABLE', 'balance']);
-    expect(asStop(new Error('bug'), 'check')).toMatchObject({ code: 'UNEXPECTED', extra: { detail: 'bug' } });
+    expect(asFailure(new Error('bug'), 'check')).toMatchObject({ code: 'UNEXPECTED', detail: 'bug' });
   });
 
   it('cancels only on an aborted signal', () => {
@@ -119,7 +120,10 @@ describe('swap-ledger', () => {
       },
     });
     expect(anythingSent(s)).toEqual({ any: true, approval: true });
-    const failure = failureOf(new Stop('SIMULATION_REVERTED', 'simulate', { detail: 'x'.repeat(3_000) }), s);
+    const failure = failureOf(
+      new SwapFailure({ code: 'SIMULATION_REVERTED', step: 'simulate', detail: 'x'.repeat(3_000) }),
+      s,
+    );
     expect(failure).toMatchObject({ step: 'simulate', code: 'SIMULATION_REVERTED', anythingSent: true });
     expect(failure.detail).toHaveLength(2_000);
     expect(anythingSent(startState())).toEqual({ any: false, approval: false });
@@ -128,7 +132,7 @@ describe('swap-ledger', () => {
 
 describe('quote and build steps', () => {
   it('refuses a quote for another request', () => {
-    expect(() => checkQuote(request, { ...quote, inToken: DAI })).toThrow(
+    expect(() => checkQuote({ request, quote: { ...quote, inToken: DAI } })).toThrow(
       expect.objectContaining({ code: 'QUOTE_REJECTED', step: 'quote' }),
     );
   });
@@ -137,7 +141,14 @@ describe('quote and build steps', () => {
     const { ledger, shown } = memoryLedger();
     const worse = { ...quote, outAmount: '99900000000000000000', minReceived: '99400500000000000000' };
     const api = { quote: async () => ({ quote: worse }), build: async () => ({}) as never };
-    const stop = await stopOf(requote(api as never, ledger, { request, quote }, BigInt(quote.minReceived)));
+    const stop = await stopOf(
+      requote({
+        api: api as never,
+        ledger,
+        input: { request, quote },
+        confirmedMin: BigInt(quote.minReceived),
+      }),
+    );
     expect(stop).toMatchObject({ code: 'PRICE_CHANGED', step: 'quote' });
     expect(shown).toEqual(['quoting', 'quoting']);
     expect(ledger.current().requotes).toBe(1);
@@ -153,7 +164,9 @@ describe('quote and build steps', () => {
         throw new QuoteOutdatedError({ endpoint: 'build', status: 409 });
       },
     };
-    const stop = await stopOf(buildSwap(api as never, ledger, { request, quote }, quote, null));
+    const stop = await stopOf(
+      buildSwap({ api: api as never, ledger, input: { request, quote }, quote, confirmedMin: null }),
+    );
     expect(stop).toMatchObject({ code: 'QUOTE_OUTDATED', step: 'build' });
     expect(builds).toBe(2);
   });
@@ -163,9 +176,13 @@ describe('check step', () => {
   it('halts at needs-consent for a router never used', async () => {
     const { ledger } = memoryLedger();
     const pins: RouterPins = { get: async () => null, pin: async () => undefined } as never;
-    const error = await checkSwap(ledger, pins, { chainId: 1, request, from: ME }, quote, build).catch(
-      (e: unknown) => e,
-    );
+    const error = await checkSwap({
+      ledger,
+      pins,
+      input: { chainId: 1, request, from: ME },
+      quote,
+      build,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Halt);
     expect(ledger.current()).toMatchObject({ status: 'needs-consent', consent: { router: ROUTER } });
   });
@@ -188,20 +205,40 @@ describe('balance and preflight steps', () => {
 
   it('stops when the input token held is less than the amount', async () => {
     const { ledger } = memoryLedger();
-    const stop = await stopOf(readFunds({} as RpcClient, ledger, reader(99_999_999n), ME, quote, ROUTER));
+    const stop = await stopOf(
+      readFunds({
+        client: {} as RpcClient,
+        ledger,
+        reader: reader(99_999_999n),
+        from: ME,
+        quote,
+        router: ROUTER,
+      }),
+    );
     expect(stop).toMatchObject({ code: 'INSUFFICIENT_BALANCE', step: 'balance' });
   });
 
   it('stops when the native coin cannot pay the simulated gas; else records the preflight', async () => {
     const fees = { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n };
-    const GUARD: SignGuard = { kind: 'swap', gasUsed: 21_000n, ceiling: feeCeilingFor(1) };
     const passed = { status: 'passed', deltas: [], granted: [], gasUsed: [80n, 20n] } as never;
     const poor = memoryLedger();
     const funds = { nativeHeld: 1_249n, approvalCalls: [], fees };
-    const stop = await stopOf(checkGasFunds(poor.ledger, quote, 0n, funds, passed, 25));
+    const stop = await stopOf(
+      checkGasFunds({
+        ledger: poor.ledger,
+        quote,
+        swapValue: 0n,
+        funds,
+        result: passed,
+        gasMarginPercent: 25,
+      }),
+    );
     expect(stop).toMatchObject({ code: 'INSUFFICIENT_GAS_FUNDS', step: 'balance' });
     const { ledger } = memoryLedger();
-    await checkGasFunds(ledger, quote, 0n, { ...funds, nativeHeld: 1_250n }, passed, 25);
+    await checkGasFunds({
+      ...{ ledger, quote, swapValue: 0n, result: passed, gasMarginPercent: 25 },
+      funds: { ...funds, nativeHeld: 1_250n },
+    });
     expect(ledger.current().simulation).toEqual({
       preflight: 'passed',
       gasEstimate: null,
@@ -223,10 +260,14 @@ describe('simulate step', () => {
       chain: { id: 1 },
     }) as unknown as RpcClient;
 
+  const simulating = (client: RpcClient, ledger: Ledger) => ({
+    ...{ client, ledger, from: ME, swapCall, minReceived: 1n, gasMarginPercent: 25 },
+  });
+
   it('stops when the gas at fresh fees is more than the native coin held', async () => {
     const { ledger } = memoryLedger();
     const stop = await stopOf(
-      simulateStep(fakeClient(1n), ledger, ME, swapCall, 1n, 25, async () => 1n, undefined),
+      simulateStep({ ...simulating(fakeClient(1n), ledger), nativeBalance: async () => 1n }),
     );
     expect(stop).toMatchObject({ code: 'INSUFFICIENT_GAS_FUNDS', step: 'simulate' });
     expect(ledger.current().status).toBe('simulating');
@@ -235,7 +276,11 @@ describe('simulate step', () => {
   it('stops before simulating when cancelled', async () => {
     const { ledger, shown } = memoryLedger();
     const stop = await stopOf(
-      simulateStep(fakeClient(0n), ledger, ME, swapCall, 1n, 25, async () => 0n, AbortSignal.abort()),
+      simulateStep({
+        ...simulating(fakeClient(0n), ledger),
+        nativeBalance: async () => 0n,
+        signal: AbortSignal.abort(),
+      }),
     );
     expect(stop).toMatchObject({ code: 'CANCELLED', step: 'simulate' });
     expect(shown).toEqual([]);
@@ -250,9 +295,16 @@ describe('send and track steps', () => {
       getTransactionCount: async () => 7,
       sendRawTransaction: send,
     }) as unknown as RpcClient;
-  const call = { to: ROUTER, data: '0x' as const, value: 0n, gas: 21_000n };
   const fees = { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n };
-  const GUARD: SignGuard = { kind: 'swap', gasUsed: 21_000n, ceiling: feeCeilingFor(1) };
+  const PLAN: TransactionPlan = {
+    ...{ kind: 'swap', chainId: 1, from: ME, to: ROUTER, data: '0x', value: 0n },
+    ...{ gas: 21_000n, gasUsed: 21_000n, fees },
+  };
+  /** The real funnel, with a ceiling, signing as `account`. */
+  const signing = (ceiling = feeCeilingFor(1), account = ACCOUNT): FunnelSigning => ({
+    funnel: createSigningFunnel({ ceilingFor: () => ceiling, now: () => 1_000 }),
+    signer: async () => account,
+  });
 
   it('persists the signed transaction before broadcasting; no answer still counts as sent', async () => {
     const { ledger } = memoryLedger();
@@ -260,18 +312,12 @@ describe('send and track steps', () => {
     const down = async () => {
       throw new HttpRequestError({ url: 'http://x', status: 502 });
     };
-    const tx = await signAndSend(
-      sendingClient(down),
-      ledger,
-      ACCOUNT,
-      call,
-      fees,
-      'send',
-      async (t) => {
+    const tx = await signAndSend({
+      ...{ client: sendingClient(down), ledger, plan: PLAN, signing: signing(), step: 'send' },
+      persistSigned: async (t) => {
         persisted.push(t);
       },
-      GUARD,
-    );
+    });
     expect(persisted).toEqual([{ ...tx, sentAt: null }]);
     expect(tx).toMatchObject({ nonce: 7, sentAt: 1_000, gasLimit: '21000' });
   });
@@ -282,32 +328,79 @@ describe('send and track steps', () => {
       throw new Error('nonce too low');
     };
     const stop = await stopOf(
-      signAndSend(sendingClient(low), ledger, ACCOUNT, call, fees, 'approve', async () => undefined, GUARD),
+      signAndSend({
+        ...{ client: sendingClient(low), ledger, plan: PLAN, signing: signing(), step: 'approve' },
+        persistSigned: async () => undefined,
+      }),
     );
     expect(stop).toMatchObject({ code: 'NONCE_CONFLICT', step: 'approve' });
   });
 
-  it('signs nothing above the fee ceiling or above the simulated gas (the funnel’s caps)', async () => {
+  it('signs nothing above the fee ceiling, above the simulated gas, or for another account (the funnel)', async () => {
     const { ledger } = memoryLedger();
     const send = vi.fn(async () => HASH);
-    const sign = (guard: SignGuard) =>
+    const sign = (plan: TransactionPlan, through = signing()) =>
       stopOf(
-        signAndSend(sendingClient(send), ledger, ACCOUNT, call, fees, 'send', async () => undefined, guard),
+        signAndSend({
+          ...{ client: sendingClient(send), ledger, plan, signing: through, step: 'send' },
+          persistSigned: async () => undefined,
+        }),
       );
-    expect(await sign({ ...GUARD, ceiling: { maxFeePerGas: 9n, maxPriorityFeePerGas: 1n } })).toMatchObject({
-      code: 'FEE_ABOVE_CEILING',
-    });
-    expect(await sign({ ...GUARD, gasUsed: 10_000n })).toMatchObject({ code: 'GAS_ABOVE_SIMULATION' });
+    const low = signing({ maxFeePerGas: 9n, maxPriorityFeePerGas: 1n });
+    expect(await sign(PLAN, low)).toMatchObject({ code: 'FEE_ABOVE_CEILING' });
+    expect(await sign({ ...PLAN, gasUsed: 10_000n })).toMatchObject({ code: 'GAS_ABOVE_SIMULATION' });
+    const other = privateKeyToAccount(`0x${'11'.repeat(32)}`);
+    expect(await sign(PLAN, signing(feeCeilingFor(1), other))).toMatchObject({ code: 'WRONG_ACCOUNT' });
     expect(send).not.toHaveBeenCalled();
+  });
+
+  it('signs the reviewed swap on its ticket at no more per gas than the review showed', async () => {
+    const { ledger } = memoryLedger();
+    const through = signing();
+    const shownFees = { maxFeePerGas: 8n, maxPriorityFeePerGas: 2n };
+    const shown = { ...PLAN, fees: shownFees };
+    const fee = {
+      gasLimit: '21000',
+      maxFeePerGas: '8',
+      maxPriorityFeePerGas: '2',
+      expected: '1',
+      max: '1',
+      capped: false,
+    };
+    const ticket = through.funnel.review(shown, { shownFee: fee });
+    const taken = through.funnel.take(ticket.id, 'swap');
+    const send = vi.fn(async () => HASH);
+    const tx = await signAndSend({
+      ...{ client: sendingClient(send), ledger, plan: PLAN, step: 'send' },
+      signing: { ...through, reviewed: taken },
+      persistSigned: async () => undefined,
+    });
+    // Fresh fees were 10/1 gwei: the reviewed 8 caps the fee per gas, the fresh 1 the priority fee.
+    const { serializedTransaction } =
+      (send.mock.calls as unknown as [{ serializedTransaction: `0x${string}` }][])[0]?.[0] ?? {};
+    const signed = parseTransaction(serializedTransaction ?? '0x');
+    expect(tx.maxFeePerGas).toBe('8');
+    expect([signed.maxFeePerGas, signed.maxPriorityFeePerGas]).toEqual([8n, 1n]);
+    // A second Confirm finds the ticket gone.
+    expect(() => through.funnel.take(ticket.id, 'swap')).toThrow(
+      expect.objectContaining({ code: 'REVIEW_USED' }),
+    );
   });
 
   it('detaches from an approval when the signal aborts, and stops on a dropped one', async () => {
     const { ledger } = memoryLedger();
     const tx = { hash: HASH, nonce: 1, raw: '0x01', step: 'approve' } as ApprovalTxState;
-    const aborted = await finishApproval(ledger, async () => ({ kind: 'aborted' }), tx, ME).catch((e) => e);
+    const aborted = await finishApproval({
+      ledger,
+      follow: async () => ({ kind: 'aborted' }),
+      tx,
+      from: ME,
+    }).catch((e) => e);
     expect(aborted).toBeInstanceOf(Halt);
-    const dropped = await stopOf(finishApproval(ledger, async () => ({ kind: 'dropped' }), tx, ME));
-    expect(dropped).toMatchObject({ code: 'APPROVAL_FAILED', extra: { detail: 'approval dropped' } });
+    const dropped = await stopOf(
+      finishApproval({ ledger, follow: async () => ({ kind: 'dropped' }), tx, from: ME }),
+    );
+    expect(dropped).toMatchObject({ code: 'APPROVAL_FAILED', detail: 'approval dropped' });
   });
 
   it('records the outcome of a mined swap and confirms it', async () => {
@@ -324,12 +417,11 @@ describe('send and track steps', () => {
       to: ROUTER,
     } as unknown as TransactionReceipt;
     const invalidated: string[] = [];
-    const done = await trackSwap(
+    const done = await trackSwap({
       ledger,
-      async () => ({ kind: 'mined', receipt }),
-      (a) => invalidated.push(a),
-      undefined,
-    );
+      follow: async () => ({ kind: 'mined', receipt }),
+      invalidate: (a) => invalidated.push(a),
+    });
     expect(done.status).toBe('confirmed');
     expect(done.outcome).toMatchObject({
       status: 'success',

@@ -1,37 +1,31 @@
-// previewSwap: everything the review shows, computed before anything can be signed: the quote
-// verified (answers the request, minimum consistent, decimals the chain's), built, its call read
-// and checked, approvals planned, fees capped, and an asset-change simulation with the real fee
-// fields. The result is frozen: startSwap signs this quote or nothing (QUOTE_CHANGED).
+// The swap path's first step, prepare: everything the review shows and Confirm signs, computed once
+// before anything can be signed (lib/state/prepared-swap.ts holds its shape). Then review
+// (swaps-review.ts in the background, ./review-binding.ts) and execute (./execute.ts).
 import { type Address, getAddress, type Hex } from 'viem';
 import type { SwapApiClient } from '@/lib/api/client';
 import { QuoteOutdatedError } from '@/lib/api/errors';
 import { type UserMessage, userMessageFor } from '@/lib/api/messages';
 import { isNativeToken, type Quote, type QuoteRequest } from '@/lib/api/schema';
+import type { FeeCeiling } from '@/lib/rpc/fee-ceiling';
 import { type CappedFees, cappedFees, feeEstimate, feeShareHigh } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
 import { withGasMargin } from '@/lib/rpc/transactions';
+import type { PreparedSwap } from '@/lib/state/prepared-swap';
 import { type TokenFactsReader, verifyQuoteDecimals } from '@/lib/tokens/facts';
 import { type ApprovalMode, approvalFor } from './approval';
 import { type AssetSimResult, simulateAssets } from './asset-sim';
 import { buildCheckMessage, checkBuild, isConsentReason } from './build-checks';
 import { quoteDigest } from './digest';
+import { type FailureCode, SwapFailure } from './failure';
+import type { TransactionPlan } from './funnel';
 import type { BalanceChange, FeeEstimate, SwapPreview } from './preview';
 import { assetWords, previewWarnings } from './preview-words';
 import { simulateSwap } from './simulate';
 import { verifyFailureMessage, verifyQuote } from './verify';
 
-/** A refusal with its code and the user's words (title, what happened, what to do). */
-export class PreviewError extends Error {
-  constructor(
-    readonly code: string,
-    readonly user: UserMessage,
-  ) {
-    super(`${user.title}. ${user.detail} ${user.action}`.trim());
-    this.name = 'PreviewError';
-  }
-}
+export type { PreparedSwap } from '@/lib/state/prepared-swap';
 
-export interface PreviewDeps {
+export interface PrepareSwapParameters {
   client: RpcClient;
   api: Pick<SwapApiClient, 'build'>;
   /** The router the user trusts for this service and chain. */
@@ -39,11 +33,10 @@ export interface PreviewDeps {
   facts: TokenFactsReader;
   now?: () => number;
   gasMarginPercent?: number;
-  /** The asset simulation that passed, for the swap to reuse at Confirm (the same bytes). */
-  onSimulated?: (sim: AssetSimResult) => void;
-}
-
-export interface PreviewInput {
+  /** The user's fee ceiling for the chain (Settings): the fees are capped below it. */
+  ceiling?: FeeCeiling;
+  /** Names the preparation (its review, its stored copy); a random id when absent. */
+  id?: string;
   chainId: number;
   from: Address;
   request: QuoteRequest;
@@ -57,95 +50,135 @@ export interface PreviewInput {
 const NOTHING_SIGNED =
   'Nothing was signed. Get a new quote; if this repeats, check the swap service in Settings.';
 
-export async function buildPreview(deps: PreviewDeps, input: PreviewInput): Promise<SwapPreview> {
-  const { client } = deps;
-  const now = deps.now ?? Date.now;
-  const { quote, from } = input;
+const refuse = (code: FailureCode, user: UserMessage) => new SwapFailure({ code, step: 'review', user });
+
+/**
+ * Prepares a swap once: the quote verified, built, its call checked, approvals planned, fees capped
+ * and the asset changes simulated. The review's words are derived from the result (`previewOf`);
+ * Confirm signs its call as is.
+ */
+export async function prepareSwap(params: PrepareSwapParameters): Promise<PreparedSwap> {
+  const { client, quote, from } = params;
+  const now = params.now ?? Date.now;
   const rpcChain = await client.getChainId();
-  if (rpcChain !== input.chainId) {
-    throw new PreviewError('RPC_WRONG_CHAIN', {
+  if (rpcChain !== params.chainId) {
+    throw refuse('RPC_WRONG_CHAIN', {
       title: 'The RPC is on another network',
-      detail: `It answers for chain ${rpcChain}, not ${input.chainId}.`,
+      detail: `It answers for chain ${rpcChain}, not ${params.chainId}.`,
       action: 'Nothing was signed. Check the RPC in Settings.',
     });
   }
-  const verdict = verifyQuote(input.request, quote);
-  if (!verdict.ok) throw new PreviewError('QUOTE_REJECTED', verifyFailureMessage(verdict.reason));
-  await verifyQuoteDecimals(deps.facts, quote);
+  const verdict = verifyQuote(params.request, quote);
+  if (!verdict.ok) throw refuse('QUOTE_REJECTED', verifyFailureMessage(verdict.reason));
+  await verifyQuoteDecimals(params.facts, quote);
 
-  const { build, checked, consent } = await buildAndCheck(deps, input, now());
+  const { build, checked, consent } = await buildAndCheck(params, now());
   const router = checked.router;
-  const swap = { to: router, data: build.transaction as Hex, value: BigInt(build.value) };
+  const call = { to: router, data: build.transaction as Hex, value: BigInt(build.value) };
   const inAmount = BigInt(quote.inAmount);
-  const minReceived = BigInt(quote.minReceived);
-
-  const nativeIn = isNativeToken(quote.inToken);
-  const { plan, calls: approvals } = await approvalFor(
-    client,
-    quote.inToken,
-    from,
-    router,
-    inAmount,
-    input.approvalMode,
-  );
+  const approval = await approvalFor(client, quote.inToken, from, router, inAmount, params.approvalMode);
+  const { plan, calls: approvals } = approval;
 
   const [fees, nonce] = await Promise.all([
-    cappedFees(client),
+    cappedFees(client, params.ceiling),
     client.getTransactionCount({ address: from, blockTag: 'pending' }),
   ]);
-  const sim = await simulateAssets(client, {
-    from,
-    nonce,
-    fees,
-    approvals,
-    swap,
-    quote,
-    router,
-  });
-  if (sim.status === 'passed') deps.onSimulated?.(sim);
-  const margin = deps.gasMarginPercent ?? 25;
+  const sim = await simulateAssets(client, { from, nonce, fees, approvals, swap: call, quote, router });
+  const margin = params.gasMarginPercent ?? 25;
   const coverage = await coverageOf(client, sim, {
     from,
-    swap,
-    minReceived,
+    swap: call,
+    minReceived: BigInt(quote.minReceived),
     approvals: approvals.length,
     margin,
   });
   if (!checked.calldata.readable && coverage.kind !== 'assets') {
-    throw new PreviewError('CALLDATA_UNREADABLE', {
+    throw refuse('CALLDATA_UNREADABLE', {
       title: 'Swap call cannot be read',
       detail:
         'Swaplane cannot read this swap call, and this RPC cannot simulate what it does to your balances, so nothing proves where your tokens go.',
       action: NOTHING_SIGNED,
     });
   }
-
-  const swapFee = feeEstimate(coverage.swapGas, withGasMargin(coverage.swapGas, margin), fees);
-  const approvalFee = approvalFees(coverage.approvalGas, margin, fees);
-  const totalExpected = BigInt(swapFee.expected) + BigInt(approvalFee?.expected ?? '0');
-  const totalMax = BigInt(swapFee.max) + BigInt(approvalFee?.max ?? '0');
-  const balanceChanges = await balanceChangesOf(deps.facts, input.chainId, sim);
-  const high = feeShareHigh({
-    feeMax: totalMax,
-    nativeIn: nativeIn ? inAmount : null,
-    nativeOutMin: isNativeToken(quote.outToken) ? minReceived : null,
-  });
-  const reviewedAt = now();
   return {
+    id: params.id ?? crypto.randomUUID(),
+    chainId: params.chainId,
+    from: getAddress(from),
+    request: params.request,
     quote,
     digest: quoteDigest(quote),
-    reviewedAt,
-    expiresAt: input.expiresAt,
-    transaction: { to: router, data: swap.data, value: swap.value.toString() },
+    approvalMode: params.approvalMode,
+    unreadable: params.unreadable,
+    build,
+    call,
+    calldata: checked.calldata,
+    consent,
+    allowance: {
+      plan: plan.kind,
+      allowance: approval.allowance,
+      amount: plan.kind === 'none' ? 0n : plan.amount,
+      unlimited: plan.kind === 'none' ? false : plan.unlimited,
+    },
+    approvals,
+    fees,
+    nonce,
+    simulation:
+      sim.status === 'passed' ? { ...sim, status: 'passed', violations: [] } : { status: 'unsupported' },
+    coverage,
+    shownFees: {
+      swap: feeEstimate(coverage.swapGas, withGasMargin(coverage.swapGas, margin), fees),
+      approval: approvalFees(coverage.approvalGas, margin, fees),
+    },
+    balanceChanges: await balanceChangesOf(params.facts, params.chainId, sim),
+    reviewedAt: now(),
+    expiresAt: params.expiresAt,
+  };
+}
+
+/** The swap's plan for the signing funnel: the checked call, the review's gas limit and fees. */
+export function swapPlanOf(prepared: PreparedSwap): TransactionPlan {
+  const { call, fees } = prepared;
+  return {
+    kind: 'swap',
+    chainId: prepared.chainId,
+    from: prepared.from as Address,
+    to: call.to as Address,
+    data: call.data as Hex,
+    value: call.value,
+    gasUsed: prepared.coverage.swapGas,
+    gas: BigInt(prepared.shownFees.swap.gasLimit),
+    fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas },
+  };
+}
+
+/** The review's words, derived from the prepared swap (pure): what the popup shows. */
+export function previewOf(prepared: PreparedSwap): SwapPreview {
+  const { quote, call, shownFees, allowance } = prepared;
+  const swapFee = shownFees.swap;
+  const approvalFee = shownFees.approval;
+  const totalExpected = BigInt(swapFee.expected) + BigInt(approvalFee?.expected ?? '0');
+  const totalMax = BigInt(swapFee.max) + BigInt(approvalFee?.max ?? '0');
+  const high = feeShareHigh({
+    feeMax: totalMax,
+    nativeIn: isNativeToken(quote.inToken) ? BigInt(quote.inAmount) : null,
+    nativeOutMin: isNativeToken(quote.outToken) ? BigInt(quote.minReceived) : null,
+  });
+  const sim = prepared.simulation;
+  return {
+    quote,
+    digest: prepared.digest,
+    reviewedAt: prepared.reviewedAt,
+    expiresAt: prepared.expiresAt,
+    transaction: { to: call.to, data: call.data, value: call.value.toString() },
     approval:
-      plan.kind === 'none'
+      allowance.plan === 'none'
         ? null
         : {
             token: getAddress(quote.inToken),
-            spender: router,
-            amount: plan.amount.toString(),
-            unlimited: plan.unlimited,
-            resetFirst: plan.kind === 'reset-then-approve',
+            spender: call.to,
+            amount: allowance.amount.toString(),
+            unlimited: allowance.unlimited,
+            resetFirst: allowance.plan === 'reset-then-approve',
           },
     fees: {
       swap: swapFee,
@@ -153,7 +186,7 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewInput): Prom
       totalExpected: totalExpected.toString(),
       totalMax: totalMax.toString(),
     },
-    balanceChanges,
+    balanceChanges: prepared.balanceChanges,
     approvalsGranted:
       sim.status === 'passed'
         ? sim.granted.map((g) => ({
@@ -162,31 +195,31 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewInput): Prom
             amount: g.amount.toString(),
           }))
         : [],
-    simulation: { kind: coverage.kind, missing: coverage.missing },
-    calldata: checked.calldata,
+    simulation: { kind: prepared.coverage.kind, missing: prepared.coverage.missing },
+    calldata: prepared.calldata,
     warnings: previewWarnings({
-      readable: checked.calldata.readable,
-      missing: coverage.missing,
+      readable: prepared.calldata.readable,
+      missing: prepared.coverage.missing,
       highFee: high === true,
-      feeCapped: fees.capped,
-      consent,
-      router,
-      slippage: input.request.slippage,
+      feeCapped: prepared.fees.capped,
+      consent: prepared.consent,
+      router: call.to,
+      slippage: prepared.request.slippage,
     }),
   };
 }
 
 /** POST /build, then the build checks (calldata policy included); a router consent becomes a warning. */
-async function buildAndCheck(deps: PreviewDeps, input: PreviewInput, nowMs: number) {
-  const { quote, from } = input;
-  const build = await buildOnce(deps, quote);
+async function buildAndCheck(params: PrepareSwapParameters, nowMs: number) {
+  const { quote, from } = params;
+  const build = await buildOnce(params, quote);
   const checkInput = {
-    request: input.request,
+    request: params.request,
     quote,
     build,
     account: from,
-    pinnedRouter: await deps.pinnedRouter(),
-    unreadable: input.unreadable,
+    pinnedRouter: await params.pinnedRouter(),
+    unreadable: params.unreadable,
     nowSeconds: Math.floor(nowMs / 1000),
   };
   let checked = checkBuild(checkInput);
@@ -197,23 +230,23 @@ async function buildAndCheck(deps: PreviewDeps, input: PreviewInput, nowMs: numb
   }
   if (!checked.ok) {
     const code = checked.reason.code === 'QUOTE_MISMATCH' ? 'QUOTE_REJECTED' : checked.reason.code;
-    throw new PreviewError(code, buildCheckMessage(checked.reason));
+    throw refuse(code, buildCheckMessage(checked.reason));
   }
   return { build, checked, consent };
 }
 
-async function buildOnce(deps: PreviewDeps, quote: Quote) {
+async function buildOnce(params: PrepareSwapParameters, quote: Quote) {
   try {
-    return (await deps.api.build(quote)).build;
+    return (await params.api.build(quote)).build;
   } catch (error) {
     if (error instanceof QuoteOutdatedError) {
-      throw new PreviewError('QUOTE_OUTDATED', {
+      throw refuse('QUOTE_OUTDATED', {
         title: 'The quote is out of date',
         detail: 'The swap service says prices moved since this quote.',
         action: 'Nothing was signed. Get a new quote and review it.',
       });
     }
-    throw new PreviewError('BUILD_FAILED', userMessageFor(error));
+    throw refuse('BUILD_FAILED', userMessageFor(error));
   }
 }
 
@@ -237,20 +270,20 @@ async function coverageOf(
   },
 ): Promise<Coverage> {
   if (sim.status === 'reverted') {
-    throw new PreviewError(sim.call === 'swap' ? 'SIMULATION_REVERTED' : 'APPROVAL_FAILED', {
+    throw refuse(sim.call === 'swap' ? 'SIMULATION_REVERTED' : 'APPROVAL_FAILED', {
       title: 'The swap would fail',
       detail: `Simulated with your account, it reverts: ${sim.revert.text}.`,
       action: NOTHING_SIGNED,
     });
   }
   if (sim.status === 'no-funds') {
-    throw new PreviewError('INSUFFICIENT_GAS_FUNDS', {
+    throw refuse('INSUFFICIENT_GAS_FUNDS', {
       title: 'Not enough coin for the network fee',
       detail: 'Your account cannot pay this swap and its network fee.',
       action: 'Nothing was signed. Add coin for gas or swap a smaller amount.',
     });
   }
-  if (sim.status === 'violated') throw new PreviewError('ASSET_CHECK_FAILED', assetWords(sim.violations));
+  if (sim.status === 'violated') throw refuse('ASSET_CHECK_FAILED', assetWords(sim.violations));
   if (sim.status === 'passed') {
     const gas = sim.gasUsed;
     return { kind: 'assets', missing: [], swapGas: gas.at(-1) ?? 0n, approvalGas: gas.slice(0, -1) };
@@ -272,7 +305,7 @@ async function coverageOf(
     gasMarginPercent: call.margin,
   });
   if (!result.ok) {
-    throw new PreviewError(result.kind === 'reverted' ? 'SIMULATION_REVERTED' : 'SIMULATED_OUTPUT_LOW', {
+    throw refuse(result.kind === 'reverted' ? 'SIMULATION_REVERTED' : 'SIMULATED_OUTPUT_LOW', {
       title: 'The swap would fail',
       detail:
         result.kind === 'reverted'

@@ -1,0 +1,43 @@
+// A swap review opened before Chrome stopped the service worker still confirms after the worker
+// restarts: the prepared swap is kept in storage.session and read back once (lib/background/swaps-review.ts).
+import {
+  ETH,
+  expect,
+  expectNewWorker,
+  markWorker,
+  openWalletPopup,
+  pickToken,
+  stopServiceWorker,
+  swapAnswer,
+  test,
+  USDC,
+} from './fixtures';
+
+test('a review opened before the worker stopped confirms after it restarts, once', async ({
+  context,
+  extensionId,
+}) => {
+  test.setTimeout(120_000);
+  const { popup } = await openWalletPopup(context, extensionId);
+  await pickToken(popup, 'from', 'ETH', ETH);
+  await pickToken(popup, 'to', 'USDC', USDC);
+  await popup.getByLabel('Amount').fill('0.5');
+  await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+  await popup.getByRole('button', { name: 'Review swap' }).click();
+  const sheet = popup.getByRole('dialog', { name: 'Review swap' });
+  await expect(sheet.getByRole('button', { name: 'Confirm swap' })).toBeEnabled({ timeout: 20_000 });
+
+  // Chrome stops the worker while the review is open (the popup stays).
+  await markWorker(context);
+  const helper = await context.newPage();
+  await helper.goto('about:blank');
+  await stopServiceWorker(context, helper, extensionId);
+  await helper.close();
+
+  await sheet.getByRole('button', { name: 'Confirm swap' }).click();
+  await popup.getByRole('button', { name: 'Trust this router and swap' }).click({ timeout: 20_000 });
+  await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 30_000 });
+  await expectNewWorker(context); // a new worker signed it
+  const swap = (await swapAnswer(popup)) as { result: { status: string; requotes: number } };
+  expect(swap.result).toMatchObject({ status: 'confirmed', requotes: 0 });
+});
