@@ -3,6 +3,7 @@
 import type { userMessageFor } from '@/lib/api/messages';
 import { FeeCeilingError } from '@/lib/rpc/fee-ceiling';
 import { isRpcUnavailable } from '@/lib/rpc/network';
+import { rpcFailureMessage, rpcFailureOf } from '@/lib/rpc/rpc-failure';
 import type { RevertReason, SwapFailureCode, SwapStep } from '@/lib/state/pipeline-state';
 import { FunnelError } from './funnel';
 
@@ -33,6 +34,12 @@ export function asStop(error: unknown, step: SwapStep): Stop {
     if (error.code === 'FEE_ABOVE_CEILING' || error.code === 'GAS_ABOVE_SIMULATION')
       return new Stop(error.code, step, { detail });
   }
+  // A node that did not answer (or not as one) says which way, and at which host.
+  const rpc = rpcFailureOf(error);
+  if (rpc?.cause === 'wrong-chain')
+    return new Stop('RPC_WRONG_CHAIN', step, { detail, message: rpcFailureMessage(rpc) });
+  if (rpc && isRpcUnavailable(error))
+    return new Stop('RPC_UNAVAILABLE', step, { detail, message: rpcFailureMessage(rpc) });
   if (isRpcUnavailable(error)) return new Stop('RPC_UNAVAILABLE', step, { detail });
   return new Stop('UNEXPECTED', step, { detail });
 }
