@@ -1,7 +1,8 @@
 // Where the popup's start-up time goes: a Chromium trace (through CDP) of opening popup.html and of
 // the bench's empty Preact page, in the same browser, set up as scripts/bench-popup.ts sets it up.
-// Per page and phase (ms, median of the rounds): script compile, module evaluation, style and
-// layout, paint, idle (waiting on the worker or the browser), up to the ready mark.
+// Per page (ms from navigation start, median of the rounds): when the HTML was parsed, the preload
+// script and the module ran, DOMContentLoaded, first contentful paint and the ready mark; and the
+// main thread's time in tasks up to ready, by kind (script, style+layout+paint, gc, loading).
 //   npx wxt build && npx tsx scripts/profile-popup.ts [rounds] [--quote]
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,27 +31,8 @@ interface TraceEvent {
   dur?: number;
   pid: number;
   tid: number;
-  args?: { data?: { url?: string; frame?: string }; fileName?: string };
+  args?: { data?: { url?: string; frame?: string }; fileName?: string; frame?: string };
 }
-
-/** Buckets of main-thread time by what the renderer did; top-level events only (no double count). */
-const BUCKETS: [string, RegExp][] = [
-  [
-    'compile',
-    /^(v8\.compile|v8\.compileModule|V8\.CompileCode|v8\.produceModuleCache|v8\.parseOnBackground)$/,
-  ],
-  ['evaluate', /^(EvaluateScript|v8\.evaluateModule|v8\.run)$/],
-  [
-    'callbacks',
-    /^(FunctionCall|TimerFire|FireAnimationFrame|EventDispatch|RunMicrotasks|V8\.GC.*|MajorGC|MinorGC)$/,
-  ],
-  [
-    'style+layout',
-    /^(UpdateLayoutTree|Layout|RecalculateStyles|ParseAuthorStyleSheet|UpdateLayerTree|PrePaint|IntersectionObserverController::computeIntersections)$/,
-  ],
-  ['paint', /^(Paint|PaintImage|Layerize|Commit|CompositeLayers|RasterTask)$/],
-  ['html', /^(ParseHTML)$/],
-];
 
 async function traceOpen(context: BrowserContext, url: string) {
   const page = await context.newPage();
@@ -78,71 +60,109 @@ async function traceOpen(context: BrowserContext, url: string) {
 
 let dumps = 0;
 
-function summarise({ events, ready }: { events: TraceEvent[]; ready: number }) {
+interface Phases {
+  /** ms from navigation start: the HTML parsed, the preload script run, the module evaluated, … */
+  html: number | null;
+  preload: number | null;
+  module: number | null;
+  domContentLoaded: number | null;
+  firstContentfulPaint: number | null;
+  ready: number;
+  /** Main-thread time in tasks up to ready, and the part of it in each kind of work. */
+  busy: number;
+  work: Record<string, number>;
+}
+
+/** What the renderer did: each top-level task's largest child names it. */
+const KINDS: [string, RegExp][] = [
+  [
+    'script',
+    /^(v8\.evaluateModule|v8\.run|EvaluateScript|v8\.compile.*|v8\.streamingCompile.*|FunctionCall|TimerFire|RunMicrotasks|v8\.callFunction)$/,
+  ],
+  ['style+layout+paint', /^(UpdateLayoutTree|Layout|PrePaint|Paint|Layerize|Commit|ParseAuthorStyleSheet)$/],
+  ['gc', /GC|Scavenge/],
+  [
+    'navigation+loading',
+    /^(DocumentLoader::.*|NavigationBodyLoader::.*|ParseHTML|ThrottlingURLLoader::.*|ResourceRequestSender::.*|URLLoader::.*|DocumentModuleScriptFetcher::.*)$/,
+  ],
+];
+
+function summarise({ events, ready }: { events: TraceEvent[]; ready: number }): Phases {
   if (process.env.PROFILE_DUMP)
     writeFileSync(`${process.env.PROFILE_DUMP}-${dumps++}.json`, JSON.stringify(events));
-  const nav = events.find((event) => event.name === 'navigationStart' && event.args?.data?.frame);
-  const start = nav?.ts ?? Math.min(...events.map((event) => event.ts));
-  const end = start + ready * 1000;
-  const main = nav ? { pid: nav.pid, tid: nav.tid } : null;
-  const onMain = events.filter(
-    (event) => event.ph === 'X' && (!main || (event.pid === main.pid && event.tid === main.tid)),
+  const nav = events.find(
+    (event) =>
+      event.name === 'navigationStart' &&
+      String(
+        (event.args?.data as { documentLoaderURL?: string } | undefined)?.documentLoaderURL ?? '',
+      ).startsWith('chrome-extension:'),
   );
-  // Top-level: an event not inside an earlier, longer one on the same thread.
-  onMain.sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
-  const top: TraceEvent[] = [];
-  let until = 0;
-  for (const event of onMain) {
-    if (event.ts >= until) {
-      top.push(event);
-      until = event.ts + (event.dur ?? 0);
-    }
-  }
-  const totals: Record<string, number> = {};
-  const scripts: Record<string, number> = {};
+  if (!nav) throw new Error('no navigation in the trace');
+  const start = nav.ts;
+  const main = events
+    .filter((event) => event.pid === nav.pid && event.tid === nav.tid && event.ts >= start)
+    .sort((a, b) => a.ts - b.ts);
+  const at = (pick: (event: TraceEvent) => boolean) => {
+    const found = main.find(pick);
+    return found ? Number(((found.ts - start) / 1000).toFixed(1)) : null;
+  };
+  const frame = nav.args?.frame ?? (nav as { args?: { frame?: string } }).args?.frame;
+  const inFrame = (event: TraceEvent) => (event.args?.data?.frame ?? event.args?.frame) === frame;
+  const end = start + ready * 1000;
+  const tasks = main.filter((event) => event.ph === 'X' && event.name === 'RunTask' && event.ts < end);
+  const work: Record<string, number> = {};
   let busy = 0;
-  for (const event of top) {
-    const from = Math.max(event.ts, start);
-    const to = Math.min(event.ts + (event.dur ?? 0), end);
-    if (to <= from) continue;
-    const ms = (to - from) / 1000;
+  for (const task of tasks) {
+    const ms = (Math.min(task.ts + (task.dur ?? 0), end) - task.ts) / 1000;
     busy += ms;
-    const bucket = BUCKETS.find(([, pattern]) => pattern.test(event.name))?.[0] ?? `other:${event.name}`;
-    totals[bucket] = (totals[bucket] ?? 0) + ms;
-    const url = event.args?.data?.url ?? event.args?.fileName;
-    if (url && /compile|evaluate/.test(bucket)) {
-      const key = `${bucket} ${url.split('/').slice(-1)[0]}`;
-      scripts[key] = (scripts[key] ?? 0) + ms;
-    }
+    const inside = main.filter(
+      (event) =>
+        event !== task &&
+        event.ph === 'X' &&
+        event.ts >= task.ts &&
+        event.ts + (event.dur ?? 0) <= task.ts + (task.dur ?? 0),
+    );
+    const largest = inside.sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))[0];
+    const kind = largest
+      ? (KINDS.find(([, pattern]) => pattern.test(largest.name))?.[0] ?? 'other')
+      : 'other';
+    work[kind] = (work[kind] ?? 0) + ms;
   }
-  // Compile events nested under evaluation, per script (the top-level pass hides them).
-  for (const event of onMain) {
-    if (!/compile/i.test(event.name) || event.ts > end) continue;
-    const url = event.args?.data?.url ?? event.args?.fileName;
-    if (!url) continue;
-    const key = `nested ${event.name} ${url.split('/').slice(-1)[0]}`;
-    scripts[key] = (scripts[key] ?? 0) + (event.dur ?? 0) / 1000;
-  }
-  return { ready, busy, idle: ready - busy, totals, scripts };
+  return {
+    html: at(
+      (event) =>
+        event.name === 'ParseHTML' &&
+        String((event.args as { beginData?: { url?: string } } | undefined)?.beginData?.url ?? '').endsWith(
+          '.html',
+        ),
+    ),
+    preload: at((event) => event.name === 'v8.run' && String(event.args?.fileName ?? '').includes('preload')),
+    module: at((event) => event.name === 'v8.evaluateModule'),
+    domContentLoaded: at((event) => event.name === 'MarkDOMContent' && inFrame(event)),
+    firstContentfulPaint: at((event) => event.name === 'firstContentfulPaint' && inFrame(event)),
+    ready,
+    busy,
+    work,
+  };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-function medians(rounds: ReturnType<typeof summarise>[]) {
-  const keys = (pick: (r: ReturnType<typeof summarise>) => Record<string, number>) =>
-    [...new Set(rounds.flatMap((round) => Object.keys(pick(round))))].sort();
-  const of = (pick: (r: ReturnType<typeof summarise>) => Record<string, number>) =>
-    Object.fromEntries(
-      keys(pick)
-        .map((key) => [key, Number(median(rounds.map((round) => pick(round)[key] ?? 0)).toFixed(1))] as const)
-        .filter(([, ms]) => ms >= 0.5),
+function medians(rounds: Phases[]) {
+  const of = (pick: (round: Phases) => number | null | undefined) =>
+    Number(
+      median(rounds.map((round) => pick(round) ?? Number.NaN).filter((ms) => !Number.isNaN(ms))).toFixed(1),
     );
+  const kinds = [...new Set(rounds.flatMap((round) => Object.keys(round.work)))].sort();
   return {
-    ready: Number(median(rounds.map((round) => round.ready)).toFixed(1)),
-    busy: Number(median(rounds.map((round) => round.busy)).toFixed(1)),
-    idle: Number(median(rounds.map((round) => round.idle)).toFixed(1)),
-    totals: of((round) => round.totals),
-    scripts: of((round) => round.scripts),
+    html: of((round) => round.html),
+    preload: of((round) => round.preload),
+    module: of((round) => round.module),
+    domContentLoaded: of((round) => round.domContentLoaded),
+    firstContentfulPaint: of((round) => round.firstContentfulPaint),
+    ready: of((round) => round.ready),
+    busy: of((round) => round.busy),
+    work: Object.fromEntries(kinds.map((kind) => [kind, of((round) => round.work[kind] ?? 0)])),
   };
 }
 
@@ -162,8 +182,8 @@ async function main() {
     const emptyUrl = `chrome-extension://${id}/bench-empty/empty.html`;
     const setup = await setUpAsUser(context, popupUrl, embedded);
     if (withQuote) await startLiveQuote(setup);
-    const popup: ReturnType<typeof summarise>[] = [];
-    const empty: ReturnType<typeof summarise>[] = [];
+    const popup: Phases[] = [];
+    const empty: Phases[] = [];
     for (let round = 0; round < rounds + 2; round++) {
       const a = summarise(await traceOpen(context, popupUrl));
       const b = summarise(await traceOpen(context, emptyUrl));
