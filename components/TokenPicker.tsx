@@ -1,5 +1,7 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
+import { formatAmount } from '@/lib/amounts';
 import { AddressSchema, type Token } from '@/lib/api/schema';
+import { formatUsd, usdValue } from '@/lib/prices/usd';
 import type { TokenSearchIndex } from '@/lib/tokens/search';
 import { PickerShortlist, type Shortlist } from './PickerShortlist';
 import { TokenLogo } from './TokenLogo';
@@ -38,16 +40,36 @@ const ROW_HEIGHT = 36;
 const LIST_HEIGHT = 216;
 
 type Lookup = PickedToken | { error: string } | 'loading' | null;
+type Held = Shortlist['held'][number];
+
+/** The shortlist's balances by lower-case address, for the rows of the list and its search results. */
+function heldByAddress(shortlist: Shortlist | undefined): Map<string, Held> {
+  return new Map((shortlist?.held ?? []).map((item) => [item.address.toLowerCase(), item]));
+}
+
+/** Matches the account holds come first, in the search's order; the rest keep theirs. */
+export function heldFirst(
+  results: readonly number[],
+  tokens: readonly Token[],
+  held: ReadonlyMap<string, Held>,
+): number[] {
+  if (held.size === 0) return [...results];
+  const holds = (at: number) => (held.get(tokens[at]?.address.toLowerCase() ?? '')?.balance ?? 0n) > 0n;
+  return [...results.filter(holds), ...results.filter((at) => !holds(at))];
+}
 
 /** One token of the list: logo, symbol and name; disabled when it is the other picker's token. */
 function TokenRow({
   token,
+  held,
   exclude,
   current,
   logoUrl,
   onPick,
 }: {
   token: Token;
+  /** The account's balance of it, when the shortlist knows one. */
+  held: Held | undefined;
   exclude: string | undefined;
   current: string | undefined;
   logoUrl: ((logoURI: string) => string | null) | undefined;
@@ -64,7 +86,13 @@ function TokenRow({
       onClick={() => onPick(token)}
     >
       <TokenLogo src={logoUrl ? logoUrl(token.logoURI) : null} symbol={token.symbol} />
-      <strong>{token.symbol}</strong> <span class="muted">{token.name}</span>
+      <strong>{token.symbol}</strong> <span class="muted token-name">{token.name}</span>
+      {held && held.balance > 0n && (
+        <span class="token-balance">
+          {formatAmount(held.balance, token.decimals)}
+          <span class="muted"> {formatUsd(usdValue(held.balance, token.decimals, held.price))}</span>
+        </span>
+      )}
     </button>
   );
 }
@@ -120,13 +148,20 @@ function PickerNotes({
 /** The picker's panel: open or not, the query, its matches, and a pasted address's look-up. */
 function usePickerSearch(
   index: TokenSearchIndex | null,
+  tokens: readonly Token[],
+  held: ReadonlyMap<string, Held>,
   onChange: (picked: PickedToken) => void,
   onLookup: TokenPickerProps['onLookup'],
 ) {
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
   const [lookup, setLookup] = useState<Lookup>(null);
-  const results = useMemo(() => (index ? index.search(query) : []), [index, query]);
+  const results = useMemo(
+    // Typed: what the account holds first. Untyped, the shortlist above already shows it.
+    () =>
+      !index ? [] : query.trim() === '' ? index.search(query) : heldFirst(index.search(query), tokens, held),
+    [index, query, tokens, held],
+  );
   const choose = (picked: PickedToken) => {
     onChange(picked);
     setOpen(false);
@@ -159,8 +194,11 @@ export function TokenPicker({
   unavailable = null,
   shortlist,
 }: TokenPickerProps) {
+  const held = useMemo(() => heldByAddress(shortlist), [shortlist]);
   const { open, setOpen, query, lookup, results, isAddress, choose, search } = usePickerSearch(
     index,
+    tokens,
+    held,
     onChange,
     onLookup,
   );
@@ -234,6 +272,7 @@ export function TokenPicker({
             renderRow={(row) => (
               <TokenRow
                 token={tokens[results[row] as number] as Token}
+                held={held.get((tokens[results[row] as number] as Token).address.toLowerCase())}
                 exclude={exclude}
                 current={value?.token.address}
                 logoUrl={logoUrl}

@@ -60,7 +60,7 @@ function percentile(values: number[], p: number): number {
 }
 
 /** Builds the empty Preact page into `outDir` (a folder of the copied extension). */
-async function buildEmptyPage(outDir: string): Promise<void> {
+export async function buildEmptyPage(outDir: string): Promise<void> {
   await build({
     configFile: false,
     logLevel: 'warn',
@@ -117,7 +117,11 @@ type Page = Awaited<ReturnType<BrowserContext['newPage']>>;
  * list fetched once. Returns the setup page, which stays open (as another view would) so the worker
  * is not idled out mid-run.
  */
-async function setUpAsUser(context: BrowserContext, popupUrl: string, embedded: Embedded): Promise<Page> {
+export async function setUpAsUser(
+  context: BrowserContext,
+  popupUrl: string,
+  embedded: Embedded,
+): Promise<Page> {
   const setup = await context.newPage();
   await setup.goto(popupUrl);
   await setup.evaluate(
@@ -159,7 +163,7 @@ async function setUpAsUser(context: BrowserContext, popupUrl: string, embedded: 
 }
 
 /** Sets the session's input from the setup page and waits for its quote to be ready. */
-async function startLiveQuote(setup: Page): Promise<void> {
+export async function startLiveQuote(setup: Page): Promise<void> {
   const quoted = await setup.evaluate(async (input) => {
     type Start = { ok: boolean; result: { session: { status: string } } };
     type Runtime = { sendMessage(message: unknown): Promise<Start> };

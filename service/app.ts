@@ -183,7 +183,7 @@ function utilityRoutes(app: Hono, { registry, limit, now }: AppContext): void {
     const match = /^(0x[0-9a-fA-F]{40})\.svg$/.exec(c.req.param('file'));
     const token = chain && match?.[1] ? whitelisted(chain, match[1]) : undefined;
     if (!token) throw new ApiError(404, ERROR_CODES.notFound, 'no logo at this address');
-    return c.body(tokenLogoSvg(token.symbol, token.address), 200, {
+    return c.body(tokenLogoSvg(token), 200, {
       'Content-Type': 'image/svg+xml',
       'Cache-Control': 'public, max-age=86400, immutable',
       'X-Content-Type-Options': 'nosniff',

@@ -1,5 +1,7 @@
 // Generated token logos: a coloured disc with up to 4 letters of the symbol. The service serves
-// them itself so the token list works offline; colour comes from the address so it is stable.
+// them itself so the token list works offline. The colour comes from the asset (symbol and name),
+// not the address, so one asset listed on two chains (USDC on Ethereum and on Base, WETH, ETH) has
+// one logo wherever it shows.
 
 const XML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -19,18 +21,24 @@ export function logoLabel(symbol: string): string {
   return chars.slice(0, 4).join('').toUpperCase() || '?';
 }
 
-function hue(address: string): number {
+function hue(key: string): number {
   let hash = 0;
-  for (const char of address.toLowerCase()) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  for (const char of key) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
   return hash % 360;
 }
 
-export function tokenLogoSvg(symbol: string, address: string): string {
+/** The asset a logo stands for, the same on every chain it is listed on. */
+export function assetKey(token: { symbol: string; name: string }): string {
+  return `${token.symbol.toUpperCase()}\u0000${token.name.toLowerCase()}`;
+}
+
+export function tokenLogoSvg(token: { symbol: string; name: string }): string {
+  const { symbol } = token;
   const label = logoLabel(symbol);
   const size = label.length <= 2 ? 26 : label.length === 3 ? 20 : 16;
   return (
     '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64">' +
-    `<circle cx="32" cy="32" r="32" fill="hsl(${hue(address)},60%,45%)"/>` +
+    `<circle cx="32" cy="32" r="32" fill="hsl(${hue(assetKey(token))},60%,45%)"/>` +
     `<text x="32" y="32" dy=".35em" text-anchor="middle" font-family="Helvetica,Arial,sans-serif" font-weight="700" font-size="${size}" fill="#fff">` +
     `${escapeXml(label)}</text></svg>`
   );

@@ -1,17 +1,23 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ReceivePanel } from '@/components/ReceivePanel';
 import { AttemptsExhaustedError, withAttempts } from '@/lib/async';
 import { CHAINS } from '@/lib/chains';
 import { BackgroundError, callBackground } from '@/lib/messaging/client';
 import type { WalletState } from '@/lib/wallet/state';
 import { AccountBar } from './AccountBar';
-import { AccountScreen } from './AccountScreen';
-import { Activity } from './Activity';
+import { lazyScreen } from './lazy-screen';
 import { messageOf } from './messages';
-import { Onboarding } from './Onboarding';
 import { SwapScreen } from './SwapScreen';
 import { takeStart } from './start';
 import { Unlock } from './Unlock';
+
+// Not in the unlocked popup's first frame: their own chunks, loaded when first shown.
+const Onboarding = lazyScreen(() => import('./Onboarding').then((m) => m.Onboarding), 'new wallet');
+const Activity = lazyScreen(() => import('./Activity').then((m) => m.Activity), 'activity');
+const AccountScreen = lazyScreen(() => import('./AccountScreen').then((m) => m.AccountScreen), 'accounts');
+const ReceivePanel = lazyScreen(
+  () => import('@/components/ReceivePanel').then((m) => m.ReceivePanel),
+  'receive',
+);
 
 /** The first wallet state: tries of FIRST_STATE_TRY_MS each (a cold worker answers within ~1 s). */
 const FIRST_STATE_ATTEMPTS = 4;

@@ -1,6 +1,8 @@
 // Change the wallet's password: the current one (checked under the unlock backoff), then the new one
 // twice. The vault is re-encrypted with the new password; the accounts do not change.
 import { useState } from 'preact/hooks';
+import { NewPasswordFields } from '@/components/NewPasswordFields';
+import { PasswordInput } from '@/components/PasswordInput';
 import { callBackground } from '@/lib/messaging/client';
 import type { WalletState } from '@/lib/wallet/state';
 import { messageOf } from './messages';
@@ -35,22 +37,6 @@ export function ChangePassword({
       setBusy(false);
     }
   };
-  const field = (id: string, label: string, value: string, set: (v: string) => void, auto: string) => (
-    <>
-      <label class="field-label" for={id}>
-        {label}
-      </label>
-      <input
-        id={id}
-        type="password"
-        autocomplete={auto}
-        value={value}
-        onInput={(event) => set(event.currentTarget.value)}
-        aria-invalid={error !== null}
-        aria-describedby={error ? 'change-password-error' : undefined}
-      />
-    </>
-  );
   return (
     <form class="stack card" onSubmit={submit} aria-labelledby="change-password-heading">
       <div class="screen-head">
@@ -59,9 +45,26 @@ export function ChangePassword({
           Close
         </button>
       </div>
-      {field('current-password', 'Current password', password, setPassword, 'current-password')}
-      {field('new-password', 'New password', newPassword, setNewPassword, 'new-password')}
-      {field('confirm-new-password', 'Confirm new password', confirmation, setConfirmation, 'new-password')}
+      <label class="field-label" for="current-password">
+        Current password
+      </label>
+      <PasswordInput
+        id="current-password"
+        autocomplete="current-password"
+        value={password}
+        onInput={setPassword}
+        invalid={error !== null}
+        describedBy={error ? 'change-password-error' : undefined}
+      />
+      <NewPasswordFields
+        idPrefix="change-"
+        confirmLabel="Confirm new password"
+        password={newPassword}
+        confirmation={confirmation}
+        onPassword={setNewPassword}
+        onConfirmation={setConfirmation}
+        invalid={error !== null}
+      />
       {error && (
         <p id="change-password-error" class="error" role="alert">
           {error}

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { PasswordInput } from '@/components/PasswordInput';
+import { NewPasswordFields } from '@/components/NewPasswordFields';
 import { callBackground } from '@/lib/messaging/client';
+import { passwordProblems } from '@/lib/wallet/password';
 import type { WalletState } from '@/lib/wallet/state';
 import { messageOf } from './messages';
 
@@ -18,16 +19,26 @@ export function ForgotPassword({
   const [phrase, setPhrase] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  // The password pair's problems all at once, or the background's answer; cleared by any edit.
+  const [errors, setErrors] = useState<string[]>([]);
+  const [pairInvalid, setPairInvalid] = useState(false);
   const [busy, setBusy] = useState(false);
+  const edited = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setErrors([]);
+    setPairInvalid(false);
+  };
   const submit = async (event: Event) => {
     event.preventDefault();
+    const problems = passwordProblems(password, confirmation);
+    setErrors(problems);
+    setPairInvalid(problems.length > 0);
+    if (problems.length > 0) return;
     setBusy(true);
-    setError(null);
     try {
       onRestored(await callBackground({ type: 'walletRestore', mnemonic: phrase, password, confirmation }));
     } catch (failure) {
-      setError(messageOf(failure));
+      setErrors([messageOf(failure)]);
     } finally {
       setBusy(false);
     }
@@ -51,39 +62,23 @@ export function ForgotPassword({
         autocomplete="off"
         spellcheck={false}
         value={phrase}
-        onInput={(event) => {
-          setPhrase(event.currentTarget.value);
-          setError(null);
-        }}
+        onInput={(event) => edited(setPhrase)(event.currentTarget.value)}
       />
-      <label class="field-label" for="restore-password">
-        New password (at least 8 characters)
-      </label>
-      <PasswordInput
-        id="restore-password"
-        autocomplete="new-password"
-        value={password}
-        onInput={(value) => {
-          setPassword(value);
-          setError(null);
-        }}
+      <NewPasswordFields
+        idPrefix="restore-"
+        confirmLabel="Confirm new password"
+        password={password}
+        confirmation={confirmation}
+        onPassword={edited(setPassword)}
+        onConfirmation={edited(setConfirmation)}
+        invalid={pairInvalid}
       />
-      <label class="field-label" for="restore-confirm">
-        Confirm new password
-      </label>
-      <PasswordInput
-        id="restore-confirm"
-        autocomplete="new-password"
-        value={confirmation}
-        onInput={(value) => {
-          setConfirmation(value);
-          setError(null);
-        }}
-      />
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
+      {errors.length > 0 && (
+        <div class="error" role="alert">
+          {errors.map((line) => (
+            <p key={line}>{line}</p>
+          ))}
+        </div>
       )}
       <button type="submit" class="primary" disabled={busy || phrase.trim() === '' || password === ''}>
         {busy ? 'Restoring…' : 'Replace and restore the wallet'}

@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'preact/hooks';
-import { browser } from 'wxt/browser';
 import { CHAINS } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
 import type { ResultOf } from '@/lib/messaging/protocol';
@@ -11,7 +10,7 @@ export interface NetworkBarProps {
   onChange: (chainId: number) => void;
 }
 
-/** The network, whether it runs on this machine, and the way to Settings. */
+/** The network, and whether it runs on this machine (Settings is in the header). */
 export function NetworkBar({ chainId, localChain, onChange }: NetworkBarProps) {
   // Asked after the first frame (effects run after paint): never delays the popup's start.
   const [statuses, setStatuses] = useState<ResultOf<'servedNetworks'> | null>(null);
@@ -56,25 +55,6 @@ export function NetworkBar({ chainId, localChain, onChange }: NetworkBarProps) {
           Local
         </span>
       )}
-      <button
-        type="button"
-        class="compact icon-button"
-        aria-label="Settings"
-        title="Settings: swap service, networks, explorer pages"
-        onClick={() => browser.runtime.openOptionsPage()}
-      >
-        <svg class="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
-          {/* A cog (teeth around a ring), not a sun: it reads as Settings. */}
-          <path
-            d="M6.9 1.5h2.2l.4 1.8 1.3.6 1.6-1 1.5 1.5-1 1.6.6 1.3 1.8.4v2.2l-1.8.4-.6 1.3 1 1.6-1.5 1.5-1.6-1-1.3.6-.4 1.8H6.9l-.4-1.8-1.3-.6-1.6 1-1.5-1.5 1-1.6-.6-1.3-1.8-.4V6.9l1.8-.4.6-1.3-1-1.6 1.5-1.5 1.6 1 1.3-.6z"
-            fill="none"
-            stroke="currentColor"
-            stroke-width="1.2"
-            stroke-linejoin="round"
-          />
-          <circle cx="8" cy="8" r="2.2" fill="none" stroke="currentColor" stroke-width="1.2" />
-        </svg>
-      </button>
     </div>
   );
 }

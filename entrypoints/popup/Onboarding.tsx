@@ -1,9 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { PasswordInput } from '@/components/PasswordInput';
+import { NewPasswordFields } from '@/components/NewPasswordFields';
 import { PhraseBox } from '@/components/PhraseBox';
 import { callBackground } from '@/lib/messaging/client';
-import { estimateStrength, passwordProblems } from '@/lib/wallet/password';
+import { passwordProblems } from '@/lib/wallet/password';
 import type { WalletState } from '@/lib/wallet/state';
 import { useAttempt } from './hooks/useAttempt';
 
@@ -12,46 +12,6 @@ type Step =
   | { kind: 'backup'; mnemonic: string; positions: number[] }
   | { kind: 'confirm'; positions: number[]; mnemonic: string }
   | { kind: 'import' };
-
-function PasswordFields({
-  password,
-  confirmation,
-  onPassword,
-  onConfirmation,
-}: {
-  password: string;
-  confirmation: string;
-  onPassword: (value: string) => void;
-  onConfirmation: (value: string) => void;
-}) {
-  const strength = password ? estimateStrength(password) : null;
-  return (
-    <>
-      <label class="field-label" for="new-password">
-        New password (at least 8 characters)
-      </label>
-      <PasswordInput
-        id="new-password"
-        autocomplete="new-password"
-        value={password}
-        describedBy="password-strength"
-        onInput={onPassword}
-      />
-      <p id="password-strength" class="muted" aria-live="polite">
-        {strength ? `Strength ${strength.score}/4: ${strength.hint}` : ''}
-      </p>
-      <label class="field-label" for="confirm-password">
-        Confirm password
-      </label>
-      <PasswordInput
-        id="confirm-password"
-        autocomplete="new-password"
-        value={confirmation}
-        onInput={onConfirmation}
-      />
-    </>
-  );
-}
 
 /** What every step shares: the password pair, the pending request and its error line. */
 interface StepProps {
@@ -167,7 +127,7 @@ function ConfirmStep({
           />
         </div>
       ))}
-      <PasswordFields {...passwords} />
+      <NewPasswordFields {...passwords} />
       {errorLine}
       <button type="submit" class="primary" disabled={busy}>
         {busy ? 'Creating…' : 'Create wallet'}
@@ -243,7 +203,7 @@ function ImportStep({
         value={secret}
         onInput={(event) => setSecret(event.currentTarget.value)}
       />
-      <PasswordFields {...passwords} />
+      <NewPasswordFields {...passwords} />
       {errorLine}
       <button type="submit" class="primary" disabled={busy}>
         {busy ? 'Importing…' : 'Import'}

@@ -2,8 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { PasswordInput } from '@/components/PasswordInput';
 import { callBackground } from '@/lib/messaging/client';
 import type { WalletState } from '@/lib/wallet/state';
-import { ForgotPassword } from './ForgotPassword';
+import { lazyScreen } from './lazy-screen';
 import { messageOf } from './messages';
+
+const ForgotPassword = lazyScreen(() => import('./ForgotPassword').then((m) => m.ForgotPassword), 'restore');
 
 export function Unlock({
   wallet,

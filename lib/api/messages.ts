@@ -130,8 +130,9 @@ function unavailableMessage(cause: unknown): UserMessage {
   if (cause === 'network') {
     return {
       title: 'Cannot reach the swap service',
-      detail: 'The connection to the service failed.',
-      action: 'Check your internet connection and the service URL in Settings, then try again.',
+      detail:
+        'Nothing answered at its address: the service is not running, refused the connection, or its name does not resolve.',
+      action: 'Check the swap service URL in Settings › Advanced, then try again.',
     };
   }
   return {

@@ -6,6 +6,7 @@ import { userMessageFor } from '@/lib/api/messages';
 import { UnknownChainError } from '@/lib/chains';
 import { type ErrorResult, QUOTE_SESSION_PORT, type Response } from '@/lib/messaging/protocol';
 import { CONTENT_SCRIPT_REQUESTS, type Request, RequestSchema } from '@/lib/messaging/requests';
+import { rpcFailureMessage, rpcFailureOf } from '@/lib/rpc/rpc-failure';
 import { SwapFailure } from '@/lib/swap/failure';
 import { TokenFactsError } from '@/lib/tokens/facts';
 import { KeyringError } from '@/lib/wallet/keyring';
@@ -61,6 +62,16 @@ function errorResult(error: unknown): ErrorResult {
     };
   }
   if (error instanceof UnknownChainError) return { code: 'UNKNOWN_CHAIN', message: error.message };
+  // A node that did not answer, or not as one: its cause, never "Something went wrong".
+  const rpc = rpcFailureOf(error);
+  if (rpc) {
+    const words = rpcFailureMessage(rpc);
+    return {
+      code: rpc.cause === 'wrong-chain' ? 'RPC_WRONG_CHAIN' : 'RPC_UNAVAILABLE',
+      message: words.title,
+      user: words,
+    };
+  }
   const user = userMessageFor(error);
   const code =
     typeof error === 'object' && error !== null && 'kind' in error

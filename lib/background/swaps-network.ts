@@ -4,6 +4,7 @@ import type { Address, Hex } from 'viem';
 import { type BalanceReader, balanceOf, createBalanceReader } from '@/lib/rpc/balances';
 import type { FeeEstimate } from '@/lib/rpc/fees';
 import { publicClientFor } from '@/lib/rpc/network';
+import { chainCheckFor } from '@/lib/rpc/rpc-failure';
 import { SendError } from '@/lib/rpc/transactions';
 import type { Settings } from '@/lib/settings/settings';
 import type { SwapState } from '@/lib/state/pipeline-state';
@@ -26,7 +27,16 @@ export function readerFor(
   const key = `${chainId} ${client.transport.url ?? ''}`;
   let reader = readers.get(key);
   if (!reader) {
-    reader = createBalanceReader({ client, chainId });
+    // Balances from an RPC of another chain would be wrong figures: it is asked its chain first.
+    const created = createBalanceReader({ client, chainId });
+    const checkChain = chainCheckFor(client, chainId);
+    reader = {
+      ...created,
+      read: async (owner, tokens) => {
+        await checkChain();
+        return created.read(owner, tokens);
+      },
+    };
     readers.set(key, reader);
   }
   return reader;

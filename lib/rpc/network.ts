@@ -74,6 +74,9 @@ export function publicClientFor(
         timeout: options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS,
         retryCount: options.retryCount ?? 1,
         retryDelay: 200,
+        // A redirect is refused, never followed: the node is the URL the user set (rpc-failure.ts
+        // names it). 'manual' answers it as status 0; 'error' would read as "unreachable".
+        fetchOptions: { redirect: 'manual' },
       }),
       // Block numbers key the balance cache: viem's own block-number cache would hide new blocks.
       cacheTime: 0,
@@ -121,6 +124,8 @@ export function isRpcUnavailable(error: unknown): boolean {
   });
   if (!found) return false;
   const status = (found as { status?: number }).status;
-  // An HTTP answer with a 4xx is a reachable node refusing (e.g. 429); 5xx or no status is "down".
-  return status === undefined || status >= 500 || status === 429;
+  // An HTTP answer with a 4xx is a reachable node refusing (e.g. 429); 5xx or no status is "down",
+  // and so is a refused redirect (status 0 in a browser, the 3xx in Node): no node at the URL set.
+  const redirect = status === 0 || (status !== undefined && status >= 300 && status < 400);
+  return status === undefined || redirect || status >= 500 || status === 429;
 }

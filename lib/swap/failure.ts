@@ -6,6 +6,7 @@
 import type { UserMessage } from '@/lib/api/messages';
 import { FeeCeilingError } from '@/lib/rpc/fee-ceiling';
 import { isRpcUnavailable } from '@/lib/rpc/network';
+import { rpcFailureMessage, rpcFailureOf } from '@/lib/rpc/rpc-failure';
 import type { RevertReason, SwapFailureCode, SwapStep } from '@/lib/state/pipeline-state';
 import type { BuildCheckFailure } from './build-checks';
 import { FunnelError } from './funnel';
@@ -68,6 +69,12 @@ export function asFailure(error: unknown, step: FailureStep): SwapFailure {
     if (error.code === 'FEE_ABOVE_CEILING' || error.code === 'GAS_ABOVE_SIMULATION')
       return new SwapFailure({ code: error.code, step, detail });
   }
+  // A node that did not answer (or not as one) says which way, and at which host.
+  const rpc = rpcFailureOf(error);
+  if (rpc?.cause === 'wrong-chain')
+    return new SwapFailure({ code: 'RPC_WRONG_CHAIN', step, detail, user: rpcFailureMessage(rpc) });
+  if (rpc && isRpcUnavailable(error))
+    return new SwapFailure({ code: 'RPC_UNAVAILABLE', step, detail, user: rpcFailureMessage(rpc) });
   if (isRpcUnavailable(error)) return new SwapFailure({ code: 'RPC_UNAVAILABLE', step, detail });
   return new SwapFailure({ code: 'UNEXPECTED', step, detail });
 }

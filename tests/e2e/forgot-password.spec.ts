@@ -24,9 +24,20 @@ for (const size of [
     const screens = process.env.SWAPLANE_SCREENS;
     if (screens) await page.screenshot({ path: `${screens}/forgot-password-${size.height}.png` });
 
-    // A wrong phrase replaces nothing and says what is wrong.
+    // The onboarding's own password pair: its strength line, and its problems all at once, before
+    // anything is sent.
     await page.getByLabel('Recovery phrase (12 or 24 words)').fill('test test test');
+    await page.getByLabel('New password (at least 8 characters)').fill('short');
+    await expect(page.getByText(/^Strength \d\/4: /)).toBeVisible();
+    await page.getByLabel('Confirm new password').fill('other');
+    await page.getByRole('button', { name: 'Replace and restore the wallet' }).click();
+    await expect(page.getByRole('alert')).toContainText('The two passwords do not match.');
+    await expect(page.getByRole('alert').locator('p')).toHaveCount(2);
+    await expect(page.getByLabel('Confirm new password')).toHaveAttribute('aria-invalid', 'true');
+
+    // A wrong phrase replaces nothing and says what is wrong.
     await page.getByLabel('New password (at least 8 characters)').fill(NEW_PASSWORD);
+    await expect(page.getByRole('alert')).toHaveCount(0);
     await page.getByLabel('Confirm new password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Replace and restore the wallet' }).click();
     await expect(page.getByRole('alert')).toBeVisible();

@@ -88,8 +88,8 @@ test('5xx and a service that is down: specific messages, retried, no spinner; re
   serviceProxy.add({ match: onPath('/v1/quote'), fault: { kind: 'reset' } });
   await popup.getByTestId('quote-error').getByRole('button', { name: 'Try again' }).click();
   await expectQuoteError(popup, 'Cannot reach the swap service', [
-    'The connection to the service failed.',
-    'Check your internet connection and the service URL in Settings, then try again.',
+    'Nothing answered at its address: the service is not running, refused the connection, or its name does not resolve.',
+    'Check the swap service URL in Settings › Advanced, then try again.',
   ]);
 
   // 3. Back up: Try again gets a real quote.

@@ -71,23 +71,49 @@ type Step = 'balances' | 'simulate' | 'send' | 'track';
  * `unavailable`: the product counts the fault as "the RPC did not answer" (else: it answered
  * nonsense). `forwarded`: the request reached the node before the answer broke (or in time).
  */
-const FAULTS: { fault: string; inject: Fault; unavailable: boolean; forwarded: boolean }[] = [
+const FAULTS: { fault: string; inject: Fault; unavailable: boolean; forwarded: boolean; cause?: string }[] = [
   {
     fault: 'delay beyond the timeout',
     inject: { kind: 'delay', ms: 5_000 },
     unavailable: true,
+    cause: 'did not answer in time',
     forwarded: false, // only after the client gave up
   },
-  { fault: 'hang', inject: { kind: 'hang' }, unavailable: true, forwarded: false },
+  {
+    fault: 'hang',
+    inject: { kind: 'hang' },
+    unavailable: true,
+    forwarded: false,
+    cause: 'did not answer in time',
+  },
   {
     fault: '503',
     inject: { kind: 'status', status: 503, body: 'upstream down' },
     unavailable: true,
+    cause: 'answered with HTTP error 503',
     forwarded: false,
   },
-  { fault: 'connection reset', inject: { kind: 'reset' }, unavailable: true, forwarded: false },
-  { fault: 'truncated body', inject: { kind: 'truncate' }, unavailable: true, forwarded: true },
-  { fault: 'non-JSON (HTML) 200', inject: { kind: 'nonJson' }, unavailable: true, forwarded: false },
+  {
+    fault: 'connection reset',
+    inject: { kind: 'reset' },
+    unavailable: true,
+    forwarded: false,
+    cause: 'could not be reached',
+  },
+  {
+    fault: 'truncated body',
+    inject: { kind: 'truncate' },
+    unavailable: true,
+    forwarded: true,
+    cause: 'could not be reached',
+  },
+  {
+    fault: 'non-JSON (HTML) 200',
+    inject: { kind: 'nonJson' },
+    unavailable: true,
+    forwarded: false,
+    cause: 'answered with something that is not JSON-RPC',
+  },
   {
     fault: 'schema-violating JSON',
     inject: { kind: 'schemaViolation' },
@@ -98,6 +124,7 @@ const FAULTS: { fault: string; inject: Fault; unavailable: boolean; forwarded: b
     fault: 'slow drip past the timeout',
     inject: { kind: 'drip', bytesPerChunk: 4, intervalMs: 150 },
     unavailable: true,
+    cause: 'did not answer in time',
     forwarded: true,
   },
 ];
@@ -119,11 +146,12 @@ const TARGETS: Record<Step, { match: (r: ProxyRequestInfo) => boolean; times?: n
   track: { match: isTracking, times: 6 },
 };
 
-const BEHAVIOUR: Record<Step, (unavailable: boolean, forwarded: boolean) => string> = {
-  balances: (u) =>
-    `fails at balance: ${u ? '"Cannot reach the network"' : '"Something went wrong"'}, nothing sent`,
-  simulate: (u) =>
-    `fails at simulate: ${u ? '"Cannot reach the network"' : '"Something went wrong"'}, nothing sent`,
+// An RPC that did not answer says how, at which host (lib/rpc/rpc-failure.ts), never a generic hint.
+const BEHAVIOUR: Record<Step, (unavailable: boolean, forwarded: boolean, cause?: string) => string> = {
+  balances: (u, _f, cause) =>
+    `fails at balance: ${u ? `"The RPC at … ${cause}"` : '"Something went wrong"'}, nothing sent`,
+  simulate: (u, _f, cause) =>
+    `fails at simulate: ${u ? `"The RPC at … ${cause}"` : '"Something went wrong"'}, nothing sent`,
   send: (_u, forwarded) =>
     forwarded
       ? 'never "nothing sent": the node has it, tracked by hash, confirms, history kept'
@@ -132,7 +160,11 @@ const BEHAVIOUR: Record<Step, (unavailable: boolean, forwarded: boolean) => stri
 };
 
 const ROWS = (Object.keys(TARGETS) as Step[]).flatMap((step) =>
-  FAULTS.map((row) => ({ ...row, step, behaviour: BEHAVIOUR[step](row.unavailable, row.forwarded) })),
+  FAULTS.map((row) => ({
+    ...row,
+    step,
+    behaviour: BEHAVIOUR[step](row.unavailable, row.forwarded, row.cause),
+  })),
 );
 
 let embedded: EmbeddedDefault;
@@ -257,7 +289,7 @@ describe('RPC fault matrix: fault x step -> what the user gets', () => {
   // `%s` (not `$name`): the row titles are the matrix, printed whole.
   it.each(ROWS.map((row) => [row.step, row.fault, row.behaviour, row] as const))(
     '%s × %s → %s',
-    async (step, fault, _behaviour, { inject, unavailable, forwarded }) => {
+    async (step, fault, _behaviour, { inject, unavailable, forwarded, cause }) => {
       const { quote } = await api.quote(request());
       const nonceBefore = await nonceOf(account.address);
       const target = TARGETS[step];
@@ -273,7 +305,10 @@ describe('RPC fault matrix: fault x step -> what the user gets', () => {
         expect(state.failure?.step).toBe(step === 'balances' ? 'balance' : 'simulate');
         if (unavailable) {
           expect(state.failure?.code).toBe('RPC_UNAVAILABLE');
-          expect(state.failure?.message.title).toBe('Cannot reach the network');
+          expect(state.failure?.message.title).toMatch(
+            new RegExp(`^The RPC at 127\\.0\\.0\\.1:\\d+ ${cause}$`),
+          );
+          expect(JSON.stringify(state.failure?.message)).not.toMatch(/internet/i);
           // A read: the transport asked again once before giving up.
           expect(faulted).toBe(RPC_RETRIES + 1);
         } else {

@@ -575,7 +575,8 @@ describe('balances, RPC and nonces', () => {
       deps({ client: dead }),
     );
     expect(state.failure).toMatchObject({ code: 'RPC_UNAVAILABLE', step: 'network', anythingSent: false });
-    expect(state.failure?.message).toMatchObject({ title: 'Cannot reach the network' });
+    // The cause and the host, never a generic connection hint.
+    expect(state.failure?.message).toMatchObject({ title: 'The RPC at 127.0.0.1:9 could not be reached' });
     expect(state.failure?.message.detail).toContain('Nothing was sent.');
     expect(Date.now() - started).toBeLessThan(5_000);
   });

@@ -20,6 +20,8 @@ export type Fault =
   | { kind: 'reset' }
   | { kind: 'truncate' }
   | { kind: 'nonJson' }
+  /** A 302 to `location` (a node moved, or a hostile front sending the wallet elsewhere). */
+  | { kind: 'redirect'; location: string }
   | { kind: 'schemaViolation' }
   | { kind: 'drip'; bytesPerChunk: number; intervalMs: number }
   /** A lying upstream: the real answer, rewritten (the body as text in, text out). */
@@ -202,6 +204,10 @@ export async function startFaultProxy(target: string, options: { port?: number }
         response.end(payload);
         return;
       }
+      case 'redirect':
+        response.writeHead(302, { location: fault.location, 'content-length': '0' });
+        response.end();
+        return;
       case 'reset': {
         const socket = request.socket as Socket & { resetAndDestroy?: () => void };
         if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();

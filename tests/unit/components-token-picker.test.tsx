@@ -47,6 +47,29 @@ describe('TokenPicker', () => {
     expect(screen.getByText(/No token matches/)).toBeTruthy();
   });
 
+  it('shows the balances the shortlist knows in search results too, held matches first', () => {
+    const usdt = token(4, 'USDT', 'Tether USD');
+    const tokens = [...TOKENS, usdt];
+    const shortlist = {
+      held: [
+        {
+          address: usdt.address.toUpperCase().replace('0X', '0x'),
+          balance: 2_500_000_000_000_000_000n,
+          price: 100_000_000n,
+        },
+      ],
+      recent: [],
+    };
+    const { search } = setup(tokens, { shortlist });
+    fireEvent.input(search, { target: { value: 'us' } });
+    const found = rows().map((row) => row.textContent ?? '');
+    // USDC matches "us" better by symbol, but USDT is held: it comes first, with its balance and USD.
+    expect(found[0]).toContain('USDT');
+    expect(found[0]).toContain('2.5');
+    expect(found[0]).toContain('$2.50');
+    expect(found.find((text) => text.includes('USDC'))).not.toMatch(/\d/);
+  });
+
   it('says the list is loading (not that nothing matches) until it arrives, then lists it', () => {
     const props = { label: 'From', value: null, onChange: vi.fn() };
     const { rerender } = render(<TokenPicker {...props} tokens={[]} index={null} />);

@@ -1,4 +1,4 @@
-// The swap machine's steps one by one (lib/swap/step-*.ts, swap-ledger.ts, swap-stop.ts), over a
+// The swap machine's steps one by one (lib/swap/step-*.ts, swap-ledger.ts, failure.ts), over a
 // fake client and an in-memory ledger; the machine's whole run on a real chain is
 // tests/integration/pipeline.test.ts.
 import { HttpRequestError, parseTransaction, type TransactionReceipt } from 'viem';
@@ -70,7 +70,7 @@ const stopOf = (promise: Promise<unknown>) =>
     (error: unknown) => error as SwapFailure,
   );
 
-describe('swap-stop', () => {
+describe('failure', () => {
   it('keeps a SwapFailure, names an unreachable RPC, and calls anything else unexpected', () => {
     const stop = new SwapFailure({ code: 'DROPPED', step: 'track' });
     expect(asFailure(stop, 'quote')).toBe(stop);

@@ -1,0 +1,72 @@
+// Token search results keep the balances the shortlist shows (held matches first), and one asset's
+// logo is the same on Ethereum and Base. At 360x480 and 360x600, axe clean in light and dark.
+import AxeBuilder from '@axe-core/playwright';
+import type { Page, TestInfo } from '@playwright/test';
+import { CHAIN_FIXTURES } from '../../devnet/fixtures';
+import { expect, openWalletPopup, test, USDC } from './fixtures';
+
+const SIZES = [
+  { width: 360, height: 480 },
+  { width: 360, height: 600 },
+];
+
+async function checkAndShoot(page: Page, testInfo: TestInfo, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(
+      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      `${name} (${scheme})`,
+    ).toEqual([]);
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${scheme}.png`) });
+    if (process.env.SWAPLANE_SCREENS)
+      await page.screenshot({ path: `${process.env.SWAPLANE_SCREENS}/${name}-${scheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** The SVG a token row's logo shows, fetched from the page (the same bytes the image drew). */
+async function logoOf(page: Page, address: string): Promise<string> {
+  const row = page.locator(`button[data-token="${address.toLowerCase()}"]`);
+  const src = await row.locator('img.logo').getAttribute('src');
+  expect(src).toBeTruthy();
+  return page.evaluate(async (url) => (await fetch(url as string)).text(), src);
+}
+
+for (const size of SIZES) {
+  test(`token search at ${size.width}x${size.height}: results show the balance held, held first; USDC's logo is one on Ethereum and Base`, async ({
+    context,
+    extensionId,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const { popup } = await openWalletPopup(context, extensionId);
+    await popup.setViewportSize(size);
+    await popup.getByTestId('from-picker').click();
+    // The shortlist (nothing typed) has the balances once they are read.
+    const shortlist = popup.getByRole('list', { name: 'Your From tokens' });
+    await expect(shortlist.locator(`button[data-held-token="${USDC}"]`)).toContainText(/[\d,.]+ · \$/, {
+      timeout: 30_000,
+    });
+    // Typed: the matching rows keep their balance, and the held ones come first.
+    await popup.getByLabel(/Search from token/i).fill('usd');
+    const usdcRow = popup.locator(`button[data-token="${USDC}"]`);
+    await expect(usdcRow.locator('.token-balance')).toContainText(/^[\d,.]+ \$[\d,.]+$/);
+    const rows = popup.locator('button[data-token]');
+    const first = await rows.first().locator('.token-balance').count();
+    expect(first, 'the first match is one the account holds').toBe(1);
+    await checkAndShoot(popup, testInfo, `picker-search-${size.height}`);
+    const ethereumLogo = await logoOf(popup, USDC);
+    await popup.keyboard.press('Escape');
+
+    // Base: USDC at another address, drawn the same.
+    await popup.getByRole('combobox', { name: 'Network' }).selectOption({ label: 'Base' });
+    await popup.getByTestId('from-picker').click();
+    await popup.getByLabel(/Search from token/i).fill('usdc');
+    const baseUsdc = CHAIN_FIXTURES.base.tokens.find((token) => token.symbol === 'USDC')?.address ?? '';
+    expect(baseUsdc.toLowerCase()).not.toBe(USDC);
+    await expect(popup.locator(`button[data-token="${baseUsdc.toLowerCase()}"]`)).toBeVisible({
+      timeout: 30_000,
+    });
+    expect(await logoOf(popup, baseUsdc)).toBe(ethereumLogo);
+  });
+}
