@@ -12,7 +12,9 @@ import type { ConnectedSite } from '@/lib/dapp/sites';
 import { normalizeTransaction } from '@/lib/dapp/transaction';
 import { decodeTypedData, TypedDataError } from '@/lib/dapp/typed-data';
 import type { RpcClient } from '@/lib/rpc/network';
-import { prepareTransaction, sendPrepared } from './dapp-actions';
+import { prepareTransaction } from './dapp-actions';
+import { reviewDapp, sendPrepared } from './dapp-send';
+import type { Signing } from './signing';
 
 export interface RequestContext {
   kind: Exclude<ApprovalKind, 'connect'>;
@@ -22,6 +24,8 @@ export interface RequestContext {
   chainId: number;
   client: () => RpcClient;
   signer: () => Promise<LocalAccount>;
+  /** The background's one signing funnel and the user's fee ceilings. */
+  signing: Signing;
 }
 
 function requireSiteAccount(site: ConnectedSite, address: string): string {
@@ -89,10 +93,19 @@ export async function prepareRequest(
   const account = requireSiteAccount(site, params.from);
   const call = normalizeTransaction(params, account, context.chainId);
   const client = context.client();
-  const prepared = await prepareTransaction(client, context.chainId, call);
+  const { funnel, ceilingFor } = context.signing;
+  const prepared = await prepareTransaction(client, context.chainId, call, ceilingFor(context.chainId));
+  const reviewId = reviewDapp(funnel, context.chainId, prepared);
   return {
     detail: prepared.detail,
     run: async (): Promise<Hex> =>
-      sendPrepared(client, context.chainId, await signerFor(context, account), prepared),
+      sendPrepared({
+        client,
+        chainId: context.chainId,
+        funnel,
+        reviewId,
+        signer: () => signerFor(context, account),
+        prepared,
+      }),
   };
 }

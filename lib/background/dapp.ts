@@ -27,6 +27,7 @@ import {
   readOnlyCall,
   type SiteRegistry,
 } from './dapp-sites';
+import { createSigning, type Signing } from './signing';
 import type { TrustSettings } from './trust-settings';
 import type { WalletService } from './wallet';
 
@@ -43,6 +44,8 @@ export interface DappDeps {
   sendToFrame: (frame: Frame, event: DappEvent) => Promise<void>;
   /** The seal on the connected sites and the dapp settings (lib/background/trust-settings.ts). */
   seal?: Pick<TrustSettings, 'afterOwnChange' | 'trustedSites'>;
+  /** The background's one signing funnel (lib/background/signing.ts); tests may leave it to the service. */
+  signing?: Signing;
   now?: () => number;
 }
 
@@ -68,7 +71,8 @@ export function createDappService(deps: DappDeps) {
       : answerWalletMethod(registry, origin, method, params);
 
   const readLimiter = createRateLimiter(now);
-  const context: ApprovalContext = { deps, ask, registry, accounts, unlocked, now };
+  const signing = deps.signing ?? createSigning(deps.settings);
+  const context: ApprovalContext = { deps, ask, registry, accounts, unlocked, now, signing };
 
   async function request(
     origin: string,
@@ -152,11 +156,12 @@ interface ApprovalContext {
   accounts: ReturnType<typeof dappAccounts>;
   unlocked: () => Promise<boolean>;
   now: () => number;
+  signing: Signing;
 }
 
 /** Requests that need the user: connect, sign, typed data, transaction. */
 async function approvalMethod(
-  { deps, ask, registry, accounts, unlocked, now }: ApprovalContext,
+  { deps, ask, registry, accounts, unlocked, now, signing }: ApprovalContext,
   origin: string,
   frame: string | null,
   kind: ApprovalKind,
@@ -213,6 +218,7 @@ async function approvalMethod(
         chainId,
         client: () => publicClientFor(chainId, deps.settings()),
         signer: () => deps.wallet.activeSigner(),
+        signing,
       })),
     }),
     frame,
