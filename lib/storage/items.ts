@@ -10,6 +10,7 @@ import {
   type DappSettings,
   DappSettingsSchema,
 } from '@/lib/state/dapp';
+import { EMPTY_QUEUE, type StoredQueue, StoredQueueSchema } from '@/lib/state/dapp-queue';
 import {
   type HistoryEntry,
   HistorySchema,
@@ -237,6 +238,18 @@ export const connectedSitesItem = defineStorageItem<ConnectedSite[]>({
   version: 1,
   schema: ConnectedSitesSchema,
   fallback: () => [],
+});
+
+/**
+ * Requests waiting for the user, in storage.session (trusted contexts only): the approval window
+ * still shows them after the browser stops the worker, and their answers still reach their pages.
+ */
+export const dappQueueItem = defineStorageItem<StoredQueue>({
+  area: 'session',
+  key: 'dappQueue',
+  version: 1,
+  schema: StoredQueueSchema,
+  fallback: () => ({ ...EMPTY_QUEUE, requests: [] }),
 });
 
 export const dappSettingsItem = defineStorageItem<DappSettings>({
