@@ -236,8 +236,9 @@ async function decideApproval(
   }
   await pending.check?.(choice);
   if (pending.revived && pending.listeners.length === 0) {
+    // The window stays to say why (as for a failed request); the next request reuses it.
     core.finish(pending, { error: { code: RPC_ERROR.disconnected, message: PAGE_GONE } });
-    core.closeIfDone();
+    core.persist();
     throw new CodedError('PAGE_GONE', PAGE_GONE);
   }
   core.queue = removeFromQueue(core.queue, id);
