@@ -24,6 +24,7 @@ import type { RpcClient } from '@/lib/rpc/network';
 import { estimateFees, withGasMargin } from '@/lib/rpc/transactions';
 import { gasLimitFor } from '@/lib/swap/funnel';
 import { decodeRevert, isUnsupported, revertOf } from '@/lib/swap/simulate';
+import { recipientHistory } from './dapp-recipients';
 
 export interface PreparedTransaction {
   detail: Extract<ApprovalDetail, { kind: 'transaction' }>;
@@ -157,6 +158,8 @@ export async function prepareTransaction(
   chainId: number,
   call: DappCall,
   ceiling: FeeCeiling,
+  /** Swaplane's sealed record: did this account send to `to` before (lib/background/dapp-recipients.ts)? */
+  sentBefore: (to: string) => Promise<boolean> = async () => false,
 ): Promise<PreparedTransaction> {
   const { gas, estimated, revert } = await estimate(client, call);
   if (gas === 0n)
@@ -164,7 +167,7 @@ export async function prepareTransaction(
       RPC_ERROR.invalidInput,
       'The transaction cannot be estimated and names no gas limit.',
     );
-  const [suggested, history, nonce, code] = await Promise.all([
+  const [suggested, history, nonce, code, recorded] = await Promise.all([
     estimateFees(client),
     readFeeHistory(client),
     client.getTransactionCount({ address: call.from, blockTag: 'pending' }),
@@ -173,6 +176,7 @@ export async function prepareTransaction(
           () => undefined,
         )
       : Promise.resolve(undefined),
+    call.to ? sentBefore(call.to).catch(() => false) : Promise.resolve(false),
   ]);
   if (history.baseFees.length === 0) {
     throw new DappRpcError(RPC_ERROR.internal, 'The network gave no fee history to check the fee against.');
@@ -186,7 +190,8 @@ export async function prepareTransaction(
   const lowered = gas > allowed;
   const prepared = { ...call, gas: lowered ? allowed : gas };
   if (lowered && sim.status !== 'unavailable') sim = await simulate(client, prepared, fees, nonce);
-  const detail = await describeTransaction(client, chainId, prepared, fees, sim, revert, code);
+  const described = await describeTransaction(client, chainId, prepared, fees, sim, revert, code);
+  const detail = call.to ? { ...described, recipientHistory: recipientHistory(nonce, recorded) } : described;
   return { call: prepared, gasUsed, fees, detail };
 }
 

@@ -14,6 +14,7 @@ import { decodeTypedData, TypedDataError } from '@/lib/dapp/typed-data';
 import type { RpcClient } from '@/lib/rpc/network';
 import type { StoredTransaction } from '@/lib/state/dapp-queue';
 import { type PreparedTransaction, prepareTransaction } from './dapp-actions';
+import type { RecipientRecord } from './dapp-recipients';
 import { reviewDapp, sendPrepared } from './dapp-send';
 import type { Signing } from './signing';
 
@@ -29,6 +30,8 @@ export interface RequestContext {
   signer: () => Promise<LocalAccount>;
   /** The background's one signing funnel and the user's fee ceilings. */
   signing: Signing;
+  /** Swaplane's sealed record of who each account sent to ("first interaction"). */
+  recipients?: RecipientRecord;
 }
 
 function requireSiteAccount(site: ConnectedSite, address: string): string {
@@ -101,11 +104,13 @@ export async function prepareRequest(context: RequestContext): Promise<PreparedR
   const account = requireSiteAccount(site, params.from);
   const call = normalizeTransaction(params, account, context.chainId);
   const client = context.client();
+  const { recipients, chainId } = context;
   const prepared = await prepareTransaction(
     client,
-    context.chainId,
+    chainId,
     call,
-    context.signing.ceilingFor(context.chainId),
+    context.signing.ceilingFor(chainId),
+    (to) => (recipients ? recipients.has(chainId, account, to) : Promise.resolve(false)),
   );
   return transactionApproval(context, client, account, prepared);
 }
@@ -122,15 +127,19 @@ function transactionApproval(
   const { gasUsed, fees } = prepared;
   return {
     detail: prepared.detail,
-    run: async (): Promise<Hex> =>
-      sendPrepared({
+    run: async (): Promise<Hex> => {
+      const hash = await sendPrepared({
         client,
         chainId: context.chainId,
         funnel,
         reviewId,
         signer: () => signerFor(context, account),
         prepared,
-      }),
+      });
+      // Sent: the next send to this address is no longer a first interaction.
+      if (prepared.call.to) await context.recipients?.add(context.chainId, account, prepared.call.to);
+      return hash;
+    },
     transaction: {
       gasUsed: gasUsed.toString(),
       baseFee: fees.baseFee.toString(),

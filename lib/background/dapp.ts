@@ -20,6 +20,7 @@ import { dappSettingsItem } from '@/lib/storage/items';
 import { dappAccounts } from './dapp-accounts';
 import { type AskedRequest, createApprovalQueue, type PreparedApproval } from './dapp-approvals';
 import { type QueueStore, type Revive, sessionQueueStore } from './dapp-queue-store';
+import { createRecipientRecord, type RecipientRecord } from './dapp-recipients';
 import { prepareRequest, revivedTransaction, type SiteKind } from './dapp-requests';
 import {
   createSiteRegistry,
@@ -79,7 +80,17 @@ export function createDappService(deps: DappDeps) {
 
   const readLimiter = createRateLimiter(now);
   const signing = deps.signing ?? createSigning(deps.settings);
-  Object.assign(context, { deps, ask, registry, accounts, unlocked, now, signing } satisfies ApprovalContext);
+  const recipients = createRecipientRecord(() => deps.wallet.trustKey());
+  Object.assign(context, {
+    deps,
+    ask,
+    registry,
+    accounts,
+    unlocked,
+    now,
+    signing,
+    recipients,
+  } satisfies ApprovalContext);
 
   async function request(
     origin: string,
@@ -170,6 +181,7 @@ interface ApprovalContext {
   unlocked: () => Promise<boolean>;
   now: () => number;
   signing: Signing;
+  recipients: RecipientRecord;
 }
 
 /** A connect request's window content and what approving it does (also for one revived). */
@@ -206,6 +218,7 @@ function siteRequest(context: ApprovalContext, site: ConnectedSite, kind: SiteKi
     client: () => publicClientFor(site.chainId, context.deps.settings()),
     signer: () => context.deps.wallet.activeSigner(),
     signing: context.signing,
+    recipients: context.recipients,
   });
 }
 
@@ -265,6 +278,7 @@ function reviver(context: ApprovalContext): Revive {
         client: () => publicClientFor(site.chainId, context.deps.settings()),
         signer: () => context.deps.wallet.activeSigner(),
         signing: context.signing,
+        recipients: context.recipients,
       },
       view.detail,
       entry.transaction,

@@ -20,6 +20,7 @@ import {
   type SwapState,
 } from '@/lib/state/pipeline-state';
 import { type Prefill, PrefillSchema } from '@/lib/state/prefill';
+import { type SentToRecord, SentToRecordsSchema } from '@/lib/state/sent-to';
 import { type QuoteSessionState, QuoteSessionStateSchema } from '@/lib/state/session-state';
 import { AutoLockStateSchema } from '@/lib/wallet/autolock';
 import { type KeyringMeta, KeyringMetaSchema } from '@/lib/wallet/keyring';
@@ -250,6 +251,15 @@ export const dappQueueItem = defineStorageItem<StoredQueue>({
   version: 1,
   schema: StoredQueueSchema,
   fallback: () => ({ ...EMPTY_QUEUE, requests: [] }),
+});
+
+/** Addresses each account sent a dapp transaction to, sealed per record (lib/state/sent-to.ts). */
+export const sentToItem = defineStorageItem<SentToRecord[]>({
+  area: 'local',
+  key: 'sentTo',
+  version: 1,
+  schema: SentToRecordsSchema,
+  fallback: () => [],
 });
 
 export const dappSettingsItem = defineStorageItem<DappSettings>({

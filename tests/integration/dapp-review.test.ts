@@ -3,7 +3,7 @@
 // again at Confirm, then signed and mined through the signing funnel: a hostile RPC's fees are
 // capped to what the window showed, and a second approval of the same request signs nothing.
 import { createPublicClient, createWalletClient, type Hex, http, parseEther } from 'viem';
-import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
 import { checkOutcomeUnchanged, prepareTransaction } from '@/lib/background/dapp-actions';
@@ -202,5 +202,39 @@ describe('a dapp transaction through the signing funnel', () => {
       ceilingFor: () => ({ maxFeePerGas: 1n, maxPriorityFeePerGas: 1n }),
     });
     expect(() => reviewDapp(strict, CHAIN_ID, prepared)).toThrow(/above your ceiling/);
+  });
+});
+
+describe('the recipient line: first interaction', () => {
+  it('an account that never sent on the chain (nonce 0) is a certain first interaction', async () => {
+    const fresh = privateKeyToAccount(generatePrivateKey());
+    const deployer = createWalletClient({
+      account: privateKeyToAccount(DEPLOYER_KEY),
+      transport: http(anvil.url),
+    });
+    const funding = await deployer.sendTransaction({
+      to: fresh.address,
+      value: parseEther('1'),
+      chain: null,
+    });
+    await (client as unknown as ReturnType<typeof createPublicClient>).waitForTransactionReceipt({
+      hash: funding,
+    });
+    const call = { ...sendToRefund(), from: fresh.address, value: parseEther('0.1') };
+    const prepared = await prepareTransaction(client, CHAIN_ID, call, ceiling);
+    expect(prepared.detail.recipientHistory).toBe('never-sent');
+  });
+
+  it("an account that sent before: Swaplane's record decides (none recorded, or sent before)", async () => {
+    expect(await client.getTransactionCount({ address: user.address })).toBeGreaterThan(0);
+    const unrecorded = await prepareTransaction(client, CHAIN_ID, sendToRefund(), ceiling, async () => false);
+    expect(unrecorded.detail.recipientHistory).toBe('not-recorded');
+    const asked: string[] = [];
+    const recorded = await prepareTransaction(client, CHAIN_ID, sendToRefund(), ceiling, async (to) => {
+      asked.push(to);
+      return true;
+    });
+    expect(recorded.detail.recipientHistory).toBe('sent-before');
+    expect(asked).toEqual([refund]);
   });
 });
