@@ -1,7 +1,8 @@
 // Waiting approvals outlive the service worker (storage.session): Chrome stops the worker while a
 // personal_sign and then an eth_sendTransaction wait in the window; the same window still shows
 // each, and the answer still reaches the page (its bridge asks the new worker again). A page that
-// reloads while its send waits across a stop rejects it: nothing is sent.
+// reloads while its send waits across a stop rejects it: nothing is sent. The recipient line says
+// "First interaction" until Swaplane has recorded a send to that address.
 import { type Hex, parseEther, toHex, verifyMessage } from 'viem';
 import {
   answerOf,
@@ -71,6 +72,7 @@ test('a waiting signature and a waiting send survive a worker stop; a page that 
   ]);
   prompt = await approval;
   await expect(prompt.getByRole('region', { name: 'Balance changes' })).toContainText('−0.01 ETH');
+  await expect(prompt.getByRole('region', { name: 'Transaction' })).toContainText('First interaction');
   await restartWorker();
   await expect(prompt.getByRole('region', { name: 'Balance changes' })).toContainText('−0.01 ETH');
   await prompt.getByRole('button', { name: 'Confirm' }).click();
@@ -91,6 +93,10 @@ test('a waiting signature and a waiting send survive a worker stop; a page that 
   ]);
   prompt = await approval;
   await expect(prompt.getByRole('region', { name: 'Balance changes' })).toContainText('−0.01 ETH');
+  // Swaplane recorded the send above: this recipient is no longer a first interaction.
+  await expect(prompt.getByRole('region', { name: 'Transaction' })).toContainText(
+    'This account sent to this address before, from Swaplane.',
+  );
   await restartWorker();
   const closed = prompt.waitForEvent('close');
   await page.reload();
