@@ -30,12 +30,17 @@ export default defineBackground(() => {
   browser.permissions.onRemoved.addListener(syncExplorerHosts);
   browser.permissions.onAdded.addListener(syncExplorerHosts);
   // Closing the approval window rejects what it was asking about (4001).
-  browser.windows.onRemoved.addListener((windowId) => services.dapp.windowClosed(windowId));
+  // The queue is revived from storage.session behind `ready` (settings and the seal loaded first).
+  browser.windows.onRemoved.addListener(
+    (windowId) => void services.ready.then(() => services.dapp.windowClosed(windowId)),
+  );
   // A page that reloads, navigates or closes rejects what it was still waiting for.
   browser.tabs.onUpdated.addListener((tabId, change) => {
-    if (change.status === 'loading') services.dapp.tabNavigated(tabId);
+    if (change.status === 'loading') void services.ready.then(() => services.dapp.tabNavigated(tabId));
   });
-  browser.tabs.onRemoved.addListener((tabId) => services.dapp.tabNavigated(tabId));
+  browser.tabs.onRemoved.addListener(
+    (tabId) => void services.ready.then(() => services.dapp.tabNavigated(tabId)),
+  );
   browser.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === AUTO_LOCK_ALARM) void services.ready.then(() => services.wallet.checkAutoLock());
     if (alarm.name === CLIPBOARD_ALARM) void browserClipboardClearer().onAlarm();

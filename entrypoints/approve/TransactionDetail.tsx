@@ -122,6 +122,12 @@ export function TransactionDetail({ detail }: { detail: Tx }) {
           <dd>
             {detail.to ?? 'new contract'}
             {detail.recipientKind ? <small> ({detail.recipientKind})</small> : null}
+            {detail.recipientHistory ? (
+              <>
+                <br />
+                <small>{RECIPIENT_HISTORY[detail.recipientHistory]}</small>
+              </>
+            ) : null}
           </dd>
           <dt>Network</dt>
           <dd>{getChain(detail.chainId)?.name ?? detail.chainId}</dd>
@@ -141,3 +147,10 @@ export function TransactionDetail({ detail }: { detail: Tx }) {
     </>
   );
 }
+
+/** What Swaplane can say of the recipient (lib/background/dapp-recipients.ts says how it knows). */
+const RECIPIENT_HISTORY = {
+  'never-sent': 'First interaction: this account has never sent a transaction on this network.',
+  'not-recorded': 'First interaction: Swaplane has no record of this account sending to this address.',
+  'sent-before': 'This account sent to this address before, from Swaplane.',
+} as const;

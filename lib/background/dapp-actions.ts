@@ -1,9 +1,9 @@
-// The approval window's content for a transaction, and what an approved request does: the
-// transaction simulated from the user's account (eth_simulateV1 with transfer tracing, as the
-// swap preflight does) for balance changes and approvals, gas estimated with the swap margin, fees
-// from the wallet's estimate under the cap; then signed and broadcast with the swap pipeline's
-// signer (lib/wallet/transactions.ts).
-import { type Address, erc20Abi, getAddress, type Hex, type LocalAccount } from 'viem';
+// The approval window's content for a transaction: the transaction simulated from the user's
+// account (eth_simulateV1 with transfer tracing, as the swap preflight does) for balance changes
+// and approvals, its gas limit held to the funnel's margin over the simulation's gas used, fees
+// from the wallet's estimate under the caps and the chain's ceiling. An approval signs it through
+// the funnel (./dapp-send.ts).
+import { type Address, erc20Abi, getAddress, type Hex } from 'viem';
 import { NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
 import { getChain } from '@/lib/chains';
 import type { ApprovalDetail } from '@/lib/dapp/approval';
@@ -18,15 +18,22 @@ import {
   grantedApprovals,
 } from '@/lib/dapp/transaction';
 import { transactionWarnings, UNLIMITED_ERC20 } from '@/lib/dapp/tx-warnings';
+import { applyCeiling, type FeeCeiling, FeeCeilingError } from '@/lib/rpc/fee-ceiling';
 import { feeCaps, readFeeHistory } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
-import { broadcast, estimateFees, SendError, signCall, withGasMargin } from '@/lib/rpc/transactions';
+import { estimateFees, withGasMargin } from '@/lib/rpc/transactions';
+import { gasLimitFor } from '@/lib/swap/funnel';
 import { decodeRevert, isUnsupported, revertOf } from '@/lib/swap/simulate';
+import { recipientHistory } from './dapp-recipients';
 
 export interface PreparedTransaction {
   detail: Extract<ApprovalDetail, { kind: 'transaction' }>;
+  /** `gas` is the limit signed: no more than the funnel allows over `gasUsed`. */
   call: DappCall & { gas: bigint };
-  fees: FeeChoice;
+  /** What the simulation used (eth_simulateV1; else the node's estimate): the funnel's gas basis. */
+  gasUsed: bigint;
+  /** Capped against the fee history, then the chain's ceiling; `baseFee` for the expected fee. */
+  fees: FeeChoice & { baseFee: bigint };
 }
 
 type TokenInfo = { symbol: string | null; decimals: number | null };
@@ -50,8 +57,8 @@ async function tokenInfo(client: RpcClient, chainId: number, token: string): Pro
 
 type SimLog = { address: Address; topics: Hex[]; data: Hex };
 type SimOutcome =
-  | { status: 'ok'; logs: SimLog[] }
-  | { status: 'reverted'; reason: string }
+  | { status: 'ok'; logs: SimLog[]; gasUsed: bigint }
+  | { status: 'reverted'; reason: string; gasUsed?: bigint }
   | { status: 'unavailable' };
 
 /**
@@ -88,8 +95,9 @@ async function simulate(
     } as Parameters<RpcClient['simulateBlocks']>[0]);
     const result = block?.calls[0];
     if (!result) return { status: 'unavailable' };
-    if (result.status !== 'success') return { status: 'reverted', reason: decodeRevert(result.data).text };
-    return { status: 'ok', logs: (result.logs ?? []) as SimLog[] };
+    if (result.status !== 'success')
+      return { status: 'reverted', reason: decodeRevert(result.data).text, gasUsed: result.gasUsed };
+    return { status: 'ok', logs: (result.logs ?? []) as SimLog[], gasUsed: result.gasUsed };
   } catch (error) {
     if (isUnsupported(error)) return { status: 'unavailable' };
     // The node refused the transaction itself (funds for value + fee, nonce): it would fail too.
@@ -109,7 +117,10 @@ export function outcomeKey(detail: PreparedTransaction['detail']): string {
   ]);
 }
 
-async function estimate(client: RpcClient, call: DappCall): Promise<{ gas: bigint; revert: string | null }> {
+async function estimate(
+  client: RpcClient,
+  call: DappCall,
+): Promise<{ gas: bigint; estimated: bigint | null; revert: string | null }> {
   try {
     const estimate = await client.estimateGas({
       account: call.from,
@@ -117,9 +128,28 @@ async function estimate(client: RpcClient, call: DappCall): Promise<{ gas: bigin
       data: call.data,
       value: call.value,
     });
-    return { gas: call.gas && call.gas > estimate ? call.gas : withGasMargin(estimate), revert: null };
+    const gas = call.gas && call.gas > estimate ? call.gas : withGasMargin(estimate);
+    return { gas, estimated: estimate, revert: null };
   } catch (error) {
-    return { gas: call.gas ?? 0n, revert: revertOf(error)?.text ?? 'the node could not estimate gas' };
+    const revert = revertOf(error)?.text ?? 'the node could not estimate gas';
+    return { gas: call.gas ?? 0n, estimated: null, revert };
+  }
+}
+
+/** The chain's fees under the history's caps and then the user's ceiling (a base fee above it refuses). */
+function dappFees(
+  site: DappCall['fees'],
+  suggested: Awaited<ReturnType<typeof estimateFees>>,
+  caps: ReturnType<typeof feeCaps>,
+  ceiling: FeeCeiling,
+): PreparedTransaction['fees'] {
+  const chosen = chooseFees(site, suggested, caps);
+  try {
+    return applyCeiling({ ...chosen, baseFee: caps.baseFee }, ceiling);
+  } catch (error) {
+    if (error instanceof FeeCeilingError)
+      throw new DappRpcError(RPC_ERROR.transactionRejected, error.message);
+    throw error;
   }
 }
 
@@ -127,14 +157,17 @@ export async function prepareTransaction(
   client: RpcClient,
   chainId: number,
   call: DappCall,
+  ceiling: FeeCeiling,
+  /** Swaplane's sealed record: did this account send to `to` before (lib/background/dapp-recipients.ts)? */
+  sentBefore: (to: string) => Promise<boolean> = async () => false,
 ): Promise<PreparedTransaction> {
-  const { gas, revert } = await estimate(client, call);
+  const { gas, estimated, revert } = await estimate(client, call);
   if (gas === 0n)
     throw new DappRpcError(
       RPC_ERROR.invalidInput,
       'The transaction cannot be estimated and names no gas limit.',
     );
-  const [suggested, history, nonce, code] = await Promise.all([
+  const [suggested, history, nonce, code, recorded] = await Promise.all([
     estimateFees(client),
     readFeeHistory(client),
     client.getTransactionCount({ address: call.from, blockTag: 'pending' }),
@@ -143,15 +176,23 @@ export async function prepareTransaction(
           () => undefined,
         )
       : Promise.resolve(undefined),
+    call.to ? sentBefore(call.to).catch(() => false) : Promise.resolve(false),
   ]);
   if (history.baseFees.length === 0) {
     throw new DappRpcError(RPC_ERROR.internal, 'The network gave no fee history to check the fee against.');
   }
-  const fees = chooseFees(call.fees, suggested, feeCaps(history));
-  const prepared = { ...call, gas };
-  const sim = await simulate(client, prepared, fees, nonce);
-  const detail = await describeTransaction(client, chainId, prepared, fees, sim, revert, code);
-  return { call: prepared, fees, detail };
+  const fees = dappFees(call.fees, suggested, feeCaps(history), ceiling);
+  let sim = await simulate(client, { ...call, gas }, fees, nonce);
+  // The limit signed is held to the funnel's margin over what the simulation itself used; when
+  // that lowers it, the outcome shown is the one simulated at the lower limit.
+  const gasUsed = sim.status === 'unavailable' ? (estimated ?? gas) : (sim.gasUsed ?? estimated ?? gas);
+  const allowed = gasLimitFor('dapp', gasUsed).gas;
+  const lowered = gas > allowed;
+  const prepared = { ...call, gas: lowered ? allowed : gas };
+  if (lowered && sim.status !== 'unavailable') sim = await simulate(client, prepared, fees, nonce);
+  const described = await describeTransaction(client, chainId, prepared, fees, sim, revert, code);
+  const detail = call.to ? { ...described, recipientHistory: recipientHistory(nonce, recorded) } : described;
+  return { call: prepared, gasUsed, fees, detail };
 }
 
 /** Re-simulates at Confirm: the outcome shown must still be the outcome, or nothing is signed. */
@@ -248,42 +289,4 @@ async function describeTransaction(
     nftApprovals: nftGrants,
     warnings,
   };
-}
-
-/**
- * Signs and broadcasts an approved dapp transaction, after simulating it again (refused if its
- * outcome changed since the review); the page gets its hash. The one place a dapp plan is signed.
- */
-export async function sendPrepared(
-  client: RpcClient,
-  chainId: number,
-  signer: LocalAccount,
-  prepared: PreparedTransaction,
-): Promise<Hex> {
-  if (!sameAddress(signer.address, prepared.call.from)) {
-    throw new DappRpcError(
-      RPC_ERROR.unauthorized,
-      'The active account is not the one this site asked to send from.',
-    );
-  }
-  if (prepared.call.to === null) {
-    throw new DappRpcError(RPC_ERROR.unsupportedMethod, 'Swaplane does not deploy contracts for sites.');
-  }
-  await checkOutcomeUnchanged(client, chainId, prepared);
-  const signed = await signCall(
-    client,
-    signer,
-    { to: prepared.call.to, data: prepared.call.data, value: prepared.call.value, gas: prepared.call.gas },
-    prepared.fees,
-  );
-  try {
-    await broadcast(client, signed.raw);
-  } catch (error) {
-    const code = error instanceof SendError ? error.code : 'REJECTED';
-    throw new DappRpcError(
-      RPC_ERROR.invalidInput,
-      `The network refused the transaction (${code.toLowerCase().replace(/_/g, ' ')}).`,
-    );
-  }
-  return signed.hash;
 }

@@ -1,14 +1,30 @@
 // The approval queue behind the one approval window: requests wait here (bounded per origin and in
 // all), the window shows the oldest, the user's answer runs or rejects it, and closing the window
-// rejects everything it was asking about (4001). State is in memory: a worker restart drops the
-// waiting requests, whose pages then get an error from the bridge.
-import type { ApprovalDetail, ApprovalsState, ApprovalView, DappResponse } from '@/lib/dapp/approval';
+// rejects everything it was asking about (4001). The waiting requests are kept in storage.session
+// (./dapp-queue-store.ts): after the browser stops the worker, the window still shows them and an
+// answer still reaches the page, whose bridge asks for it again (resume); a page that is gone by
+// then gets nothing signed.
+import type { ApprovalsState, ApprovalView, DappResponse } from '@/lib/dapp/approval';
 import { DappRpcError, RPC_ERROR, rejected, toRpcError } from '@/lib/dapp/errors';
 import type { ApprovalKind } from '@/lib/dapp/methods';
 import { originWarnings } from '@/lib/dapp/origin';
-import { current, enqueue, type Queued, removeFromQueue } from '@/lib/dapp/queue';
+import { current, enqueue, removeFromQueue } from '@/lib/dapp/queue';
 import type { WalletState } from '@/lib/wallet/state';
+import {
+  type AskedRequest,
+  answerKey,
+  type Pending,
+  type PreparedApproval,
+  type QueueStore,
+  type Revive,
+  restoreQueue,
+  settlePending,
+  storedQueue,
+  type UserChoice,
+} from './dapp-queue-store';
 import { CodedError } from './errors';
+
+export type { AskedRequest, PreparedApproval, UserChoice };
 
 export interface ApprovalDeps {
   openWindow: () => Promise<number | undefined>;
@@ -18,31 +34,9 @@ export interface ApprovalDeps {
   walletStatus: () => Promise<WalletState['status']>;
   unlock: (password: string) => Promise<unknown>;
   now: () => number;
-}
-
-interface Pending extends Queued {
-  kind: ApprovalKind;
-  /** Null while the request is being prepared (simulated): it holds its place but is not shown. */
-  view: ApprovalView | null;
-  /** The page frame that asked (tab:frame), so its reload rejects it. */
-  frame: string | null;
-  /** Runs once the user approved (the wallet is unlocked by then); its value goes to the page. */
-  run: (choice: UserChoice) => Promise<unknown>;
-  check?: PreparedApproval['check'];
-  settle: (response: DappResponse) => void;
-}
-
-/** What the user chose in the window besides yes: the accounts a site may see (connect). */
-export interface UserChoice {
-  accounts?: readonly string[];
-}
-
-export interface PreparedApproval {
-  chainId: number;
-  detail: ApprovalDetail;
-  /** Checks the user's choice first: a bad one keeps the request waiting (the window says why). */
-  check?: (choice: UserChoice) => Promise<unknown>;
-  run: (choice: UserChoice) => Promise<unknown>;
+  /** Where waiting requests outlive the worker (storage.session), and how one is made runnable again. */
+  store?: QueueStore;
+  revive?: Revive;
 }
 
 /** Warnings the user must tick before this request can be approved. */
@@ -61,6 +55,11 @@ function approvalWindow(deps: Pick<ApprovalDeps, 'openWindow' | 'focusWindow' | 
   let windowId: number | null = null;
   let opening: Promise<void> | null = null;
   return {
+    id: () => windowId,
+    /** The window a worker before this one opened (from storage). */
+    adopt(id: number | null): void {
+      windowId ??= id;
+    },
     /** One window for the whole queue: concurrent requests share the one being opened. */
     ensure(): Promise<void> {
       opening ??= (async () => {
@@ -96,16 +95,176 @@ function approvalWindow(deps: Pick<ApprovalDeps, 'openWindow' | 'focusWindow' | 
   };
 }
 
+const PAGE_GONE =
+  'The page that asked is no longer waiting for the answer (Swaplane was restarted while it waited), so nothing was signed. Ask the site again.';
+
+/** The queue's state and its bookkeeping: storage writes, answers, the window, the revival. */
+function queueCore(deps: ApprovalDeps) {
+  const core = {
+    queue: [] as Pending[],
+    nextId: 0,
+    /** Answers no page was listening for yet (its bridge resumes after a restart), by answerKey. */
+    answered: new Map<string, DappResponse>(),
+    windows: approvalWindow(deps),
+    /** Writes the queue as it is now; writes land in order. */
+    persist(): void {
+      const { store } = deps;
+      if (!store) return;
+      const snapshot = storedQueue(core.windows.id(), core.queue);
+      saving = saving.then(() => store.save(snapshot)).catch(() => undefined);
+    },
+    settle(pending: Pending, response: DappResponse): void {
+      settlePending(pending, response, core.answered);
+    },
+    /** Takes a request off the queue and answers its page. */
+    finish(pending: Pending, response: DappResponse): void {
+      core.queue = removeFromQueue(core.queue, pending.id);
+      core.settle(pending, response);
+    },
+    ensureWindow(): Promise<void> {
+      return core.windows
+        .ensure()
+        .then(core.persist)
+        .catch(() => undefined);
+    },
+    closeIfDone(): void {
+      core.windows.closeIfEmpty(core.queue.length);
+      core.persist();
+    },
+    /** The queue a worker before this one left, revived once, before anything else reads it. */
+    restored(): Promise<void> {
+      restoring ??= (async () => {
+        if (!deps.store || !deps.revive) return;
+        const stored = await deps.store.load();
+        core.windows.adopt(stored.windowId);
+        core.queue = [...(await restoreQueue(stored, deps.revive, core.answered)), ...core.queue];
+        core.closeIfDone();
+      })().catch(() => undefined);
+      return restoring;
+    },
+  };
+  let saving: Promise<void> = Promise.resolve();
+  let restoring: Promise<void> | null = null;
+  return core;
+}
+type QueueCore = ReturnType<typeof queueCore>;
+
+/**
+ * Waits for the user's answer about one request: its result, or an EIP-1193 error. The request
+ * takes its place in the queue BEFORE it is prepared: a page over its limit gets -32005 without
+ * making the wallet simulate anything.
+ */
+async function askApproval(
+  core: QueueCore,
+  deps: ApprovalDeps,
+  request: { origin: string; kind: ApprovalKind; frame: string | null; asked: AskedRequest },
+  prepare: () => Promise<PreparedApproval>,
+): Promise<DappResponse> {
+  await core.restored();
+  const { origin, kind, frame, asked } = request;
+  return new Promise<DappResponse>((resolve) => {
+    const id = `${deps.now().toString(36)}-${(core.nextId++).toString(36)}`;
+    const entry: Pending = {
+      id,
+      origin,
+      kind,
+      frame,
+      asked,
+      view: null,
+      run: async () => null,
+      listeners: [resolve],
+      revived: false,
+    };
+    const added = enqueue(core.queue, entry);
+    if (!added.ok) {
+      resolve({ error: { code: RPC_ERROR.limitExceeded, message: FULL_MESSAGES[added.reason] } });
+      return;
+    }
+    core.queue = added.queue;
+    prepare().then(
+      ({ detail, run, check, chainId, transaction }) => {
+        const pending = core.queue.find((waiting) => waiting.id === id);
+        if (!pending) return; // rejected while it was being prepared
+        const account = 'account' in detail ? detail.account : null;
+        pending.view = { id, origin, chainId, account, warnings: originWarnings(origin), detail };
+        pending.run = run;
+        pending.check = check;
+        if (transaction) pending.transaction = transaction;
+        core.persist();
+        void core.ensureWindow();
+      },
+      (error: unknown) => {
+        core.queue = removeFromQueue(core.queue, id);
+        core.settle(entry, { error: toRpcError(error) });
+      },
+    );
+  });
+}
+
+/**
+ * The user's answer. A wrong password or an unticked warning keeps the request waiting; a request
+ * revived after a restart whose page never asked for it again is refused (its page is gone).
+ */
+async function decideApproval(
+  core: QueueCore,
+  deps: ApprovalDeps,
+  answer: {
+    id: string;
+    approve: boolean;
+    password: string | undefined;
+    acknowledged: readonly string[];
+    choice: UserChoice;
+  },
+): Promise<void> {
+  await core.restored();
+  const { id, approve, password, acknowledged, choice } = answer;
+  const pending = core.queue.find((entry) => entry.id === id);
+  if (!pending?.view) throw new CodedError('NOT_WAITING', 'This request is no longer waiting.');
+  const unticked = approve ? codesToTick(pending.view).filter((code) => !acknowledged.includes(code)) : [];
+  if (unticked.length > 0) {
+    throw new CodedError('NOT_ACKNOWLEDGED', 'Tick every warning that asks you to before approving.');
+  }
+  if (!approve) {
+    core.finish(pending, { error: toRpcError(rejected()) });
+    core.closeIfDone();
+    return;
+  }
+  // A wrong password keeps the request waiting: the window says so and asks again.
+  if ((await deps.walletStatus()) !== 'unlocked') {
+    if (!password) throw new CodedError('LOCKED', 'Unlock Swaplane first: enter your password.');
+    await deps.unlock(password);
+  }
+  await pending.check?.(choice);
+  if (pending.revived && pending.listeners.length === 0) {
+    // The window stays to say why (as for a failed request); the next request reuses it.
+    core.finish(pending, { error: { code: RPC_ERROR.disconnected, message: PAGE_GONE } });
+    core.persist();
+    throw new CodedError('PAGE_GONE', PAGE_GONE);
+  }
+  core.queue = removeFromQueue(core.queue, id);
+  core.persist();
+  try {
+    core.settle(pending, { result: await pending.run(choice) });
+  } catch (error) {
+    core.settle(pending, { error: toRpcError(error) });
+    // The window shows why it failed (the page got the same coded error).
+    throw new CodedError(
+      'REQUEST_FAILED',
+      error instanceof DappRpcError ? error.message : 'Swaplane could not complete the request.',
+    );
+  }
+  core.closeIfDone();
+}
+
+const LOST_IN_RESTART = 'Swaplane restarted before this request reached its approval window. Send it again.';
+
 export function createApprovalQueue(deps: ApprovalDeps) {
-  let queue: Pending[] = [];
-  let nextId = 0;
-  const windows = approvalWindow(deps);
-  const ensureWindow = () => windows.ensure();
-  const closeIfDone = () => windows.closeIfEmpty(queue.length);
+  const core = queueCore(deps);
 
   /** The queue as the window shows it: `selected` when it still waits, else the oldest. */
   async function approvals(selected?: string): Promise<ApprovalsState> {
-    const ready = queue.filter((entry) => entry.view !== null);
+    await core.restored();
+    const ready = core.queue.filter((entry) => entry.view !== null);
     const shown = ready.find((entry) => entry.id === selected) ?? current(ready);
     return {
       wallet: await deps.walletStatus(),
@@ -118,50 +277,39 @@ export function createApprovalQueue(deps: ApprovalDeps) {
   return {
     approvals,
 
-    /**
-     * Waits for the user's answer about one request: its result, or an EIP-1193 error. The request
-     * takes its place in the queue BEFORE it is prepared: a page over its limit gets -32005 without
-     * making the wallet simulate anything.
-     */
-    ask(
+    ask: (
       origin: string,
       kind: ApprovalKind,
       prepare: () => Promise<PreparedApproval>,
       frame: string | null = null,
-    ) {
-      return new Promise<DappResponse>((settle) => {
-        const id = `${deps.now().toString(36)}-${(nextId++).toString(36)}`;
-        const added = enqueue(queue, { id, origin, kind, frame, view: null, run: async () => null, settle });
-        if (!added.ok) {
-          settle({ error: { code: RPC_ERROR.limitExceeded, message: FULL_MESSAGES[added.reason] } });
-          return;
-        }
-        queue = added.queue;
-        prepare().then(
-          ({ detail, run, check, chainId }) => {
-            const pending = queue.find((entry) => entry.id === id);
-            if (!pending) return; // rejected while it was being prepared
-            const account = 'account' in detail ? detail.account : null;
-            pending.view = { id, origin, chainId, account, warnings: originWarnings(origin), detail };
-            pending.run = run;
-            pending.check = check;
-            void ensureWindow().catch(() => undefined);
-          },
-          (error: unknown) => {
-            queue = removeFromQueue(queue, id);
-            settle({ error: toRpcError(error) });
-          },
-        );
-      });
+      asked: AskedRequest = { method: kind, key: null },
+    ): Promise<DappResponse> => askApproval(core, deps, { origin, kind, frame, asked }, prepare),
+
+    /**
+     * The bridge of `frame` asks again for request `key`: its first message died with the worker.
+     * It gets the answer when the user gives it (or the one given while it was away).
+     */
+    async resume(origin: string, frame: string, key: string): Promise<DappResponse> {
+      await core.restored();
+      const given = core.answered.get(answerKey(frame, key));
+      if (given) {
+        core.answered.delete(answerKey(frame, key));
+        return given;
+      }
+      const pending = core.queue.find(
+        (entry) => entry.frame === frame && entry.asked.key === key && entry.origin === origin,
+      );
+      if (!pending) return { error: { code: RPC_ERROR.disconnected, message: LOST_IN_RESTART } };
+      return new Promise((resolve) => pending.listeners.push(resolve));
     },
 
     /** Rejects (4001) the requests of one tab's frames: its page reloaded or went away. */
-    rejectTab(tabId: number): void {
+    async rejectTab(tabId: number): Promise<void> {
+      await core.restored();
       const fromTab = (entry: Pending) => entry.frame?.startsWith(`${tabId}:`) === true;
-      const dropped = queue.filter(fromTab);
-      queue = queue.filter((entry) => !fromTab(entry));
-      for (const pending of dropped) pending.settle({ error: toRpcError(rejected()) });
-      closeIfDone();
+      for (const pending of core.queue.filter(fromTab))
+        core.finish(pending, { error: toRpcError(rejected()) });
+      core.closeIfDone();
     },
 
     async decide(
@@ -171,47 +319,18 @@ export function createApprovalQueue(deps: ApprovalDeps) {
       acknowledged: readonly string[] = [],
       choice: UserChoice = {},
     ): Promise<ApprovalsState> {
-      const pending = queue.find((entry) => entry.id === id);
-      if (!pending?.view) throw new CodedError('NOT_WAITING', 'This request is no longer waiting.');
-      const unticked = approve
-        ? codesToTick(pending.view).filter((code) => !acknowledged.includes(code))
-        : [];
-      if (unticked.length > 0) {
-        throw new CodedError('NOT_ACKNOWLEDGED', 'Tick every warning that asks you to before approving.');
-      }
-      if (!approve) {
-        queue = removeFromQueue(queue, id);
-        pending.settle({ error: toRpcError(rejected()) });
-        closeIfDone();
-        return approvals();
-      }
-      // A wrong password keeps the request waiting: the window says so and asks again.
-      if ((await deps.walletStatus()) !== 'unlocked') {
-        if (!password) throw new CodedError('LOCKED', 'Unlock Swaplane first: enter your password.');
-        await deps.unlock(password);
-      }
-      await pending.check?.(choice);
-      queue = removeFromQueue(queue, id);
-      try {
-        pending.settle({ result: await pending.run(choice) });
-      } catch (error) {
-        pending.settle({ error: toRpcError(error) });
-        // The window shows why it failed (the page got the same coded error).
-        throw new CodedError(
-          'REQUEST_FAILED',
-          error instanceof DappRpcError ? error.message : 'Swaplane could not complete the request.',
-        );
-      }
-      closeIfDone();
+      await decideApproval(core, deps, { id, approve, password, acknowledged, choice });
       return approvals();
     },
 
     /** The window went away (closed by the user): everything it was asking about is rejected. */
-    windowClosed(id: number): void {
-      if (!windows.closed(id)) return;
-      const dropped = queue.filter((entry) => entry.view !== null);
-      queue = queue.filter((entry) => entry.view === null);
-      for (const pending of dropped) pending.settle({ error: toRpcError(rejected()) });
+    async windowClosed(id: number): Promise<void> {
+      await core.restored();
+      if (!core.windows.closed(id)) return;
+      for (const pending of core.queue.filter((entry) => entry.view !== null)) {
+        core.finish(pending, { error: toRpcError(rejected()) });
+      }
+      core.persist();
     },
   };
 }

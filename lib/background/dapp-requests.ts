@@ -1,6 +1,6 @@
 // Sign and send requests of a connected site: params parsed and checked against the site's
 // account and chain BEFORE a window opens, the window's content built, and what runs on approval.
-import type { Hex, LocalAccount } from 'viem';
+import { getAddress, type Hex, type LocalAccount } from 'viem';
 import { sameAddress } from '@/lib/api/schema';
 import type { ApprovalDetail } from '@/lib/dapp/approval';
 import { DappRpcError, invalidParams, RPC_ERROR } from '@/lib/dapp/errors';
@@ -12,16 +12,26 @@ import type { ConnectedSite } from '@/lib/dapp/sites';
 import { normalizeTransaction } from '@/lib/dapp/transaction';
 import { decodeTypedData, TypedDataError } from '@/lib/dapp/typed-data';
 import type { RpcClient } from '@/lib/rpc/network';
-import { prepareTransaction, sendPrepared } from './dapp-actions';
+import type { StoredTransaction } from '@/lib/state/dapp-queue';
+import { type PreparedTransaction, prepareTransaction } from './dapp-actions';
+import type { RecipientRecord } from './dapp-recipients';
+import { reviewDapp, sendPrepared } from './dapp-send';
+import type { Signing } from './signing';
+
+export type SiteKind = Exclude<ApprovalKind, 'connect'>;
 
 export interface RequestContext {
-  kind: Exclude<ApprovalKind, 'connect'>;
+  kind: SiteKind;
   method: string;
   params: unknown;
   site: ConnectedSite;
   chainId: number;
   client: () => RpcClient;
   signer: () => Promise<LocalAccount>;
+  /** The background's one signing funnel and the user's fee ceilings. */
+  signing: Signing;
+  /** Swaplane's sealed record of who each account sent to ("first interaction"). */
+  recipients?: RecipientRecord;
 }
 
 function requireSiteAccount(site: ConnectedSite, address: string): string {
@@ -42,9 +52,14 @@ async function signerFor(context: RequestContext, account: string): Promise<Loca
   return signer;
 }
 
-export async function prepareRequest(
-  context: RequestContext,
-): Promise<{ detail: ApprovalDetail; run: () => Promise<unknown> }> {
+export interface PreparedRequest {
+  detail: ApprovalDetail;
+  run: () => Promise<unknown>;
+  /** A transaction's review figures beyond its view, kept for a worker restart. */
+  transaction?: StoredTransaction;
+}
+
+export async function prepareRequest(context: RequestContext): Promise<PreparedRequest> {
   const { site } = context;
   if (context.kind === 'sign') {
     const [first, second] = parseParams('personal_sign', context.params);
@@ -89,10 +104,84 @@ export async function prepareRequest(
   const account = requireSiteAccount(site, params.from);
   const call = normalizeTransaction(params, account, context.chainId);
   const client = context.client();
-  const prepared = await prepareTransaction(client, context.chainId, call);
+  const { recipients, chainId } = context;
+  const prepared = await prepareTransaction(
+    client,
+    chainId,
+    call,
+    context.signing.ceilingFor(chainId),
+    (to) => (recipients ? recipients.has(chainId, account, to) : Promise.resolve(false)),
+  );
+  return transactionApproval(context, client, account, prepared);
+}
+
+/** The funnel's review of a prepared transaction, and the approval that signs it (once). */
+function transactionApproval(
+  context: RequestContext,
+  client: RpcClient,
+  account: string,
+  prepared: PreparedTransaction,
+): PreparedRequest {
+  const { funnel } = context.signing;
+  const reviewId = reviewDapp(funnel, context.chainId, prepared);
+  const { gasUsed, fees } = prepared;
   return {
     detail: prepared.detail,
-    run: async (): Promise<Hex> =>
-      sendPrepared(client, context.chainId, await signerFor(context, account), prepared),
+    run: async (): Promise<Hex> => {
+      const hash = await sendPrepared({
+        client,
+        chainId: context.chainId,
+        funnel,
+        reviewId,
+        signer: () => signerFor(context, account),
+        prepared,
+      });
+      // Sent: the next send to this address is no longer a first interaction.
+      if (prepared.call.to) await context.recipients?.add(context.chainId, account, prepared.call.to);
+      return hash;
+    },
+    transaction: {
+      gasUsed: gasUsed.toString(),
+      baseFee: fees.baseFee.toString(),
+      source: fees.source,
+      capped: fees.capped,
+    },
   };
 }
+
+/**
+ * A transaction a worker before this one left waiting, exactly as its window shows it (the plan is
+ * the view's fields; nothing is estimated again), reviewed by the funnel again: its caps and the
+ * ceiling as set now. Approving it re-simulates it, as any approval does.
+ */
+export function revivedTransaction(
+  context: RequestContext,
+  detail: Extract<ApprovalDetail, { kind: 'transaction' }>,
+  stored: StoredTransaction,
+): PreparedRequest {
+  const account = requireSiteAccount(context.site, detail.account);
+  if (detail.chainId !== context.chainId || detail.to === null || !HEX_DATA.test(detail.data))
+    throw new DappRpcError(RPC_ERROR.invalidInput, 'The waiting transaction could not be restored.');
+  const prepared: PreparedTransaction = {
+    detail,
+    call: {
+      from: getAddress(detail.account),
+      to: getAddress(detail.to),
+      value: BigInt(detail.value),
+      data: detail.data as Hex,
+      gas: BigInt(detail.gasLimit),
+      fees: null,
+    },
+    gasUsed: BigInt(stored.gasUsed),
+    fees: {
+      maxFeePerGas: BigInt(detail.maxFeePerGas),
+      maxPriorityFeePerGas: BigInt(detail.maxPriorityFeePerGas),
+      baseFee: BigInt(stored.baseFee),
+      source: stored.source,
+      capped: stored.capped,
+    },
+  };
+  return transactionApproval(context, context.client(), account, prepared);
+}
+
+const HEX_DATA = /^0x(?:[0-9a-fA-F]{2})*$/;

@@ -12,14 +12,16 @@ import { messageBytesHex } from '@/lib/dapp/message';
 import { type ApprovalKind, classifyMethod } from '@/lib/dapp/methods';
 import { parseParams } from '@/lib/dapp/params';
 import { createRateLimiter } from '@/lib/dapp/rate-limit';
-import { hexChainId, siteFor } from '@/lib/dapp/sites';
+import { type ConnectedSite, hexChainId, siteFor } from '@/lib/dapp/sites';
 import { publicClientFor } from '@/lib/rpc/network';
 import type { Settings } from '@/lib/settings/settings';
 import type { DappSettings } from '@/lib/state/dapp';
 import { dappSettingsItem } from '@/lib/storage/items';
 import { dappAccounts } from './dapp-accounts';
-import { createApprovalQueue } from './dapp-approvals';
-import { prepareRequest } from './dapp-requests';
+import { type AskedRequest, createApprovalQueue, type PreparedApproval } from './dapp-approvals';
+import { type QueueStore, type Revive, sessionQueueStore } from './dapp-queue-store';
+import { createRecipientRecord, type RecipientRecord } from './dapp-recipients';
+import { prepareRequest, revivedTransaction, type SiteKind } from './dapp-requests';
 import {
   createSiteRegistry,
   type DappEvent,
@@ -27,6 +29,7 @@ import {
   readOnlyCall,
   type SiteRegistry,
 } from './dapp-sites';
+import { createSigning, type Signing } from './signing';
 import type { TrustSettings } from './trust-settings';
 import type { WalletService } from './wallet';
 
@@ -43,12 +46,20 @@ export interface DappDeps {
   sendToFrame: (frame: Frame, event: DappEvent) => Promise<void>;
   /** The seal on the connected sites and the dapp settings (lib/background/trust-settings.ts). */
   seal?: Pick<TrustSettings, 'afterOwnChange' | 'trustedSites'>;
+  /** The background's one signing funnel (lib/background/signing.ts); tests may leave it to the service. */
+  signing?: Signing;
+  /** Where waiting approvals outlive the worker: storage.session by default; null keeps them in memory. */
+  queueStore?: QueueStore | null;
   now?: () => number;
 }
 
 export function createDappService(deps: DappDeps) {
   const now = deps.now ?? Date.now;
+  // The context is complete before the queue revives anything: revival runs on first use.
+  const context = {} as ApprovalContext;
   const approvalQueue = createApprovalQueue({
+    ...(deps.queueStore === null ? {} : { store: deps.queueStore ?? sessionQueueStore }),
+    revive: reviver(context),
     openWindow: deps.openWindow,
     focusWindow: deps.focusWindow,
     closeWindow: deps.closeWindow,
@@ -68,13 +79,26 @@ export function createDappService(deps: DappDeps) {
       : answerWalletMethod(registry, origin, method, params);
 
   const readLimiter = createRateLimiter(now);
-  const context: ApprovalContext = { deps, ask, registry, accounts, unlocked, now };
+  const signing = deps.signing ?? createSigning(deps.settings);
+  const recipients = createRecipientRecord(() => deps.wallet.trustKey());
+  Object.assign(context, {
+    deps,
+    ask,
+    registry,
+    accounts,
+    unlocked,
+    now,
+    signing,
+    recipients,
+  } satisfies ApprovalContext);
 
   async function request(
     origin: string,
     frame: Frame | undefined,
     method: string,
     params: unknown,
+    /** The bridge's key for the request: how its answer is asked for again after a worker restart. */
+    key?: string,
   ): Promise<DappResponse> {
     registry.rememberFrame(origin, frame);
     try {
@@ -96,7 +120,8 @@ export function createDappService(deps: DappDeps) {
         return { result: await readOnlyCall(client, method, params) };
       }
       if (kind === 'wallet') return { result: await walletMethod(origin, method, params) };
-      return await approvalMethod(context, origin, frameKey(frame), kind.approval, method, params);
+      const asked = { method, params, key: key ?? null };
+      return await approvalMethod(context, origin, frameKey(frame), kind.approval, asked);
     } catch (error) {
       return { error: toRpcError(error) };
     }
@@ -115,6 +140,9 @@ export function createDappService(deps: DappDeps) {
     request,
     approvals: approvalQueue.approvals,
     decide: approvalQueue.decide,
+    /** A page's bridge asks again for the answer to `key` (its first message died with the worker). */
+    resume: (origin: string, frame: Frame, key: string) =>
+      approvalQueue.resume(origin, frameKey(frame) ?? '', key),
     /** A tab navigated (its page reloaded or left) or closed: its waiting requests are rejected. */
     tabNavigated: (tabId: number) => approvalQueue.rejectTab(tabId),
     /**
@@ -152,71 +180,110 @@ interface ApprovalContext {
   accounts: ReturnType<typeof dappAccounts>;
   unlocked: () => Promise<boolean>;
   now: () => number;
+  signing: Signing;
+  recipients: RecipientRecord;
+}
+
+/** A connect request's window content and what approving it does (also for one revived). */
+function connectApproval(
+  { registry, accounts, now }: ApprovalContext,
+  origin: string,
+  wantsPermissions: boolean,
+): () => Promise<PreparedApproval> {
+  const answer = async () =>
+    wantsPermissions ? registry.permissionsOf(origin) : accounts.orderedAccounts(origin, true);
+  return async () => ({
+    chainId: await registry.chainOf(origin),
+    detail: {
+      kind: 'connect',
+      chainId: await registry.chainOf(origin),
+      accounts: await accounts.offeredAccounts(),
+    },
+    check: (choice) => accounts.chosenAccounts(choice),
+    run: async (choice) => {
+      await registry.connect(origin, await accounts.chosenAccounts(choice), now());
+      return answer();
+    },
+  });
+}
+
+/** A sign, typed-data or transaction request of a connected site: its window content and its run. */
+function siteRequest(context: ApprovalContext, site: ConnectedSite, kind: SiteKind, asked: AskedRequest) {
+  return prepareRequest({
+    kind,
+    method: asked.method,
+    params: asked.params,
+    site,
+    chainId: site.chainId,
+    client: () => publicClientFor(site.chainId, context.deps.settings()),
+    signer: () => context.deps.wallet.activeSigner(),
+    signing: context.signing,
+    recipients: context.recipients,
+  });
 }
 
 /** Requests that need the user: connect, sign, typed data, transaction. */
 async function approvalMethod(
-  { deps, ask, registry, accounts, unlocked, now }: ApprovalContext,
+  context: ApprovalContext,
   origin: string,
   frame: string | null,
   kind: ApprovalKind,
-  method: string,
-  params: unknown,
+  asked: AskedRequest,
 ): Promise<DappResponse> {
-  const all = await registry.sites();
-  const site = siteFor(all, origin);
+  const { ask, registry, accounts, unlocked } = context;
+  const site = siteFor(await registry.sites(), origin);
   if (kind === 'connect') {
-    const wantsPermissions = method === 'wallet_requestPermissions';
+    const wantsPermissions = asked.method === 'wallet_requestPermissions';
     if (wantsPermissions) {
-      const [asked] = parseParams(method, params);
-      if (!Object.hasOwn(asked, 'eth_accounts')) {
+      const [permissions] = parseParams('wallet_requestPermissions', asked.params);
+      if (!Object.hasOwn(permissions, 'eth_accounts')) {
         throw new DappRpcError(
           RPC_ERROR.invalidParams,
           'Invalid params: only eth_accounts can be requested.',
         );
       }
     }
-    const answer = async () =>
-      wantsPermissions ? registry.permissionsOf(origin) : accounts.orderedAccounts(origin, true);
-    if (site && !wantsPermissions && (await unlocked())) return { result: await answer() };
-    return ask(
-      origin,
-      kind,
-      async () => ({
-        chainId: await registry.chainOf(origin),
-        detail: {
-          kind: 'connect',
-          chainId: await registry.chainOf(origin),
-          accounts: await accounts.offeredAccounts(),
-        },
-        check: (choice) => accounts.chosenAccounts(choice),
-        run: async (choice) => {
-          await registry.connect(origin, await accounts.chosenAccounts(choice), now());
-          return answer();
-        },
-      }),
-      frame,
-    );
+    if (site && !wantsPermissions && (await unlocked()))
+      return { result: await accounts.orderedAccounts(origin, true) };
+    return ask(origin, kind, connectApproval(context, origin, wantsPermissions), frame, asked);
   }
   if (!site) throw unauthorized();
   const chainId = site.chainId;
-  return ask(
-    origin,
-    kind,
-    async () => ({
-      chainId,
-      ...(await prepareRequest({
-        kind,
-        method,
-        params,
+  const prepare = async () => ({ chainId, ...(await siteRequest(context, site, kind, asked)) });
+  return ask(origin, kind, prepare, frame, asked);
+}
+
+/**
+ * A request a worker before this one left waiting (storage.session), made runnable again: a
+ * connect as it was; a signature parsed again from what the page sent; a transaction with exactly
+ * the plan its window shows, reviewed by the funnel again. Refused if the site is gone or moved.
+ */
+function reviver(context: ApprovalContext): Revive {
+  return async (entry, view) => {
+    if (entry.kind === 'connect') {
+      const wantsPermissions = entry.method === 'wallet_requestPermissions';
+      return connectApproval(context, entry.origin, wantsPermissions)();
+    }
+    const site = siteFor(await context.registry.sites(), entry.origin);
+    if (!site || site.chainId !== view.chainId) throw unauthorized();
+    if (entry.kind !== 'transaction') return siteRequest(context, site, entry.kind, entry);
+    if (view.detail.kind !== 'transaction' || !entry.transaction) throw unauthorized();
+    return revivedTransaction(
+      {
+        kind: 'transaction',
+        method: entry.method,
+        params: entry.params,
         site,
-        chainId,
-        client: () => publicClientFor(chainId, deps.settings()),
-        signer: () => deps.wallet.activeSigner(),
-      })),
-    }),
-    frame,
-  );
+        chainId: site.chainId,
+        client: () => publicClientFor(site.chainId, context.deps.settings()),
+        signer: () => context.deps.wallet.activeSigner(),
+        signing: context.signing,
+        recipients: context.recipients,
+      },
+      view.detail,
+      entry.transaction,
+    );
+  };
 }
 
 /** Methods the wallet answers itself, without a window. */

@@ -24,7 +24,7 @@ import {
 import { lookupToken, type TokenLookup } from '@/lib/tokens/import';
 import { buildTokenSearchIndex, type TokenSearchIndex } from '@/lib/tokens/search';
 import type { KdfParams } from '@/lib/wallet/vault';
-import { createDappService, type DappService, dappBrowserApis } from './dapp';
+import { createDappService, type DappDeps, type DappService, dappBrowserApis } from './dapp';
 import {
   createExplorerHosts,
   type ExplorerHosts,
@@ -183,6 +183,11 @@ function trustedWallet(
   });
 }
 
+/** The dapp service with the browser's windows and tabs, over the wallet, the seal and the one funnel. */
+function browserDapp(deps: Pick<DappDeps, 'settings' | 'wallet' | 'seal' | 'signing'>): DappService {
+  return createDappService({ ...deps, ...dappBrowserApis() });
+}
+
 export function createBackgroundServices(options: BackgroundOptions = {}): BackgroundServices {
   let settings: Settings = structuredClone(DEFAULT_SETTINGS);
   const sessionListeners = new Set<(state: QuoteSessionState) => void>();
@@ -260,12 +265,7 @@ export function createBackgroundServices(options: BackgroundOptions = {}): Backg
     saveSettings: updateSettings,
   });
 
-  const dapp = createDappService({
-    settings: () => settings,
-    wallet: signingWallet,
-    seal: trust,
-    ...dappBrowserApis(),
-  });
+  const dapp = browserDapp({ settings: () => settings, wallet: signingWallet, seal: trust, signing });
 
   const ready = (async () => {
     settings = await settingsItem.get();

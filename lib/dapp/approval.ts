@@ -98,6 +98,11 @@ export const ApprovalDetailSchema = z.discriminatedUnion('kind', [
     ),
     /** Whether `to` has code: a contract runs whatever it was written to do with the value. */
     recipientKind: z.nullable(z.enum(['contract', 'account'])),
+    /**
+     * Whether the account sent to `to` before: never-sent (its nonce is 0: it never sent anything on
+     * this network), not-recorded (Swaplane recorded no earlier send to it), sent-before.
+     */
+    recipientHistory: z.optional(z.enum(['never-sent', 'not-recorded', 'sent-before'])),
     nfts: z.array(
       z.object({
         token: z.string(),

@@ -1,7 +1,9 @@
 // The approval queue: requests waiting for the user, oldest first. One shown at a time; an origin
 // has at most PER_ORIGIN waiting (a page firing hundreds of requests gets -32005 for the rest,
 // and never more than one window), and the whole queue is bounded too.
-export const QUEUE_LIMITS = { perOrigin: 3, total: 20 } as const;
+import { MAX_WAITING_APPROVALS } from '@/lib/state/dapp-queue';
+
+export const QUEUE_LIMITS = { perOrigin: 3, total: MAX_WAITING_APPROVALS } as const;
 
 export interface Queued {
   id: string;

@@ -157,6 +157,7 @@ export const RESULT_SCHEMAS = {
   // ----- Dapps (EIP-1193 provider) -----
   dappInit: z.object({ exposeWindowEthereum: z.boolean(), chainId: z.string() }),
   dappRequest: DappResponseSchema,
+  dappResume: DappResponseSchema,
   dappApprovals: ApprovalsStateSchema,
   dappDecide: ApprovalsStateSchema,
   dappSites: ConnectedSitesSchema,

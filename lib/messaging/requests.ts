@@ -10,6 +10,8 @@ import { QuoteInputSchema } from '@/lib/state/session-state';
 const ChainRequest = { chainId: ChainIdSchema };
 const Secret = z.string().check(z.maxLength(1_000));
 const AccountName = z.string().check(z.minLength(1), z.maxLength(40));
+/** The bridge's key for one request: letters, digits and dashes. */
+const BridgeKey = z.string().check(z.regex(/^[A-Za-z0-9-]{1,64}$/));
 
 export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('getSettings') }),
@@ -162,7 +164,11 @@ export const RequestSchema = z.discriminatedUnion('type', [
     type: z.literal('dappRequest'),
     method: z.string().check(z.minLength(1), z.maxLength(100)),
     params: z.optional(z.unknown()),
+    /** The bridge's key for this request, to ask for its answer again after a worker restart. */
+    key: z.optional(BridgeKey),
   }),
+  /** The bridge asks again for the answer to its request `key`: its message died with the worker. */
+  z.object({ type: z.literal('dappResume'), key: BridgeKey }),
   /** What the approval window shows: the oldest waiting request and the queue (views only). */
   z.object({ type: z.literal('dappApprovals'), selected: z.optional(z.string().check(z.maxLength(100))) }),
   z.object({
@@ -196,5 +202,6 @@ export const CONTENT_SCRIPT_REQUESTS: ReadonlySet<RequestType> = new Set<Request
   'explorerChain',
   'dappInit',
   'dappRequest',
+  'dappResume',
   'tokenSafety',
 ]);

@@ -10,6 +10,7 @@ import {
   type DappSettings,
   DappSettingsSchema,
 } from '@/lib/state/dapp';
+import { EMPTY_QUEUE, type StoredQueue, StoredQueueSchema } from '@/lib/state/dapp-queue';
 import {
   type HistoryEntry,
   HistorySchema,
@@ -20,6 +21,7 @@ import {
 } from '@/lib/state/pipeline-state';
 import { type Prefill, PrefillSchema } from '@/lib/state/prefill';
 import { type StoredPreparedSwap, StoredPreparedSwapSchema } from '@/lib/state/prepared-swap';
+import { type SentToRecord, SentToRecordsSchema } from '@/lib/state/sent-to';
 import { type QuoteSessionState, QuoteSessionStateSchema } from '@/lib/state/session-state';
 import { AutoLockStateSchema } from '@/lib/wallet/autolock';
 import { type KeyringMeta, KeyringMetaSchema } from '@/lib/wallet/keyring';
@@ -274,6 +276,27 @@ export const connectedSitesItem = defineStorageItem<ConnectedSite[]>({
   key: 'connectedSites',
   version: 1,
   schema: ConnectedSitesSchema,
+  fallback: () => [],
+});
+
+/**
+ * Requests waiting for the user, in storage.session (trusted contexts only): the approval window
+ * still shows them after the browser stops the worker, and their answers still reach their pages.
+ */
+export const dappQueueItem = defineStorageItem<StoredQueue>({
+  area: 'session',
+  key: 'dappQueue',
+  version: 1,
+  schema: StoredQueueSchema,
+  fallback: () => ({ ...EMPTY_QUEUE, requests: [] }),
+});
+
+/** Addresses each account sent a dapp transaction to, sealed per record (lib/state/sent-to.ts). */
+export const sentToItem = defineStorageItem<SentToRecord[]>({
+  area: 'local',
+  key: 'sentTo',
+  version: 1,
+  schema: SentToRecordsSchema,
   fallback: () => [],
 });
 

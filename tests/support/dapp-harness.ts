@@ -26,6 +26,8 @@ export interface DappHarness {
   approveNext(password?: string): Promise<unknown>;
   /** A connect request from `origin`, approved. */
   connect(origin?: string, frame?: Frame): Promise<DappResponse>;
+  /** A new worker: a fresh dapp service over the same storage and wallet (the old one is dropped). */
+  restart(): void;
 }
 
 /** Registers a beforeEach that builds a fresh harness; read its fields inside the tests. */
@@ -58,6 +60,9 @@ export function useDappHarness(): DappHarness {
       password: PASSWORD,
       confirmation: PASSWORD,
     });
+    h.restart();
+  });
+  h.restart = () => {
     h.dapp = createDappService({
       settings: () => DEFAULT_SETTINGS,
       wallet: h.wallet,
@@ -70,6 +75,6 @@ export function useDappHarness(): DappHarness {
         h.delivered.push({ frame, event });
       },
     });
-  });
+  };
   return h;
 }

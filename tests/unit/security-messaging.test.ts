@@ -136,11 +136,13 @@ afterEach(() => {
 
 describe('a content script (code in a page the user visits)', () => {
   it('the protocol lists exactly its six calls, and every other request is view-only', () => {
-    // explorerChain answers from the sender URL the browser reports, never from page-supplied data.
+    // explorerChain answers from the sender URL the browser reports, never from page-supplied data;
+    // dappResume answers only the frame and origin the browser reports for the sender.
     expect([...CONTENT_SCRIPT_REQUESTS].sort()).toEqual(
       [
         'dappInit',
         'dappRequest',
+        'dappResume',
         'explorerChain',
         'lookupToken',
         'oneClickQuote',

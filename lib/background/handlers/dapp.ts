@@ -15,12 +15,16 @@ function senderOrigin(sender: { url?: string; origin?: string }): string {
   return origin;
 }
 
+const frameOf = (sender: { tabId?: number; frameId?: number }) =>
+  sender.tabId !== undefined ? { tabId: sender.tabId, frameId: sender.frameId ?? 0 } : undefined;
+
 export function dappHandlers(
   dapp: DappService,
 ): Pick<
   Handlers,
   | 'dappInit'
   | 'dappRequest'
+  | 'dappResume'
   | 'dappApprovals'
   | 'dappDecide'
   | 'dappSites'
@@ -30,10 +34,13 @@ export function dappHandlers(
 > {
   return {
     dappInit: async (_request, sender) => dapp.init(senderOrigin(sender)),
-    dappRequest: async ({ method, params }, sender) => {
-      const frame =
-        sender.tabId !== undefined ? { tabId: sender.tabId, frameId: sender.frameId ?? 0 } : undefined;
-      return dapp.request(senderOrigin(sender), frame, method, params);
+    dappRequest: async ({ method, params, key }, sender) =>
+      dapp.request(senderOrigin(sender), frameOf(sender), method, params, key),
+    // The frame asking again is the browser's, as is the origin: a page can only resume its own.
+    dappResume: async ({ key }, sender) => {
+      const frame = frameOf(sender);
+      if (!frame) throw new CodedError('FORBIDDEN', 'Only a page can resume its request.');
+      return dapp.resume(senderOrigin(sender), frame, key);
     },
     dappApprovals: ({ selected }) => dapp.approvals(selected),
     dappDecide: ({ id, approve, password, acknowledged, accounts }) =>
