@@ -146,13 +146,18 @@ export function registerBackgroundHandlers(services: BackgroundServices): void {
   const extensionOrigin = browser.runtime.getURL('/');
   const kindOf = (sender: Sender | undefined) => senderKind(sender, browser.runtime.id, extensionOrigin);
 
-  browser.runtime.onMessage.addListener((message: unknown, sender: Browser.runtime.MessageSender) =>
-    handleMessage(handlers, services, message, kindOf(sender), {
-      url: sender.url,
-      origin: sender.origin,
-      tabId: sender.tab?.id,
-      frameId: sender.frameId,
-    }),
+  // Answered through sendResponse (and `return true`), which Chrome and Firefox both support natively:
+  // the background runs on the browser's own API, not the promise-returning listeners of the polyfill.
+  browser.runtime.onMessage.addListener(
+    (message: unknown, sender: Browser.runtime.MessageSender, sendResponse: (response: Response) => void) => {
+      handleMessage(handlers, services, message, kindOf(sender), {
+        url: sender.url,
+        origin: sender.origin,
+        tabId: sender.tab?.id,
+        frameId: sender.frameId,
+      }).then(sendResponse, (error: unknown) => sendResponse({ ok: false, error: errorResult(error) }));
+      return true;
+    },
   );
 
   // Views follow the quote session through a port: state at once, then every change.
