@@ -121,12 +121,7 @@ export function createDappService(deps: DappDeps) {
      * The user switched the active account: sites granted it hear accountsChanged with it first
      * (as eth_accounts answers); other sites hear nothing.
      */
-    async activeAccountChanged(address: string): Promise<void> {
-      for (const site of await sites()) {
-        if (!site.accounts.some((account) => sameAddress(account, address))) continue;
-        registry.notify(site.origin, 'accountsChanged', await orderedAccounts(site.origin, await unlocked()));
-      }
-    },
+    activeAccountChanged: (address: string) => accountsChangedFor(registry, accounts, address, unlocked),
     windowClosed: approvalQueue.windowClosed,
     sites,
     disconnect: registry.disconnect,
@@ -191,7 +186,10 @@ async function approvalMethod(
         },
         check: (choice) => accounts.chosenAccounts(choice),
         run: async (choice) => {
-          await registry.connect(origin, await accounts.chosenAccounts(choice), now());
+          const chosen = await accounts.chosenAccounts(choice);
+          await registry.connect(origin, chosen, now());
+          const activated = await accounts.activateChosen(chosen);
+          if (activated) await accountsChangedFor(registry, accounts, activated, unlocked, origin);
           return answer();
         },
       }),
@@ -217,6 +215,25 @@ async function approvalMethod(
     }),
     frame,
   );
+}
+
+/** Sites granted `address` (but `except`, which gets its answer) hear accountsChanged, active first. */
+async function accountsChangedFor(
+  registry: SiteRegistry,
+  accounts: ReturnType<typeof dappAccounts>,
+  address: string,
+  unlocked: () => Promise<boolean>,
+  except?: string,
+): Promise<void> {
+  for (const site of await registry.sites()) {
+    if (site.origin === except) continue;
+    if (!site.accounts.some((account) => sameAddress(account, address))) continue;
+    registry.notify(
+      site.origin,
+      'accountsChanged',
+      await accounts.orderedAccounts(site.origin, await unlocked()),
+    );
+  }
 }
 
 /** Methods the wallet answers itself, without a window. */
