@@ -203,7 +203,8 @@ async function describeTransaction(
     ),
   );
   const info = (token: string) => infos.get(token) ?? { symbol: null, decimals: null };
-  const decodedCall = decodeCall(call.data);
+  // A creation's data is the contract's code, not a call: nothing to decode.
+  const decodedCall = call.to === null ? null : decodeCall(call.data);
   const recipientKind = call.to === null ? null : code && code !== '0x' ? 'contract' : 'account';
   const nfts = nftChanges(logs, call.from);
   const nftGrants = nftApprovals(logs, call.from);
@@ -265,9 +266,6 @@ export async function sendPrepared(
       RPC_ERROR.unauthorized,
       'The active account is not the one this site asked to send from.',
     );
-  }
-  if (prepared.call.to === null) {
-    throw new DappRpcError(RPC_ERROR.unsupportedMethod, 'Swaplane does not deploy contracts for sites.');
   }
   await checkOutcomeUnchanged(client, chainId, prepared);
   const signed = await signCall(
