@@ -110,8 +110,24 @@ test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a se
     await expect(prompt.getByRole('button', { name: 'Connect' })).toBeDisabled();
     await choice.getByRole('checkbox', { name: /Account 2/ }).check();
     await expect(choice).toContainText('Swaplane will switch to Account 2');
+    // The primary action wears the accent of assets/tokens.css, in light and in dark.
+    const connect = prompt.getByRole('button', { name: 'Connect' });
+    await expect(connect).toBeEnabled();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await prompt.emulateMedia({ colorScheme });
+      const [background, accent] = await connect.evaluate((button) => {
+        const probe = document.createElement('span');
+        probe.style.color = 'var(--accent)';
+        document.body.append(probe);
+        const resolved = getComputedStyle(probe).color;
+        probe.remove();
+        return [getComputedStyle(button).backgroundColor, resolved];
+      });
+      expect(background, `the primary button's colour (${colorScheme})`).toBe(accent);
+    }
+    await prompt.emulateMedia({ colorScheme: 'light' });
     const closed = prompt.waitForEvent('close');
-    await prompt.getByRole('button', { name: 'Connect' }).click();
+    await connect.click();
     await closed;
     await expect(dapp.locator('#accounts')).toHaveText(SECOND_ACCOUNT);
   });
