@@ -38,7 +38,7 @@ const SECOND_ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const DAPP_SPENDER = '0x9bc5baF874d2DA8D216aE9f137804184EE5AfEF4';
 const SCREENS = process.env.SWAPLANE_SCREENS_DIR;
 
-/** Axe clean in light and dark, no horizontal overflow at 360x600; a screenshot kept when asked. */
+/** Axe clean in light and dark, no horizontal overflow at 360x600 (and 360x480); screenshots kept when asked. */
 async function auditWindow(prompt: Page, name: string): Promise<void> {
   await prompt.setViewportSize({ width: 360, height: 600 });
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -49,6 +49,11 @@ async function auditWindow(prompt: Page, name: string): Promise<void> {
     if (SCREENS) await prompt.screenshot({ path: path.join(SCREENS, `${name}-${colorScheme}.png`) });
   }
   await prompt.emulateMedia({ colorScheme: 'light' });
+  // Shorter (360x480): the page scrolls, never sideways, and the actions stay in view.
+  await prompt.setViewportSize({ width: 360, height: 480 });
+  expect(await prompt.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await expect(prompt.getByRole('button', { name: 'Reject' })).toBeInViewport();
+  await prompt.setViewportSize({ width: 360, height: 600 });
 }
 
 /** Clicks a dapp button and confirms the transaction it asks for; returns nothing until it is sent. */
