@@ -12,6 +12,10 @@ export function AccountChoice({
   chosen: readonly string[];
   onChange: (next: string[]) => void;
 }) {
+  const active = accounts.find((account) => account.active);
+  // Leaving the active account out makes the first chosen one active (only the active account signs).
+  const switchTo =
+    active && !chosen.includes(active.address) ? accounts.find((a) => chosen.includes(a.address)) : undefined;
   return (
     <fieldset class="accounts">
       <legend>Accounts this site may see</legend>
@@ -36,6 +40,9 @@ export function AccountChoice({
         </label>
       ))}
       {chosen.length === 0 ? <p class="hint">Choose at least one account.</p> : null}
+      {switchTo ? (
+        <p class="note">Swaplane will switch to {switchTo.name}: the active account is the one that signs.</p>
+      ) : null}
     </fieldset>
   );
 }

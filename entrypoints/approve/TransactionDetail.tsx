@@ -51,11 +51,13 @@ export function TransactionDetail({ detail }: { detail: Tx }) {
           </dd>
           <dt>Call</dt>
           <dd>
-            {detail.call === null
-              ? 'none (a plain send)'
-              : detail.call.known
-                ? detail.call.name
-                : `Unknown call ${detail.call.selector ?? ''}`}
+            {detail.to === null
+              ? 'deploys a new contract'
+              : detail.call === null
+                ? 'none (a plain send)'
+                : detail.call.known
+                  ? detail.call.name
+                  : `Unknown call ${detail.call.selector ?? ''}`}
           </dd>
           {detail.call?.args.map((arg) => (
             <>

@@ -1,5 +1,6 @@
 // Which accounts a site sees: offered to the user on connect (every account, the active one
 // first), the user's pick checked against the wallet, and eth_accounts' order (active first).
+// Only the active account signs: a site connected without it makes its first chosen account active.
 import { getAddress } from 'viem';
 import { sameAddress } from '@/lib/api/schema';
 import { DappRpcError, RPC_ERROR } from '@/lib/dapp/errors';
@@ -8,7 +9,10 @@ import type { UserChoice } from './dapp-approvals';
 import { CodedError } from './errors';
 import type { WalletService } from './wallet';
 
-export function dappAccounts(wallet: Pick<WalletService, 'state'>, sites: () => Promise<ConnectedSite[]>) {
+export function dappAccounts(
+  wallet: Pick<WalletService, 'state' | 'setActive'>,
+  sites: () => Promise<ConnectedSite[]>,
+) {
   /** The accounts a connect request offers: every account of the wallet, the active one first. */
   async function offeredAccounts() {
     const state = await wallet.state();
@@ -46,5 +50,19 @@ export function dappAccounts(wallet: Pick<WalletService, 'state'>, sites: () => 
     return first ? [first, ...accounts.filter((account) => account !== first)] : accounts;
   }
 
-  return { offeredAccounts, chosenAccounts, orderedAccounts };
+  /**
+   * After a connect: when the user left the active account out, the first chosen one becomes active
+   * (the one the site will ask to sign with); its address, or null when nothing changed.
+   */
+  async function activateChosen(chosen: readonly string[]): Promise<string | null> {
+    const state = await wallet.state();
+    const active = state.accounts.find((account) => account.id === state.activeId);
+    if (active && chosen.some((address) => sameAddress(address, active.address))) return null;
+    const first = state.accounts.find((account) => sameAddress(account.address, chosen[0] ?? ''));
+    if (!first) return null;
+    await wallet.setActive(first.id);
+    return getAddress(first.address);
+  }
+
+  return { offeredAccounts, chosenAccounts, orderedAccounts, activateChosen };
 }

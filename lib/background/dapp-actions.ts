@@ -244,7 +244,8 @@ async function describeTransaction(
     ),
   );
   const info = (token: string) => infos.get(token) ?? { symbol: null, decimals: null };
-  const decodedCall = decodeCall(call.data);
+  // A creation's data is the contract's code, not a call: nothing to decode.
+  const decodedCall = call.to === null ? null : decodeCall(call.data);
   const recipientKind = call.to === null ? null : code && code !== '0x' ? 'contract' : 'account';
   const nfts = nftChanges(logs, call.from);
   const nftGrants = nftApprovals(logs, call.from);

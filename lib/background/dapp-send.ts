@@ -30,9 +30,6 @@ export function dappFunnelError(error: unknown): unknown {
 /** The plan of a prepared transaction: exactly what the window shows (pure). */
 export function dappPlan(chainId: number, prepared: PreparedTransaction): TransactionPlan {
   const { call, fees } = prepared;
-  if (call.to === null) {
-    throw new DappRpcError(RPC_ERROR.unsupportedMethod, 'Swaplane does not deploy contracts for sites.');
-  }
   return {
     kind: 'dapp',
     chainId,

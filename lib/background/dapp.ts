@@ -149,12 +149,7 @@ export function createDappService(deps: DappDeps) {
      * The user switched the active account: sites granted it hear accountsChanged with it first
      * (as eth_accounts answers); other sites hear nothing.
      */
-    async activeAccountChanged(address: string): Promise<void> {
-      for (const site of await sites()) {
-        if (!site.accounts.some((account) => sameAddress(account, address))) continue;
-        registry.notify(site.origin, 'accountsChanged', await orderedAccounts(site.origin, await unlocked()));
-      }
-    },
+    activeAccountChanged: (address: string) => accountsChangedFor(registry, accounts, address, unlocked),
     windowClosed: approvalQueue.windowClosed,
     sites,
     disconnect: registry.disconnect,
@@ -186,7 +181,7 @@ interface ApprovalContext {
 
 /** A connect request's window content and what approving it does (also for one revived). */
 function connectApproval(
-  { registry, accounts, now }: ApprovalContext,
+  { registry, accounts, now, unlocked }: ApprovalContext,
   origin: string,
   wantsPermissions: boolean,
 ): () => Promise<PreparedApproval> {
@@ -201,7 +196,11 @@ function connectApproval(
     },
     check: (choice) => accounts.chosenAccounts(choice),
     run: async (choice) => {
-      await registry.connect(origin, await accounts.chosenAccounts(choice), now());
+      const chosen = await accounts.chosenAccounts(choice);
+      await registry.connect(origin, chosen, now());
+      // Only the active account signs: a connect that leaves it out makes the first chosen one active.
+      const activated = await accounts.activateChosen(chosen);
+      if (activated) await accountsChangedFor(registry, accounts, activated, unlocked, origin);
       return answer();
     },
   });
@@ -284,6 +283,25 @@ function reviver(context: ApprovalContext): Revive {
       entry.transaction,
     );
   };
+}
+
+/** Sites granted `address` (but `except`, which gets its answer) hear accountsChanged, active first. */
+async function accountsChangedFor(
+  registry: SiteRegistry,
+  accounts: ReturnType<typeof dappAccounts>,
+  address: string,
+  unlocked: () => Promise<boolean>,
+  except?: string,
+): Promise<void> {
+  for (const site of await registry.sites()) {
+    if (site.origin === except) continue;
+    if (!site.accounts.some((account) => sameAddress(account, address))) continue;
+    registry.notify(
+      site.origin,
+      'accountsChanged',
+      await accounts.orderedAccounts(site.origin, await unlocked()),
+    );
+  }
 }
 
 /** Methods the wallet answers itself, without a window. */

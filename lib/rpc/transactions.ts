@@ -20,6 +20,9 @@ export interface UnsignedCall {
   gas: bigint;
 }
 
+/** What signCall signs: `to` null deploys a contract (a site's, reviewed as such in its window). */
+export type SignableCall = Omit<UnsignedCall, 'to'> & { to: Address | null };
+
 export interface Fees {
   maxFeePerGas: bigint;
   maxPriorityFeePerGas: bigint;
@@ -50,7 +53,7 @@ export async function estimateFees(client: RpcClient): Promise<Fees> {
 export async function signCall(
   client: RpcClient,
   account: LocalAccount,
-  call: UnsignedCall,
+  call: SignableCall,
   fees: Fees,
   /** A replacement reuses its transaction's nonce; otherwise the next one. */
   fixedNonce?: number,

@@ -16,7 +16,8 @@ export interface TransactionPlan {
   kind: PlanKind;
   chainId: number;
   from: Address;
-  to: Address;
+  /** null: a contract creation (a site's deployment, reviewed as such in its window). */
+  to: Address | null;
   value: bigint;
   data: Hex;
   /** What the simulation (eth_simulateV1, or estimateGas) used; `gas` may exceed it by the margin only. */
@@ -42,6 +43,7 @@ export type FunnelErrorCode =
   | 'REVIEW_USED'
   | 'REVIEW_EXPIRED'
   | 'WRONG_ACCOUNT'
+  | 'CREATION_NOT_ALLOWED'
   | 'RPC_WRONG_CHAIN';
 
 export class FunnelError extends Error {
@@ -65,6 +67,13 @@ export function gasLimitFor(kind: PlanKind, gasUsed: bigint): { gas: bigint; cap
 
 /** Why a plan may not be signed, or null (pure): the funnel's caps. */
 export function planRefusal(plan: TransactionPlan, ceiling: FeeCeiling): FunnelError | null {
+  // Only a site deploys a contract (shown as such in its window); Swaplane's own plans always call one.
+  if (plan.to === null && plan.kind !== 'dapp') {
+    return new FunnelError(
+      'CREATION_NOT_ALLOWED',
+      `A ${plan.kind} must name a recipient. Nothing was signed.`,
+    );
+  }
   const limit = gasLimitFor(plan.kind, plan.gasUsed).gas;
   if (plan.gas > limit) {
     return new FunnelError(

@@ -61,7 +61,7 @@ function signInFunnel(client: RpcClient, signing: FunnelSigning, plan: Transacti
   const sameCall =
     reviewed !== undefined &&
     plan.kind === 'swap' &&
-    reviewed.plan.to.toLowerCase() === plan.to.toLowerCase() &&
+    reviewed.plan.to?.toLowerCase() === plan.to?.toLowerCase() &&
     reviewed.plan.data === plan.data &&
     reviewed.plan.value === plan.value;
   if (!sameCall) return signing.funnel.signUnder({ plan, client, signer: signing.signer });

@@ -55,6 +55,35 @@ describe('the approval queue and accounts', () => {
     expect(h.delivered).toEqual([]);
   });
 
+  it('a connect that leaves the active account out makes the chosen one active; its other sites hear it', async () => {
+    const added = await h.wallet.addAccount('Second');
+    const second = added.accounts.find((account) => account.address !== ACCOUNT)?.address as string;
+    // B is granted the second account while it is active.
+    const pendingB = h.dapp.request(B, frameB, 'eth_requestAccounts', undefined);
+    await expect.poll(async () => (await h.dapp.approvals()).current?.detail.kind).toBe('connect');
+    await h.dapp.decide((await h.dapp.approvals()).current?.id as string, true, undefined, [], {
+      accounts: [second],
+    });
+    expect(await pendingB).toEqual({ result: [second] });
+    // The first account becomes active again; A then connects with the second account only.
+    await h.wallet.setActive(added.accounts.find((account) => account.address === ACCOUNT)?.id as string);
+    h.delivered = [];
+    expect(await connectChoosing([second])).toEqual({ result: [second] });
+    const state = await h.wallet.state();
+    expect(state.accounts.find((account) => account.id === state.activeId)?.address).toBe(second);
+    // B, granted the account that became active, hears the switch (A hears its own connect).
+    expect(h.delivered).toContainEqual({
+      frame: frameB,
+      event: { type: 'swaplane:dapp-event', origin: B, event: 'accountsChanged', data: [second] },
+    });
+    // Choosing the active account (with others) changes nothing.
+    h.delivered = [];
+    await h.dapp.disconnect(A);
+    h.delivered = [];
+    expect(await connectChoosing([ACCOUNT, second])).toEqual({ result: [second, ACCOUNT] });
+    expect((await h.wallet.state()).activeId).toBe(state.activeId);
+  });
+
   it('a request over the limit is refused before it is prepared (nothing simulated)', async () => {
     await connectChoosing([ACCOUNT]);
     const asks = Array.from({ length: 3 }, () =>
