@@ -73,7 +73,7 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewInput): Prom
   if (!verdict.ok) throw new PreviewError('QUOTE_REJECTED', verifyFailureMessage(verdict.reason));
   await verifyQuoteDecimals(deps.facts, quote);
 
-  const { build, checked, consent } = await buildAndCheck(deps, input, now());
+  const { build, checked, consent, pinned } = await buildAndCheck(deps, input, now());
   const router = checked.router;
   const swap = { to: router, data: build.transaction as Hex, value: BigInt(build.value) };
   const inAmount = BigInt(quote.inAmount);
@@ -137,6 +137,10 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewInput): Prom
     reviewedAt,
     expiresAt: input.expiresAt,
     transaction: { to: router, data: swap.data, value: swap.value.toString() },
+    routerTrust: {
+      status: consent === null ? 'trusted' : consent === 'ROUTER_CHANGED' ? 'changed' : 'new',
+      pinned,
+    },
     approval:
       plan.kind === 'none'
         ? null
@@ -190,16 +194,18 @@ async function buildAndCheck(deps: PreviewDeps, input: PreviewInput, nowMs: numb
     nowSeconds: Math.floor(nowMs / 1000),
   };
   let checked = checkBuild(checkInput);
+  let pinned: Address | null = null;
   let consent: 'ROUTER_UNPINNED' | 'ROUTER_CHANGED' | null = null;
   if (!checked.ok && isConsentReason(checked.reason)) {
     consent = checked.reason.code;
+    if (checked.reason.code === 'ROUTER_CHANGED') pinned = checked.reason.pinned;
     checked = checkBuild({ ...checkInput, consentRouter: checked.reason.router });
   }
   if (!checked.ok) {
     const code = checked.reason.code === 'QUOTE_MISMATCH' ? 'QUOTE_REJECTED' : checked.reason.code;
     throw new PreviewError(code, buildCheckMessage(checked.reason));
   }
-  return { build, checked, consent };
+  return { build, checked, consent, pinned };
 }
 
 async function buildOnce(deps: PreviewDeps, quote: Quote) {
