@@ -48,7 +48,7 @@ export function NetworkFee(props: {
         Network fee <span data-testid="review-fee">{feeText(expected, native, price)}</span>
       </summary>
       <p class="muted">
-        Most it can cost: {feeText(max, native, price)}.{' '}
+        Up to {feeText(max, native, price)}: the most it can cost.{' '}
         {preview ? 'From the transaction as built and simulated.' : 'Estimated from the route.'}
         {(preview ? preview.approval !== null : figures?.fee?.approvalNeeded) && ' Includes the approval.'}
       </p>

@@ -15,8 +15,15 @@ import {
   shownExpiry,
 } from '@/lib/swap/review';
 import type { QuoteFigures } from './QuoteCard';
-import { type ReviewBlock, ReviewActions } from './ReviewActions';
-import { type ApprovalMode, ApprovalChoice, approvalWords, NetworkFee, PreviewDetails, Warnings } from './ReviewParts';
+import { ReviewActions, type ReviewBlock } from './ReviewActions';
+import {
+  ApprovalChoice,
+  type ApprovalMode,
+  approvalWords,
+  NetworkFee,
+  PreviewDetails,
+  Warnings,
+} from './ReviewParts';
 import { RouterTrust, routerTrustWarning } from './RouterTrust';
 
 export { type ApprovalMode, approvalWords };
@@ -97,16 +104,57 @@ function reviewBlock(input: {
   return { problem: null, waitingFor: null };
 }
 
+/**
+ * The countdown's end: the earliest expiry any preview of the same quote (digest) gave, so it only
+ * goes down; before a preview, the fallback from when the quote arrived.
+ */
+function useShownExpiry(preview: SwapPreview | null, fallback: number): number {
+  const seen = useRef<{ digest: string; at: number } | null>(null);
+  if (!preview) return fallback;
+  const before = seen.current?.digest === preview.digest ? seen.current.at : null;
+  const at = shownExpiry(before, preview.expiresAt);
+  seen.current = { digest: preview.digest, at };
+  return at;
+}
+
+/**
+ * "Get a new quote": waiting for the session's next quote, and giving up with the reason (the
+ * session's error, or none came in time) so the button is offered again, never dead.
+ */
+function useNewQuote(now: number, quoteProblem: string | null, refresh: () => void) {
+  const [since, setSince] = useState<number | null>(null);
+  const [gaveUp, setGaveUp] = useState<string | null>(null);
+  const waitedOut = since !== null && now - since >= NEW_QUOTE_WAIT_MS;
+  // The session's error counts once the refresh had time to start (before, it is the old one's).
+  const failed = since !== null && now - since >= 2_000 && quoteProblem ? quoteProblem : null;
+  useEffect(() => {
+    if (!waitedOut && !failed) return;
+    setSince(null);
+    setGaveUp(
+      failed
+        ? `Swaplane could not get a new quote: ${failed}`
+        : 'The swap service sent no new quote yet. Try again.',
+    );
+  }, [waitedOut, failed]);
+  return {
+    awaiting: since !== null,
+    gaveUp,
+    ask: () => {
+      setGaveUp(null);
+      setSince(now);
+      refresh();
+    },
+    done: () => setSince(null),
+  };
+}
+
 export function ReviewSheet(props: ReviewSheetProps) {
   const { from, to, native, now, error } = props;
   const [frozen, setFrozen] = useState({ quote: props.quote, receivedAt: props.receivedAt });
   const [previous, setPrevious] = useState<Quote | null>(null);
-  const [awaitingSince, setAwaitingSince] = useState<number | null>(null);
-  const [gaveUp, setGaveUp] = useState<string | null>(null);
   const [approvalMode, setApprovalMode] = useState<ApprovalMode>('exact');
   const [state, setState] = useState<PreviewState>({ status: 'loading' });
   const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
-  const expirySeen = useRef<number | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => heading.current?.focus(), []);
@@ -121,30 +169,15 @@ export function ReviewSheet(props: ReviewSheetProps) {
       current = false;
     };
   }, [approvalMode, frozen]);
+  const asking = useNewQuote(props.now, props.quoteProblem ?? null, props.onRefresh);
   // "Get a new quote": take the session's next quote, and say what changed.
   useEffect(() => {
-    if (awaitingSince === null || props.receivedAt === frozen.receivedAt) return;
+    if (!asking.awaiting || props.receivedAt === frozen.receivedAt) return;
     setPrevious(shown);
     setFrozen({ quote: props.quote, receivedAt: props.receivedAt });
-    expirySeen.current = null;
     setTicked(new Set());
-    setAwaitingSince(null);
-  }, [awaitingSince, props.quote, props.receivedAt]);
-  // No new quote came: say why and offer the button again, never leave it waiting for ever.
-  const waitedOut = awaitingSince !== null && now - awaitingSince >= NEW_QUOTE_WAIT_MS;
-  // The session's error counts once the refresh had time to start (before, it is the old one's).
-  const quoteFailed =
-    awaitingSince !== null && now - awaitingSince >= 2_000 && props.quoteProblem ? props.quoteProblem : null;
-  useEffect(() => {
-    if (!waitedOut && !quoteFailed) return;
-    setAwaitingSince(null);
-    setGaveUp(
-      quoteFailed
-        ? `Swaplane could not get a new quote: ${quoteFailed}`
-        : 'The swap service sent no new quote yet. Try again.',
-    );
-  }, [waitedOut, quoteFailed]);
-
+    asking.done();
+  }, [asking.awaiting, props.quote, props.receivedAt]);
   const preview = state.status === 'ready' ? state.preview : null;
   const shown = preview?.quote ?? frozen.quote;
   const changed = quoteChanges(previous, shown);
@@ -154,11 +187,9 @@ export function ReviewSheet(props: ReviewSheetProps) {
   const all = reviewWarnings(preview?.warnings ?? [], impact, preview ? preview.calldata.readable : true);
   const trust = routerTrustWarning(all);
   const warnings = all.filter((warning) => warning !== trust);
-  const latestExpiry = preview?.expiresAt ?? (frozen.receivedAt ?? now) + FALLBACK_QUOTE_LIFETIME_MS;
-  const expiresAt = shownExpiry(expirySeen.current, latestExpiry);
-  if (preview) expirySeen.current = expiresAt;
+  const expiresAt = useShownExpiry(preview, (frozen.receivedAt ?? now) + FALLBACK_QUOTE_LIFETIME_MS);
   const expired = now >= expiresAt;
-  const block = reviewBlock({ state, expired, error, gaveUp, warnings: all, ticked, trust });
+  const block = reviewBlock({ state, expired, error, gaveUp: asking.gaveUp, warnings: all, ticked, trust });
   const tick = (code: string, on: boolean) => {
     const next = new Set(ticked);
     if (on) next.add(code);
@@ -221,13 +252,9 @@ export function ReviewSheet(props: ReviewSheetProps) {
         </div>
         <ReviewActions
           block={block}
-          awaiting={awaitingSince !== null}
+          awaiting={asking.awaiting}
           onCancel={props.onClose}
-          onNewQuote={() => {
-            setGaveUp(null);
-            setAwaitingSince(now);
-            props.onRefresh();
-          }}
+          onNewQuote={asking.ask}
           onConfirm={() =>
             props.onConfirm({
               approvalMode,
@@ -278,4 +305,3 @@ function ReviewFigures(props: {
     </dl>
   );
 }
-

@@ -7,6 +7,7 @@ import type { SwapState } from '@/lib/state/pipeline-state';
 import { recentTokensItem } from '@/lib/storage/items';
 import type { AssetSimResult } from '@/lib/swap/asset-sim';
 import type { SwapInput } from '@/lib/swap/execute';
+import { swapGasMemory } from '@/lib/swap/network-fee';
 import { buildPreview } from '@/lib/swap/preview-build';
 import { WARNING_CODES } from '@/lib/swap/preview-words';
 import { requestFor } from '@/lib/swap/request';
@@ -62,6 +63,9 @@ export async function openReview(
         facts: deps.facts,
         onSimulated: (sim) => {
           simulated = sim;
+          // The swap screen's next fee for a route of this shape uses the gas simulated here.
+          const swapGas = 'gasUsed' in sim ? sim.gasUsed.at(-1) : undefined;
+          if (swapGas !== undefined && session.quote) swapGasMemory.remember(session.quote, swapGas);
         },
       },
       {

@@ -137,10 +137,7 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewInput): Prom
     reviewedAt,
     expiresAt: input.expiresAt,
     transaction: { to: router, data: swap.data, value: swap.value.toString() },
-    routerTrust: {
-      status: consent === null ? 'trusted' : consent === 'ROUTER_CHANGED' ? 'changed' : 'new',
-      pinned,
-    },
+    routerTrust: { status: TRUST_OF[consent ?? 'TRUSTED'], pinned },
     approval:
       plan.kind === 'none'
         ? null
@@ -179,6 +176,8 @@ export async function buildPreview(deps: PreviewDeps, input: PreviewInput): Prom
     }),
   };
 }
+
+const TRUST_OF = { TRUSTED: 'trusted', ROUTER_UNPINNED: 'new', ROUTER_CHANGED: 'changed' } as const;
 
 /** POST /build, then the build checks (calldata policy included); a router consent becomes a warning. */
 async function buildAndCheck(deps: PreviewDeps, input: PreviewInput, nowMs: number) {
