@@ -15,6 +15,7 @@ import {
   proxiedTest,
   rpcCall,
   sendFromView,
+  trustRouterInReview,
   USDC,
 } from './fixtures';
 
@@ -172,9 +173,8 @@ test('quote changed under an open review: the review stays frozen, Confirm signs
   expect(await accountState(rpc)).toEqual(before);
 
   // The open review still shows, and Confirm signs, the quote the user reviewed.
+  await trustRouterInReview(popup);
   await popup.getByRole('button', { name: 'Confirm swap' }).click();
-  await expect(popup.getByTestId('swap-consent')).toBeVisible({ timeout: 30_000 });
-  await popup.getByRole('button', { name: 'Trust this router and swap' }).click();
   await expect(popup.getByTestId('swap-progress')).toHaveAttribute('data-status', 'confirmed', {
     timeout: 60_000,
   });
@@ -227,10 +227,9 @@ test('an RPC inflating fees: the priority fee is capped against the fee history,
   await formEthToUsdc(popup, '0.5');
   await popup.getByRole('button', { name: 'Review swap' }).click();
   await expect(popup.getByText('Swaplane capped it')).toBeVisible({ timeout: 30_000 });
+  // A fresh profile: the router is trusted on first use, inside the review.
+  await trustRouterInReview(popup);
   await popup.getByRole('button', { name: 'Confirm swap' }).click();
-  // A fresh profile: the router is trusted on first use.
-  await expect(popup.getByTestId('swap-consent')).toBeVisible({ timeout: 30_000 });
-  await popup.getByRole('button', { name: 'Trust this router and swap' }).click();
   const progress = popup.getByTestId('swap-progress');
   await expect(progress).toHaveAttribute('data-status', 'confirmed', { timeout: 60_000 });
   const hash = (await start(popup)).swap?.tx?.hash;
