@@ -61,7 +61,8 @@ export interface ReviewSheetProps {
 
 type PreviewState =
   | { status: 'loading' }
-  | { status: 'ready'; preview: SwapPreview }
+  /** `quoteKey`: the frozen quote it was loaded for (a preview of the one before is not this one's). */
+  | { status: 'ready'; preview: SwapPreview; quoteKey: unknown }
   | { status: 'failed'; failure: PreviewFailure };
 
 const failureOf = (error: unknown): PreviewFailure => ({
@@ -105,15 +106,16 @@ function reviewBlock(input: {
 }
 
 /**
- * The countdown's end: the earliest expiry any preview of the same quote (digest) gave, so it only
- * goes down; before a preview, the fallback from when the quote arrived.
+ * The countdown's end: the earliest expiry any preview of the quote under review gave, so it only
+ * goes down; before a preview, the fallback from when the quote arrived. A new quote (received
+ * again, even with the same figures) starts afresh.
  */
-function useShownExpiry(preview: SwapPreview | null, fallback: number): number {
-  const seen = useRef<{ digest: string; at: number } | null>(null);
+function useShownExpiry(preview: SwapPreview | null, fallback: number, quoteKey: unknown): number {
+  const seen = useRef<{ key: unknown; at: number } | null>(null);
   if (!preview) return fallback;
-  const before = seen.current?.digest === preview.digest ? seen.current.at : null;
+  const before = seen.current !== null && seen.current.key === quoteKey ? seen.current.at : null;
   const at = shownExpiry(before, preview.expiresAt);
-  seen.current = { digest: preview.digest, at };
+  seen.current = { key: quoteKey, at };
   return at;
 }
 
@@ -148,6 +150,13 @@ function useNewQuote(now: number, quoteProblem: string | null, refresh: () => vo
   };
 }
 
+function toggled(set: ReadonlySet<string>, code: string, on: boolean): ReadonlySet<string> {
+  const next = new Set(set);
+  if (on) next.add(code);
+  else next.delete(code);
+  return next;
+}
+
 export function ReviewSheet(props: ReviewSheetProps) {
   const { from, to, native, now, error } = props;
   const [frozen, setFrozen] = useState({ quote: props.quote, receivedAt: props.receivedAt });
@@ -160,9 +169,10 @@ export function ReviewSheet(props: ReviewSheetProps) {
   useEffect(() => heading.current?.focus(), []);
   useEffect(() => {
     let current = true;
+    const loadingFor = frozen;
     setState({ status: 'loading' });
     props.loadPreview(approvalMode).then(
-      (preview) => current && setState({ status: 'ready', preview }),
+      (preview) => current && setState({ status: 'ready', preview, quoteKey: loadingFor }),
       (failure: unknown) => current && setState({ status: 'failed', failure: failureOf(failure) }),
     );
     return () => {
@@ -178,7 +188,8 @@ export function ReviewSheet(props: ReviewSheetProps) {
     setTicked(new Set());
     asking.done();
   }, [asking.awaiting, props.quote, props.receivedAt]);
-  const preview = state.status === 'ready' ? state.preview : null;
+  // A preview loaded for the quote before "Get a new quote" is not this quote's.
+  const preview = state.status === 'ready' && state.quoteKey === frozen ? state.preview : null;
   const shown = preview?.quote ?? frozen.quote;
   const changed = quoteChanges(previous, shown);
   // Figures are about the live quote: shown only while it is still the one under review.
@@ -187,15 +198,9 @@ export function ReviewSheet(props: ReviewSheetProps) {
   const all = reviewWarnings(preview?.warnings ?? [], impact, preview ? preview.calldata.readable : true);
   const trust = routerTrustWarning(all);
   const warnings = all.filter((warning) => warning !== trust);
-  const expiresAt = useShownExpiry(preview, (frozen.receivedAt ?? now) + FALLBACK_QUOTE_LIFETIME_MS);
+  const expiresAt = useShownExpiry(preview, (frozen.receivedAt ?? now) + FALLBACK_QUOTE_LIFETIME_MS, frozen);
   const expired = now >= expiresAt;
   const block = reviewBlock({ state, expired, error, gaveUp: asking.gaveUp, warnings: all, ticked, trust });
-  const tick = (code: string, on: boolean) => {
-    const next = new Set(ticked);
-    if (on) next.add(code);
-    else next.delete(code);
-    setTicked(next);
-  };
 
   return (
     <div class="sheet-scrim">
@@ -245,7 +250,7 @@ export function ReviewSheet(props: ReviewSheetProps) {
               preview={preview}
               warning={trust}
               ticked={ticked.has(trust.code)}
-              onTick={(on) => tick(trust.code, on)}
+              onTick={(on) => setTicked(toggled(ticked, trust.code, on))}
             />
           )}
           <Warnings warnings={warnings} ticked={ticked} onTick={setTicked} />
