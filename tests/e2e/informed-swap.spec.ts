@@ -110,6 +110,9 @@ test('price impact: a large trade warns, and Confirm needs the acknowledgement',
   await expect(sheet.getByRole('button', { name: 'Confirm swap' })).toBeDisabled();
   await shot(popup, testInfo, 'review-impact');
   await ack.check();
+  // A fresh profile: the router's trust is the other tick this first swap needs.
+  await expect(sheet.getByRole('button', { name: 'Confirm swap' })).toBeDisabled();
+  await trustRouterInReview(popup);
   await expect(sheet.getByRole('button', { name: 'Confirm swap' })).toBeEnabled();
 });
 
