@@ -159,3 +159,27 @@ test('the swap screen shows the network fee the review shows (within 5%), and "u
     await review.getByRole('button', { name: 'Cancel' }).click();
   }
 });
+
+test('while the next quote loads, "You receive" keeps the last quote dimmed, never 0.0', async ({
+  context,
+  extensionId,
+}) => {
+  test.setTimeout(90_000);
+  const { popup } = await openWalletPopup(context, extensionId);
+  await popup.setViewportSize({ width: 360, height: 480 });
+  await pickToken(popup, 'from', 'ETH', ETH);
+  await pickToken(popup, 'to', 'USDC', USDC);
+  await popup.getByLabel('Amount').fill('1');
+  const live = popup.getByTestId('quote-out');
+  await expect(live).toContainText('USDC', { timeout: 20_000 });
+  const first = await live.textContent();
+  await popup.getByLabel('Amount').fill('2');
+  // The debounce and the request take a moment: meanwhile the last figure stays, marked as loading.
+  const pending = popup.getByTestId('quote-out-pending');
+  await expect(pending).toHaveText(first ?? '');
+  await expect(popup.getByRole('status', { name: /last quote, a new one is loading/ })).toBeVisible();
+  await popup.screenshot({ path: `${SCREENS}/quote-loading-480.png` }).catch(() => undefined);
+  await expect(live).not.toHaveText(first ?? '', { timeout: 20_000 });
+  await expect(live).toContainText('USDC');
+  await expect(popup.getByText('0.0', { exact: true })).toHaveCount(0);
+});
