@@ -5,6 +5,8 @@
 export interface ReviewBlock {
   /** The quote cannot be used any more (expired, failed to prepare, refused at Confirm). */
   problem: string | null;
+  /** The preview itself failed (its words come from the background's checks). */
+  previewFailed?: boolean;
   /** Confirm waits for something the user can see or do (a check running, a tick). */
   waitingFor: string | null;
 }
@@ -21,7 +23,7 @@ export function ReviewActions(props: {
   return (
     <div class="sheet-foot">
       {block.problem !== null && !awaiting && (
-        <p class="error" role="alert" data-testid="review-problem">
+        <p class="error" role="alert" data-testid={block.previewFailed ? 'preview-error' : 'review-problem'}>
           {block.problem}
         </p>
       )}

@@ -87,6 +87,7 @@ function reviewBlock(input: {
   if (state.status === 'failed')
     return {
       problem: `Swaplane could not prepare this swap for review: ${state.failure.message}`,
+      previewFailed: true,
       waitingFor: null,
     };
   if (input.expired)
