@@ -141,6 +141,7 @@ function useNewQuote(now: number, quoteProblem: string | null, refresh: () => vo
   }, [waitedOut, failed]);
   return {
     awaiting: since !== null,
+    since,
     gaveUp,
     ask: () => {
       setGaveUp(null);
@@ -183,12 +184,13 @@ export function ReviewSheet(props: ReviewSheetProps) {
   const asking = useNewQuote(props.now, props.quoteProblem ?? null, props.onRefresh);
   // "Get a new quote": take the session's next quote, and say what changed.
   useEffect(() => {
-    if (!asking.awaiting || props.receivedAt === frozen.receivedAt) return;
+    // Only a quote received after the ask: one that arrived before is already on its way out.
+    if (asking.since === null || props.receivedAt === null || props.receivedAt < asking.since) return;
     setPrevious(shown);
     setFrozen({ quote: props.quote, receivedAt: props.receivedAt });
     setTicked(new Set());
     asking.done();
-  }, [asking.awaiting, props.quote, props.receivedAt]);
+  }, [asking.since, props.quote, props.receivedAt]);
   // A preview loaded for the quote before "Get a new quote" is not this quote's.
   const preview = state.status === 'ready' && state.quoteKey === frozen ? state.preview : null;
   const shown = preview?.quote ?? frozen.quote;
