@@ -169,7 +169,7 @@ export function QuoteCard(props: QuoteCardProps) {
                 {rateOf(BigInt(quote.outAmount), outToken.decimals, BigInt(quote.inAmount), inToken.decimals)}{' '}
                 {inToken.symbol}
               </dd>
-              <dt>The fee can be at most</dt>
+              <dt>Network fee, up to</dt>
               <dd data-testid="quote-fee-max">
                 {figures === undefined ? '…' : feeText(figures.fee?.max, native, figures.nativePrice)}
               </dd>

@@ -5,7 +5,6 @@ import { formatUsd, usdValue } from '@/lib/prices/usd';
 import type { PreviewWarning, SwapPreview } from '@/lib/swap/preview';
 import { formatImpact, impactLevel } from '@/lib/swap/price-impact';
 import {
-  acknowledgementLabel,
   allAcknowledged,
   type ChangedFigure,
   FALLBACK_QUOTE_LIFETIME_MS,
@@ -13,10 +12,21 @@ import {
   requiredAcknowledgements,
   reviewWarnings,
   secondsLeft,
+  shownExpiry,
 } from '@/lib/swap/review';
-import { feeText, type QuoteFigures } from './QuoteCard';
+import type { QuoteFigures } from './QuoteCard';
+import { ReviewActions, type ReviewBlock } from './ReviewActions';
+import {
+  ApprovalChoice,
+  type ApprovalMode,
+  approvalWords,
+  NetworkFee,
+  PreviewDetails,
+  Warnings,
+} from './ReviewParts';
+import { RouterTrust, routerTrustWarning } from './RouterTrust';
 
-export type ApprovalMode = 'exact' | 'unlimited';
+export { type ApprovalMode, approvalWords };
 
 export interface ConfirmRequest {
   approvalMode: ApprovalMode;
@@ -33,6 +43,8 @@ export interface ReviewSheetProps {
   /** The session's live quote: frozen when the sheet opens, replaced only by "Get a new quote". */
   quote: Quote;
   receivedAt: number | null;
+  /** Why the session has no new quote (its error), shown when "Get a new quote" brought none. */
+  quoteProblem?: string | null;
   from: Token;
   to: Token;
   native: { symbol: string; decimals: number };
@@ -43,23 +55,114 @@ export interface ReviewSheetProps {
   onRefresh: () => void;
   onConfirm: (request: ConfirmRequest) => void;
   onClose: () => void;
+  /** Why the last Confirm was refused (nothing was signed). */
   error: string | null;
 }
 
 type PreviewState =
   | { status: 'loading' }
-  | { status: 'ready'; preview: SwapPreview }
+  /** `quoteKey`: the frozen quote it was loaded for (a preview of the one before is not this one's). */
+  | { status: 'ready'; preview: SwapPreview; quoteKey: unknown }
   | { status: 'failed'; failure: PreviewFailure };
 
 const failureOf = (error: unknown): PreviewFailure => ({
   message: error instanceof Error ? error.message : String(error),
 });
 
+/** How long "Get a new quote" waits before it offers itself again. */
+const NEW_QUOTE_WAIT_MS = 20_000;
+
+/** What stops Confirm, in the order the user meets it. */
+function reviewBlock(input: {
+  state: PreviewState;
+  expired: boolean;
+  error: string | null;
+  gaveUp: string | null;
+  warnings: PreviewWarning[];
+  ticked: ReadonlySet<string>;
+  trust: PreviewWarning | undefined;
+}): ReviewBlock {
+  const { state, trust, ticked } = input;
+  if (input.gaveUp) return { problem: input.gaveUp, waitingFor: null };
+  if (state.status === 'failed')
+    return {
+      problem: `Swaplane could not prepare this swap for review: ${state.failure.message}`,
+      previewFailed: true,
+      waitingFor: null,
+    };
+  if (input.expired)
+    return {
+      problem:
+        'This quote expired: prices move, so Swaplane signs a quote only while it is fresh. Nothing was signed.',
+      waitingFor: null,
+    };
+  if (input.error) return { problem: input.error, waitingFor: null };
+  if (state.status === 'loading')
+    return { problem: null, waitingFor: 'Confirm waits for the check and simulation of the transaction…' };
+  if (trust && !ticked.has(trust.code))
+    return { problem: null, waitingFor: 'To confirm, tick that you trust the router above.' };
+  if (!allAcknowledged(input.warnings, ticked))
+    return { problem: null, waitingFor: 'To confirm, tick each warning above that asks for it.' };
+  return { problem: null, waitingFor: null };
+}
+
+/**
+ * The countdown's end: the earliest expiry any preview of the quote under review gave, so it only
+ * goes down; before a preview, the fallback from when the quote arrived. A new quote (received
+ * again, even with the same figures) starts afresh.
+ */
+function useShownExpiry(preview: SwapPreview | null, fallback: number, quoteKey: unknown): number {
+  const seen = useRef<{ key: unknown; at: number } | null>(null);
+  if (!preview) return fallback;
+  const before = seen.current !== null && seen.current.key === quoteKey ? seen.current.at : null;
+  const at = shownExpiry(before, preview.expiresAt);
+  seen.current = { key: quoteKey, at };
+  return at;
+}
+
+/**
+ * "Get a new quote": waiting for the session's next quote, and giving up with the reason (the
+ * session's error, or none came in time) so the button is offered again, never dead.
+ */
+function useNewQuote(now: number, quoteProblem: string | null, refresh: () => void) {
+  const [since, setSince] = useState<number | null>(null);
+  const [gaveUp, setGaveUp] = useState<string | null>(null);
+  const waitedOut = since !== null && now - since >= NEW_QUOTE_WAIT_MS;
+  // The session's error counts once the refresh had time to start (before, it is the old one's).
+  const failed = since !== null && now - since >= 2_000 && quoteProblem ? quoteProblem : null;
+  useEffect(() => {
+    if (!waitedOut && !failed) return;
+    setSince(null);
+    setGaveUp(
+      failed
+        ? `Swaplane could not get a new quote: ${failed}`
+        : 'The swap service sent no new quote yet. Try again.',
+    );
+  }, [waitedOut, failed]);
+  return {
+    awaiting: since !== null,
+    since,
+    gaveUp,
+    ask: () => {
+      setGaveUp(null);
+      setSince(now);
+      refresh();
+    },
+    done: () => setSince(null),
+  };
+}
+
+function toggled(set: ReadonlySet<string>, code: string, on: boolean): ReadonlySet<string> {
+  const next = new Set(set);
+  if (on) next.add(code);
+  else next.delete(code);
+  return next;
+}
+
 export function ReviewSheet(props: ReviewSheetProps) {
   const { from, to, native, now, error } = props;
   const [frozen, setFrozen] = useState({ quote: props.quote, receivedAt: props.receivedAt });
   const [previous, setPrevious] = useState<Quote | null>(null);
-  const [awaiting, setAwaiting] = useState(false);
   const [approvalMode, setApprovalMode] = useState<ApprovalMode>('exact');
   const [state, setState] = useState<PreviewState>({ status: 'loading' });
   const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
@@ -68,38 +171,39 @@ export function ReviewSheet(props: ReviewSheetProps) {
   useEffect(() => heading.current?.focus(), []);
   useEffect(() => {
     let current = true;
+    const loadingFor = frozen;
     setState({ status: 'loading' });
     props.loadPreview(approvalMode).then(
-      (preview) => current && setState({ status: 'ready', preview }),
+      (preview) => current && setState({ status: 'ready', preview, quoteKey: loadingFor }),
       (failure: unknown) => current && setState({ status: 'failed', failure: failureOf(failure) }),
     );
     return () => {
       current = false;
     };
   }, [approvalMode, frozen]);
+  const asking = useNewQuote(props.now, props.quoteProblem ?? null, props.onRefresh);
   // "Get a new quote": take the session's next quote, and say what changed.
   useEffect(() => {
-    if (!awaiting || props.receivedAt === frozen.receivedAt) return;
+    // Only a quote received after the ask: one that arrived before is already on its way out.
+    if (asking.since === null || props.receivedAt === null || props.receivedAt < asking.since) return;
     setPrevious(shown);
     setFrozen({ quote: props.quote, receivedAt: props.receivedAt });
     setTicked(new Set());
-    setAwaiting(false);
-  }, [awaiting, props.quote, props.receivedAt]);
-
-  const preview = state.status === 'ready' ? state.preview : null;
+    asking.done();
+  }, [asking.since, props.quote, props.receivedAt]);
+  // A preview loaded for the quote before "Get a new quote" is not this quote's.
+  const preview = state.status === 'ready' && state.quoteKey === frozen ? state.preview : null;
   const shown = preview?.quote ?? frozen.quote;
   const changed = quoteChanges(previous, shown);
   // Figures are about the live quote: shown only while it is still the one under review.
   const figures = props.quote.outAmount === shown.outAmount ? props.figures : undefined;
   const impact = figures?.priceImpactBps ?? null;
-  const warnings = reviewWarnings(
-    preview?.warnings ?? [],
-    impact,
-    preview ? preview.calldata.readable : true,
-  );
-  const expiresAt = preview?.expiresAt ?? (frozen.receivedAt ?? now) + FALLBACK_QUOTE_LIFETIME_MS;
+  const all = reviewWarnings(preview?.warnings ?? [], impact, preview ? preview.calldata.readable : true);
+  const trust = routerTrustWarning(all);
+  const warnings = all.filter((warning) => warning !== trust);
+  const expiresAt = useShownExpiry(preview, (frozen.receivedAt ?? now) + FALLBACK_QUOTE_LIFETIME_MS, frozen);
   const expired = now >= expiresAt;
-  const ready = preview !== null && !expired && allAcknowledged(warnings, ticked);
+  const block = reviewBlock({ state, expired, error, gaveUp: asking.gaveUp, warnings: all, ticked, trust });
 
   return (
     <div class="sheet-scrim">
@@ -144,28 +248,26 @@ export function ReviewSheet(props: ReviewSheetProps) {
             />
           )}
           {state.status === 'loading' && <p class="muted">Checking and simulating the transaction…</p>}
-          {state.status === 'failed' && <PreviewFailed failure={state.failure} />}
-          <Warnings warnings={warnings} ticked={ticked} onTick={setTicked} />
-          {error && (
-            <p class="error" role="alert">
-              {error}
-            </p>
+          {preview && trust && (
+            <RouterTrust
+              preview={preview}
+              warning={trust}
+              ticked={ticked.has(trust.code)}
+              onTick={(on) => setTicked(toggled(ticked, trust.code, on))}
+            />
           )}
+          <Warnings warnings={warnings} ticked={ticked} onTick={setTicked} />
         </div>
-        <SheetActions
-          expired={expired}
-          awaiting={awaiting}
-          ready={ready}
+        <ReviewActions
+          block={block}
+          awaiting={asking.awaiting}
           onCancel={props.onClose}
-          onNewQuote={() => {
-            setAwaiting(true);
-            props.onRefresh();
-          }}
+          onNewQuote={asking.ask}
           onConfirm={() =>
             props.onConfirm({
               approvalMode,
               ...(preview ? { quoteDigest: preview.digest } : {}),
-              acknowledged: requiredAcknowledgements(warnings),
+              acknowledged: requiredAcknowledgements(all),
             })
           }
         />
@@ -209,177 +311,5 @@ function ReviewFigures(props: {
         {impact === undefined ? '…' : formatImpact(impact)}
       </dd>
     </dl>
-  );
-}
-
-/** Exact amount (the default) or unlimited, when the token paid needs an approval. */
-function ApprovalChoice(props: {
-  symbol: string;
-  mode: ApprovalMode;
-  onChange: (mode: ApprovalMode) => void;
-  /** What the review's transaction will ask, in words; null when no approval is needed (or not known yet). */
-  planned: string | null;
-}) {
-  return (
-    <fieldset class="choice">
-      <legend class="field-label">{props.planned ?? `If ${props.symbol} needs an approval`}</legend>
-      {(['exact', 'unlimited'] as const).map((mode) => (
-        <label key={mode}>
-          <input
-            type="radio"
-            name="approval"
-            checked={props.mode === mode}
-            onChange={() => props.onChange(mode)}
-          />{' '}
-          {mode === 'exact' ? 'Exact amount' : 'Unlimited'}
-        </label>
-      ))}
-    </fieldset>
-  );
-}
-
-/** Cancel, and Confirm swap (disabled until ready) or, once the quote expired, Get a new quote. */
-function SheetActions(props: {
-  expired: boolean;
-  awaiting: boolean;
-  ready: boolean;
-  onCancel: () => void;
-  onNewQuote: () => void;
-  onConfirm: () => void;
-}) {
-  return (
-    <div class="sheet-actions">
-      <button type="button" onClick={props.onCancel}>
-        Cancel
-      </button>
-      {props.expired ? (
-        <button type="button" class="primary" disabled={props.awaiting} onClick={props.onNewQuote}>
-          {props.awaiting ? 'Getting a new quote…' : 'Get a new quote'}
-        </button>
-      ) : (
-        <button type="button" class="primary" disabled={!props.ready} onClick={props.onConfirm}>
-          Confirm swap
-        </button>
-      )}
-    </div>
-  );
-}
-
-function NetworkFee(props: {
-  preview: SwapPreview | null;
-  figures: QuoteFigures | undefined;
-  native: { symbol: string; decimals: number };
-}) {
-  const { preview, figures, native } = props;
-  const price = figures?.nativePrice ?? null;
-  const expected = preview ? BigInt(preview.fees.totalExpected) : figures?.fee?.expected;
-  const max = preview ? BigInt(preview.fees.totalMax) : figures?.fee?.max;
-  return (
-    <details class="fee-details">
-      <summary>
-        Network fee <span data-testid="review-fee">{feeText(expected, native, price)}</span>
-      </summary>
-      <p class="muted">
-        Most it can cost: {feeText(max, native, price)}.{' '}
-        {preview ? 'From the transaction as built and simulated.' : 'Estimated from the route.'}
-        {(preview ? preview.approval !== null : figures?.fee?.approvalNeeded) && ' Includes the approval.'}
-      </p>
-    </details>
-  );
-}
-
-/** The approval the swap will ask for, in the token's units and the future tense. */
-export function approvalWords(
-  approval: NonNullable<SwapPreview['approval']>,
-  token: { symbol: string; decimals: number },
-): string {
-  const what = approval.unlimited
-    ? `unlimited ${token.symbol}`
-    : `exactly ${formatAmount(BigInt(approval.amount), token.decimals)} ${token.symbol}`;
-  return `Swaplane will ask you to approve ${what} for the router${approval.resetFirst ? ' (after setting its allowance to 0)' : ''}.`;
-}
-
-function PreviewDetails({ preview }: { preview: SwapPreview }) {
-  // The planned approval is said beside its Exact/Unlimited choice; these are any others the
-  // simulation saw the transaction grant (normally none).
-  const approvals = preview.approvalsGranted.filter(
-    (grant) =>
-      !preview.approval ||
-      grant.token.toLowerCase() !== preview.approval.token.toLowerCase() ||
-      grant.spender.toLowerCase() !== preview.approval.spender.toLowerCase(),
-  );
-  return (
-    <>
-      {preview.balanceChanges.length > 0 && (
-        <section aria-label="Balance changes">
-          <h3 class="field-label">Balance changes (simulated)</h3>
-          <ul class="plain">
-            {preview.balanceChanges.map((change) => (
-              <li key={change.token}>
-                {change.delta.startsWith('-') ? '−' : '+'}
-                {formatAmount(BigInt(change.delta.replace('-', '')), change.decimals)} {change.symbol}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      {approvals.map((approval) => (
-        <p key={approval.token} class="warning">
-          This transaction would also approve {approval.amount} units of {approval.token} for{' '}
-          {approval.spender}.
-        </p>
-      ))}
-      {preview.simulation.missing.length > 0 && (
-        <div class="warning" role="status">
-          <p>Not checked with this network's RPC:</p>
-          <ul class="plain">
-            {preview.simulation.missing.map((item) => (
-              <li key={item}>{item}</li>
-            ))}
-          </ul>
-        </div>
-      )}
-    </>
-  );
-}
-
-function PreviewFailed({ failure }: { failure: PreviewFailure }) {
-  return (
-    <p class="error" role="alert" data-testid="preview-error">
-      Swaplane could not prepare this swap for review: {failure.message}
-    </p>
-  );
-}
-
-function Warnings(props: {
-  warnings: PreviewWarning[];
-  ticked: ReadonlySet<string>;
-  onTick: (next: ReadonlySet<string>) => void;
-}) {
-  if (props.warnings.length === 0) return null;
-  return (
-    <ul class="plain warnings" aria-label="Warnings">
-      {props.warnings.map((warning) => (
-        <li key={warning.code} class={warning.level === 'danger' ? 'danger-note' : 'warning'}>
-          {warning.needsAcknowledgement ? (
-            <label>
-              <input
-                type="checkbox"
-                checked={props.ticked.has(warning.code)}
-                onChange={(event) => {
-                  const next = new Set(props.ticked);
-                  if (event.currentTarget.checked) next.add(warning.code);
-                  else next.delete(warning.code);
-                  props.onTick(next);
-                }}
-              />{' '}
-              {acknowledgementLabel(warning)}
-            </label>
-          ) : (
-            warning.message
-          )}
-        </li>
-      ))}
-    </ul>
   );
 }

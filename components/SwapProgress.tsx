@@ -20,6 +20,15 @@ const STEPS: { status: SwapStatus; label: string }[] = [
   { status: 'sent', label: 'Wait for confirmation' },
 ];
 
+/** Failures about the quote itself (too old, price moved, refused): a new quote is the way on. */
+const NEW_QUOTE_MENDS: readonly string[] = [
+  'QUOTE_OUTDATED',
+  'PRICE_CHANGED',
+  'QUOTE_FAILED',
+  'QUOTE_REJECTED',
+  'SIMULATED_OUTPUT_LOW',
+];
+
 const ORDER: SwapStatus[] = [
   'quoting',
   'building',
@@ -63,6 +72,8 @@ export interface SwapProgressProps {
   localChain: boolean;
   onConsent: (router: string) => void;
   onDone: () => void;
+  /** Closes the sheet and asks for a new quote (a failure that a new quote can mend). */
+  onNewQuote?: (() => void) | undefined;
   /** The chain's native coin, for fee lines (ETH when absent). */
   native?: { symbol: string; decimals: number } | undefined;
   /** Revokes the approval a failed swap left behind: its review (fee), then the reviewed revoke. */
@@ -113,6 +124,7 @@ export function SwapProgress({
   localChain,
   onConsent,
   onDone,
+  onNewQuote,
   native = ETH,
   revoke,
   replace,
@@ -174,9 +186,15 @@ export function SwapProgress({
           <p>{swap.failure.message.detail}</p>
           <p>{swap.failure.message.action}</p>
           {revoke && leftApproval(swap) && <RevokeLeftApproval revoke={revoke} native={native} />}
-          <button type="button" onClick={onDone}>
-            Back to the quote
-          </button>
+          {onNewQuote && NEW_QUOTE_MENDS.includes(swap.failure.code) ? (
+            <button type="button" class="primary" onClick={onNewQuote}>
+              Get a new quote
+            </button>
+          ) : (
+            <button type="button" onClick={onDone}>
+              Back to the quote
+            </button>
+          )}
         </div>
       )}
       {swap.status === 'needs-consent' && swap.consent && (

@@ -59,6 +59,8 @@ export interface SwapFieldsProps {
   usdOut: string;
   /** The quote's expected output for the form's pair, as shown, or null (no fitting quote). */
   outText: string | null;
+  /** While the next quote loads: the last one's output, shown dimmed (never 0.0 meanwhile). */
+  pendingOut?: string | null;
 }
 
 /** The form: "You pay" (amount, From), the flip, "You receive" (expected output, To). */
@@ -72,8 +74,10 @@ export function SwapFields({
   usdIn,
   usdOut,
   outText,
+  pendingOut = null,
 }: SwapFieldsProps) {
   const { from, to } = form;
+  const shownOut = outText ?? pendingOut;
   return (
     <form
       class="swap"
@@ -102,13 +106,18 @@ export function SwapFields({
         usdTestId="usd-out"
       >
         <output
-          class="amount-out"
-          data-testid={outText !== null ? 'quote-out' : undefined}
-          aria-label="You receive (expected)"
-          title={outText ?? undefined}
-          style={{ fontSize: `${amountFontPx(outText ?? '')}px` }}
+          class={outText === null && pendingOut !== null ? 'amount-out pending' : 'amount-out'}
+          data-testid={outText !== null ? 'quote-out' : pendingOut !== null ? 'quote-out-pending' : undefined}
+          aria-label={
+            outText === null && pendingOut !== null
+              ? 'You receive (last quote, a new one is loading)'
+              : 'You receive (expected)'
+          }
+          aria-busy={outText === null && pendingOut !== null ? 'true' : undefined}
+          title={shownOut ?? undefined}
+          style={{ fontSize: `${amountFontPx(shownOut ?? '')}px` }}
         >
-          {outText ?? '0.0'}
+          {shownOut ?? '0.0'}
         </output>
         <TokenPicker label="To" {...picker} value={to} onChange={form.pickTo} />
       </AmountPanel>
@@ -123,7 +132,10 @@ export function ProgressSheet({
   localChain,
   run,
   onConfirmedDone,
+  onNewQuote,
 }: {
+  /** Asks the session for a new quote (the progress sheet's "Get a new quote"). */
+  onNewQuote: () => void;
   swap: SwapState;
   findToken: (address: string) => Token | undefined;
   localChain: boolean;
@@ -141,6 +153,11 @@ export function ProgressSheet({
           outDecimals={out?.decimals ?? 18}
           localChain={localChain}
           onConsent={run.consent}
+          onNewQuote={() => {
+            callBackground({ type: 'dismissSwap' }).catch(() => undefined);
+            run.dismiss(swap.id);
+            onNewQuote();
+          }}
           native={nativeOf(swap.chainId)}
           revoke={{ preview: () => previewLeftApproval(swap), confirm: revokeReviewed }}
           replace={{
@@ -190,6 +207,7 @@ export function ReviewStep({
   onReviewing,
   quote,
   receivedAt,
+  quoteProblem,
   from,
   to,
   native,
@@ -206,6 +224,8 @@ export function ReviewStep({
   onReviewing: (open: boolean) => void;
   quote: Quote | null;
   receivedAt: number | null;
+  /** The quote session's error, in words, or null. */
+  quoteProblem: string | null;
   from: Token;
   to: Token;
   native: { symbol: string; decimals: number };
@@ -232,6 +252,7 @@ export function ReviewStep({
         <ReviewSheet
           quote={quote}
           receivedAt={receivedAt}
+          quoteProblem={quoteProblem}
           from={from}
           to={to}
           native={native}
@@ -239,7 +260,10 @@ export function ReviewStep({
           prices={{ in: priceOf(from.address), out: priceOf(to.address) }}
           now={now}
           loadPreview={(approvalMode: ApprovalMode) => callBackground({ type: 'previewSwap', approvalMode })}
-          onRefresh={onRefresh}
+          onRefresh={() => {
+            run.clearError();
+            onRefresh();
+          }}
           onConfirm={run.start}
           onClose={() => onReviewing(false)}
           error={run.error}

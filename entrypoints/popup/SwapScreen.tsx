@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'preact/hooks';
+import { useCallback, useRef, useState } from 'preact/hooks';
 import { QuoteCard } from '@/components/QuoteCard';
 import { formatAmount } from '@/lib/amounts';
 import { isNativeToken, type Quote, sameAddress, type Token } from '@/lib/api/schema';
@@ -47,6 +47,16 @@ const pickerProps = (
 const outTextOf = (quote: Quote, to: Token) =>
   `${formatAmount(BigInt(quote.outAmount), to.decimals)} ${to.symbol}`;
 
+/**
+ * The last expected output shown for this pair: while the next quote loads it stays, dimmed,
+ * instead of dropping to 0.0.
+ */
+function useLastOut(live: string | null, pair: string): string | null {
+  const last = useRef<{ pair: string; text: string } | null>(null);
+  if (live !== null) last.current = { pair, text: live };
+  return last.current?.pair === pair ? last.current.text : null;
+}
+
 /** The swap screen: the form's state lives in useSwapForm; this puts the figures and sheets around it. */
 export function SwapScreen({ account }: { account: string | null }) {
   const form = useSwapForm();
@@ -84,6 +94,9 @@ export function SwapScreen({ account }: { account: string | null }) {
     raw === null || !token ? '' : formatUsd(usdValue(raw, token.decimals, priceOf(token.address)));
   const review = reviewLabel(form, refusal, Boolean(quoteFits));
   const sessionToken = (address: string | undefined) => (address ? (findToken(address) ?? null) : null);
+  const liveOut = quoteFits && to ? outTextOf(quote, to.token) : null;
+  const lastOut = useLastOut(liveOut, `${chainId}:${from?.token.address}:${to?.token.address}`);
+  const nextLoading = session?.status === 'loading' || session?.status === 'debouncing';
 
   return (
     <>
@@ -110,7 +123,8 @@ export function SwapScreen({ account }: { account: string | null }) {
         feeSymbol={payingNative ? native.symbol : undefined}
         usdIn={usdText(parsed?.ok ? parsed.value : null, from?.token)}
         usdOut={usdText(quoteFits ? BigInt(quote.outAmount) : null, to?.token)}
-        outText={quoteFits && to ? outTextOf(quote, to.token) : null}
+        outText={liveOut}
+        pendingOut={!liveOut && nextLoading && form.amount !== '' ? lastOut : null}
       />
       {session && (
         <QuoteCard
@@ -134,6 +148,7 @@ export function SwapScreen({ account }: { account: string | null }) {
           onReviewing={setReviewing}
           quote={quote}
           receivedAt={session?.receivedAt ?? null}
+          quoteProblem={session?.status === 'error' && session.error ? session.error.title : null}
           from={from.token}
           to={to.token}
           native={native}
@@ -152,6 +167,7 @@ export function SwapScreen({ account }: { account: string | null }) {
           localChain={localChain}
           run={run}
           onConfirmedDone={() => form.setAmount('')}
+          onNewQuote={refreshQuote}
         />
       )}
     </>

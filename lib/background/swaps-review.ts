@@ -8,6 +8,7 @@ import { type PreparedSwap, preparedSwapOf, storedPreparedSwap } from '@/lib/sta
 import { preparedSwapItem, recentTokensItem } from '@/lib/storage/items';
 import type { SwapInput } from '@/lib/swap/execute';
 import type { ReviewedPlan } from '@/lib/swap/funnel';
+import { swapGasMemory } from '@/lib/swap/network-fee';
 import { prepareSwap, previewOf, swapPlanOf } from '@/lib/swap/prepare';
 import { WARNING_CODES } from '@/lib/swap/preview-words';
 import { requestFor } from '@/lib/swap/request';
@@ -54,7 +55,7 @@ export async function openReview(
   const account = await deps.wallet.activeSigner();
   const chainId = session.input.chainId;
   const request = requestFor(session.input, deps.settings().refCode);
-  const expiresAt = Date.now() + REVIEW_LIFETIME_MS;
+  const expiresAt = reviewExpiry(Date.now(), session.receivedAt, deps.session.quoteLifetimeMs);
   const release = deps.session.hold(expiresAt);
   try {
     const prepared = await prepareSwap({
@@ -71,6 +72,8 @@ export async function openReview(
       expiresAt,
       ceiling: deps.signing.ceilingFor(chainId),
     });
+    // The swap screen's next fee for a route of this shape uses the gas the review shows.
+    if (session.quote) swapGasMemory.remember(session.quote, prepared.coverage.swapGas);
     const review = reviewOf(deps, prepared, release);
     // Kept for a worker restart before the review is shown: it confirms after one too.
     await preparedSwapItem.set(storedPreparedSwap(prepared));
@@ -177,6 +180,15 @@ export function reviewSlot(deps: SwapServiceDeps) {
   };
 }
 
+/**
+ * When the review stops accepting Confirm: its own lifetime, never past the quote's (the moment the
+ * session marks the quote too old to execute), so its countdown never promises more than the quote has.
+ */
+export function reviewExpiry(now: number, receivedAt: number | null, quoteLifetimeMs: number): number {
+  const own = now + REVIEW_LIFETIME_MS;
+  return receivedAt === null ? own : Math.min(own, receivedAt + quoteLifetimeMs);
+}
+
 /** One swap at a time: a preview or a start waits until the running swap settles. */
 export function requireIdle(running: boolean): void {
   if (running)
@@ -200,6 +212,7 @@ export function swapInputFor(
 ): SwapInput {
   const { preview, request } = review;
   const unreadableAccepted = (options.acknowledged ?? []).includes(WARNING_CODES.unreadable);
+  const routerConsent = trustTicked(review, options) ? preview.transaction.to : options.routerConsent;
   return {
     chainId: request.chainId,
     account,
@@ -210,8 +223,19 @@ export function swapInputFor(
     ...(signing ? { ticket: signing.ticket, signer: signing.signer } : {}),
     approvalMode: options.approvalMode,
     unreadable: unreadableAccepted && preview.simulation.kind === 'assets' ? 'allow' : 'refuse',
-    ...(options.routerConsent ? { routerConsent: options.routerConsent } : {}),
+    ...(routerConsent ? { routerConsent } : {}),
   };
+}
+
+/**
+ * The review asked the user to trust its router (a first swap, or a changed router) and the start
+ * carries that tick: the swap pins the reviewed router as it signs, with no question after Confirm.
+ */
+function trustTicked(review: OpenReview, options: StartSwapOptions): boolean {
+  const status = review.preview.routerTrust?.status;
+  if (status !== 'new' && status !== 'changed') return false;
+  const code = status === 'new' ? WARNING_CODES.routerNew : WARNING_CODES.routerChanged;
+  return (options.acknowledged ?? []).includes(code);
 }
 
 /** What follows a swap's end: a notification, and a moved price quoted again. */

@@ -58,6 +58,8 @@ function preparedShape<B extends z.ZodMiniType, S extends z.ZodMiniType>(big: B,
     calldata: z.object({ readable: z.boolean(), family: z.nullable(z.string()) }),
     /** The router is new or changed for this service: the user consents in the review. */
     consent: z.nullable(z.enum(['ROUTER_UNPINNED', 'ROUTER_CHANGED'])),
+    /** The router trusted until now, when `consent` is ROUTER_CHANGED (the review shows both). */
+    pinned: z.nullable(AddressSchema),
     /** The allowance plan: its kind and, when an approval is needed, the amount. */
     allowance: z.object({
       plan: z.enum(['none', 'approve', 'reset-then-approve']),

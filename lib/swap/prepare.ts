@@ -72,7 +72,7 @@ export async function prepareSwap(params: PrepareSwapParameters): Promise<Prepar
   if (!verdict.ok) throw refuse('QUOTE_REJECTED', verifyFailureMessage(verdict.reason));
   await verifyQuoteDecimals(params.facts, quote);
 
-  const { build, checked, consent } = await buildAndCheck(params, now());
+  const { build, checked, consent, pinned } = await buildAndCheck(params, now());
   const router = checked.router;
   const call = { to: router, data: build.transaction as Hex, value: BigInt(build.value) };
   const inAmount = BigInt(quote.inAmount);
@@ -113,6 +113,7 @@ export async function prepareSwap(params: PrepareSwapParameters): Promise<Prepar
     call,
     calldata: checked.calldata,
     consent,
+    pinned,
     allowance: {
       plan: plan.kind,
       allowance: approval.allowance,
@@ -170,6 +171,7 @@ export function previewOf(prepared: PreparedSwap): SwapPreview {
     reviewedAt: prepared.reviewedAt,
     expiresAt: prepared.expiresAt,
     transaction: { to: call.to, data: call.data, value: call.value.toString() },
+    routerTrust: { status: TRUST_OF[prepared.consent ?? 'TRUSTED'], pinned: prepared.pinned },
     approval:
       allowance.plan === 'none'
         ? null
@@ -209,6 +211,8 @@ export function previewOf(prepared: PreparedSwap): SwapPreview {
   };
 }
 
+const TRUST_OF = { TRUSTED: 'trusted', ROUTER_UNPINNED: 'new', ROUTER_CHANGED: 'changed' } as const;
+
 /** POST /build, then the build checks (calldata policy included); a router consent becomes a warning. */
 async function buildAndCheck(params: PrepareSwapParameters, nowMs: number) {
   const { quote, from } = params;
@@ -223,16 +227,18 @@ async function buildAndCheck(params: PrepareSwapParameters, nowMs: number) {
     nowSeconds: Math.floor(nowMs / 1000),
   };
   let checked = checkBuild(checkInput);
+  let pinned: Address | null = null;
   let consent: 'ROUTER_UNPINNED' | 'ROUTER_CHANGED' | null = null;
   if (!checked.ok && isConsentReason(checked.reason)) {
     consent = checked.reason.code;
+    if (checked.reason.code === 'ROUTER_CHANGED') pinned = checked.reason.pinned;
     checked = checkBuild({ ...checkInput, consentRouter: checked.reason.router });
   }
   if (!checked.ok) {
     const code = checked.reason.code === 'QUOTE_MISMATCH' ? 'QUOTE_REJECTED' : checked.reason.code;
     throw refuse(code, buildCheckMessage(checked.reason));
   }
-  return { build, checked, consent };
+  return { build, checked, consent, pinned };
 }
 
 async function buildOnce(params: PrepareSwapParameters, quote: Quote) {

@@ -71,14 +71,16 @@ export function previewWarnings(input: {
     });
   }
   if (input.consent) {
+    // Trusting the router is part of the review: its tick is the user's consent, and startSwap
+    // records the trust (pins the router) only for a review that carries it.
     warnings.push({
       code: input.consent,
       level: input.consent === 'ROUTER_CHANGED' ? 'danger' : 'warning',
       message:
         input.consent === 'ROUTER_CHANGED'
-          ? `This service's swap contract on this network differs from the one you trusted (${input.router}). Cancel unless you know why; you will be asked separately before it is trusted.`
-          : `This is the first swap with this service on this network: you will be asked to trust its contract ${input.router}.`,
-      needsAcknowledgement: false,
+          ? `This service's swap contract on this network differs from the one you trusted. A changed contract is what a hacked or malicious service would use to take your tokens. New router: ${input.router}.`
+          : `This is the first swap with this service on this network. Its router contract ${input.router} receives the tokens you swap; Swaplane checks each swap's outcome by simulation, but cannot vouch for the contract itself.`,
+      needsAcknowledgement: true,
     });
   }
   return warnings;

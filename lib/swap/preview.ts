@@ -70,6 +70,14 @@ export const SwapPreviewSchema = z.object({
   expiresAt: z.number(),
   /** The transaction that would be signed (router, calldata, value), as checked. */
   transaction: z.object({ to: AddressSchema, data: HexDataSchema, value: AmountStringSchema }),
+  /**
+   * Whether the user trusts `transaction.to` for this service and network: 'new' (first swap) or
+   * 'changed' (another router was trusted before, `pinned`) need the review's trust tick (the
+   * warning of the same code), and startSwap pins the router only for a review that carries it.
+   */
+  routerTrust: z.optional(
+    z.object({ status: z.enum(['trusted', 'new', 'changed']), pinned: z.nullable(AddressSchema) }),
+  ),
   approval: z.nullable(ApprovalPlanSchema),
   fees: z.object({
     swap: FeeEstimateSchema,

@@ -9,6 +9,9 @@ export const FALLBACK_QUOTE_LIFETIME_MS = 30_000;
 
 export const UNREADABLE_CALLDATA = 'UNREADABLE_CALLDATA';
 
+/** The review warnings whose tick is the user's trust in the router (lib/swap/preview-words.ts). */
+export const ROUTER_TRUST_CODES: readonly string[] = ['ROUTER_UNPINNED', 'ROUTER_CHANGED'];
+
 /**
  * The preview's warnings plus the popup's own: price impact, and calldata nobody could read (each
  * once; the background's own wins).
@@ -60,4 +63,12 @@ export function quoteChanges(before: Quote | null, after: Quote): Set<ChangedFig
 
 export function secondsLeft(expiresAt: number, now: number): number {
   return Math.max(0, Math.ceil((expiresAt - now) / 1000));
+}
+
+/**
+ * The review's expiry as shown: the earliest any preview of the same quote gave, so the countdown
+ * only goes down (a re-check after an approval choice never adds time the quote does not have).
+ */
+export function shownExpiry(seen: number | null, latest: number): number {
+  return seen === null ? latest : Math.min(seen, latest);
 }

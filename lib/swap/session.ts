@@ -47,6 +47,8 @@ export interface QuoteSessionDeps {
 
 export interface QuoteSession {
   getState(): QuoteSessionState;
+  /** How long a received quote may be executed (then the session marks it stale). */
+  readonly quoteLifetimeMs: number;
   /** New input from a view; `null` clears the session. */
   setInput(input: QuoteInput | null): void;
   /** The user typed but has not finished: hold refreshes until setInput arrives. */
@@ -209,6 +211,10 @@ class QuoteSessionMachine implements QuoteSession {
     } finally {
       if (this.#inFlight === controller) this.#inFlight = undefined;
     }
+  }
+
+  get quoteLifetimeMs(): number {
+    return this.#policy.staleAfterMs;
   }
 
   getState(): QuoteSessionState {

@@ -19,6 +19,7 @@ import {
   sendFromView,
   stopWorkerFromBlankTab,
   swapAnswer,
+  trustRouterInReview,
   USDC,
 } from './fixtures';
 
@@ -82,9 +83,8 @@ async function swapEthForUsdc(popup: Page, amount: string): Promise<void> {
   await popup.getByLabel('Amount').fill(amount);
   await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
   await popup.getByRole('button', { name: 'Review swap' }).click();
+  await trustRouterInReview(popup);
   await popup.getByRole('button', { name: 'Confirm swap' }).click();
-  await expect(popup.getByTestId('swap-consent')).toBeVisible({ timeout: 30_000 });
-  await popup.getByRole('button', { name: 'Trust this router and swap' }).click();
 }
 
 /** The swap is sent and waits for its receipt: the last step active, nothing failed. */

@@ -237,6 +237,17 @@ export async function patchSettings(page: Page, patch: Record<string, unknown>):
   if (!answer.ok) throw new Error(`could not update settings: ${JSON.stringify(answer)}`);
 }
 
+/** The review's tick that trusts a router never used with this service on this network. */
+export const TRUST_ROUTER_TICK = 'I trust this router with my swaps on this service';
+
+/** A first swap in a fresh profile: tick the router trust inside the review (before Confirm). */
+export async function trustRouterInReview(page: Page): Promise<void> {
+  await page
+    .getByRole('dialog', { name: 'Review swap' })
+    .getByRole('checkbox', { name: TRUST_ROUTER_TICK })
+    .check({ timeout: 30_000 });
+}
+
 /** Chooses a token in the popup's "from" or "to" picker by searching for it. */
 export async function pickToken(page: Page, picker: 'from' | 'to', query: string, address: string) {
   await page.getByTestId(`${picker}-picker`).click();

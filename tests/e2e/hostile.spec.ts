@@ -15,6 +15,7 @@ import {
   proxiedTest,
   rpcCall,
   sendFromView,
+  trustRouterInReview,
   USDC,
 } from './fixtures';
 
@@ -130,6 +131,7 @@ test('quote changed under an open review: the review stays frozen, Confirm signs
   const { popup, rpc } = await openProxiedPopup(context, extensionId, { rpcProxy, serviceProxy });
   await formEthToUsdc(popup, '1');
   await popup.getByRole('button', { name: 'Review swap' }).click();
+  await trustRouterInReview(popup);
   await expect(popup.getByRole('button', { name: 'Confirm swap' })).toBeEnabled({ timeout: 30_000 });
   const held = (await start(popup)).session;
   const reviewed = held.quote;
@@ -173,8 +175,6 @@ test('quote changed under an open review: the review stays frozen, Confirm signs
 
   // The open review still shows, and Confirm signs, the quote the user reviewed.
   await popup.getByRole('button', { name: 'Confirm swap' }).click();
-  await expect(popup.getByTestId('swap-consent')).toBeVisible({ timeout: 30_000 });
-  await popup.getByRole('button', { name: 'Trust this router and swap' }).click();
   await expect(popup.getByTestId('swap-progress')).toHaveAttribute('data-status', 'confirmed', {
     timeout: 60_000,
   });
@@ -205,7 +205,9 @@ test('unknown calldata paying another address: refused before signing, the revie
     await formEthToUsdc(popup, '1');
     await popup.getByRole('button', { name: 'Review swap' }).click();
     await expect(popup.getByRole('alert')).toContainText('Swap call cannot be read', { timeout: 30_000 });
-    await expect(popup.getByRole('button', { name: 'Confirm swap' })).toBeDisabled();
+    // Nothing to confirm: the reason sits beside "Get a new quote", where Confirm was.
+    await expect(popup.getByRole('button', { name: 'Confirm swap' })).toHaveCount(0);
+    await expect(popup.getByRole('button', { name: 'Get a new quote' })).toBeEnabled();
   });
   expect(rpcProxy.hits.some((hit) => hit.rpcMethods.includes('eth_sendRawTransaction'))).toBe(false);
 });
@@ -227,10 +229,9 @@ test('an RPC inflating fees: the priority fee is capped against the fee history,
   await formEthToUsdc(popup, '0.5');
   await popup.getByRole('button', { name: 'Review swap' }).click();
   await expect(popup.getByText('Swaplane capped it')).toBeVisible({ timeout: 30_000 });
+  // A fresh profile: the router is trusted on first use, inside the review.
+  await trustRouterInReview(popup);
   await popup.getByRole('button', { name: 'Confirm swap' }).click();
-  // A fresh profile: the router is trusted on first use.
-  await expect(popup.getByTestId('swap-consent')).toBeVisible({ timeout: 30_000 });
-  await popup.getByRole('button', { name: 'Trust this router and swap' }).click();
   const progress = popup.getByTestId('swap-progress');
   await expect(progress).toHaveAttribute('data-status', 'confirmed', { timeout: 60_000 });
   const hash = (await start(popup)).swap?.tx?.hash;

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page, TestInfo } from '@playwright/test';
-import { DAI, ETH, expect, openWalletPopup, pickToken, test, USDC } from './fixtures';
+import { DAI, ETH, expect, openWalletPopup, pickToken, test, trustRouterInReview, USDC } from './fixtures';
 import { expectNothingWiderThanViewport } from './layout';
 
 type Pick = [query: string, address: string];
@@ -74,13 +74,13 @@ for (const size of [SHORT, TALL]) {
     await expect(sheet.getByText('You receive at least')).toBeVisible();
     await expect(sheet.getByTestId('review-fee')).toContainText('ETH');
     await expect(sheet.getByTestId('review-countdown')).toContainText(/Quote valid for \d+s/);
+    await trustRouterInReview(popup);
     await expect(sheet.getByRole('button', { name: 'Confirm swap' })).toBeEnabled();
     await expectInViewport(popup, 'Confirm swap');
     await expectNothingWiderThanViewport(popup, `review at ${size.width}x${size.height}`);
     await shot(popup, testInfo, `review-${size.height}`);
 
     await sheet.getByRole('button', { name: 'Confirm swap' }).click();
-    await popup.getByRole('button', { name: 'Trust this router and swap' }).click({ timeout: 20_000 });
     await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 30_000 });
     await expectInViewport(popup, 'Done');
     await shot(popup, testInfo, `result-${size.height}`);
@@ -110,6 +110,9 @@ test('price impact: a large trade warns, and Confirm needs the acknowledgement',
   await expect(sheet.getByRole('button', { name: 'Confirm swap' })).toBeDisabled();
   await shot(popup, testInfo, 'review-impact');
   await ack.check();
+  // A fresh profile: the router's trust is the other tick this first swap needs.
+  await expect(sheet.getByRole('button', { name: 'Confirm swap' })).toBeDisabled();
+  await trustRouterInReview(popup);
   await expect(sheet.getByRole('button', { name: 'Confirm swap' })).toBeEnabled();
 });
 
@@ -163,8 +166,8 @@ test('approvals: an unlimited approval is listed with its on-chain value and rev
   await popup.getByRole('button', { name: 'Review swap' }).click();
   const sheet = popup.getByRole('dialog', { name: 'Review swap' });
   await sheet.getByLabel('Unlimited').check();
+  await trustRouterInReview(popup);
   await sheet.getByRole('button', { name: 'Confirm swap' }).click();
-  await popup.getByRole('button', { name: 'Trust this router and swap' }).click({ timeout: 20_000 });
   await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 30_000 });
   await popup.getByRole('button', { name: 'Done' }).click();
 

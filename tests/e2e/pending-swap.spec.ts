@@ -2,7 +2,15 @@
 // higher fees) or cancelled (a 0-value transfer to yourself at the same nonce). The devnet holds the
 // transaction pending with automine off, as a congested network would.
 import { encodeFunctionData, parseAbi } from 'viem';
-import { expect, openWalletPopup, pickToken, rpcCall, swapAnswer, test } from './fixtures';
+import {
+  expect,
+  openWalletPopup,
+  pickToken,
+  rpcCall,
+  swapAnswer,
+  test,
+  trustRouterInReview,
+} from './fixtures';
 
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
@@ -34,11 +42,10 @@ test('a pending swap is sped up and confirms; the next one is cancelled and swap
     const confirm = popup
       .getByRole('dialog', { name: 'Review swap' })
       .getByRole('button', { name: 'Confirm swap' });
+    if (consent) await trustRouterInReview(popup);
     await expect(confirm).toBeEnabled({ timeout: 20_000 });
     await rpcCall(rpc, 'evm_setAutomine', [false]); // from here the network does not mine
     await confirm.click();
-    if (consent)
-      await popup.getByRole('button', { name: 'Trust this router and swap' }).click({ timeout: 20_000 });
     const pending = popup.getByTestId('pending-actions');
     await expect(pending).toContainText('Pending', { timeout: 20_000 });
     return pending;

@@ -16,6 +16,7 @@ import {
   sendFromView,
   serviceProxiedTest,
   swapAnswer,
+  trustRouterInReview,
 } from './fixtures';
 
 const _ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -197,9 +198,8 @@ test('the chain moves past the quote during the review: the reviewed build is si
   await popup.getByLabel('Amount').fill('0.25');
   await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
   await popup.getByRole('button', { name: 'Review swap' }).click();
-  await popup.getByRole('button', { name: 'Confirm swap' }).click();
-  // The first swap in a fresh profile asks to trust the router: the moment to let the chain move on.
-  await expect(popup.getByTestId('swap-consent')).toBeVisible({ timeout: 30_000 });
+  // The first swap in a fresh profile asks to trust the router: while the user reads, the chain moves on.
+  await trustRouterInReview(popup);
   await sendFromView(popup, { type: 'markTyping' }); // hold the session's own refresh meanwhile
   const session = (await quoteSessionAnswer(popup)) as {
     result: { quote: { blockNumber: number } };
@@ -208,7 +208,7 @@ test('the chain moves past the quote during the review: the reviewed build is si
   // The reference service calls an Ethereum quote outdated 20 blocks after its block.
   await rpcCall(rpcUrls['1'] ?? '', 'anvil_mine', ['0x19']);
   const buildsBefore = buildHits(serviceProxy).length;
-  await popup.getByRole('button', { name: 'Trust this router and swap' }).click();
+  await popup.getByRole('button', { name: 'Confirm swap' }).click();
   await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 40_000 });
 
   // Confirm signs the build the review showed (still simulated at Confirm to pay at least its

@@ -15,6 +15,7 @@ import {
   sendFromView,
   setUpWallet,
   test,
+  trustRouterInReview,
   USDC,
   useEmbeddedDefault,
   watchPageProblems,
@@ -186,9 +187,8 @@ test('hostile token metadata from the service is inert in the popup (picker, quo
   await popup.getByRole('button', { name: 'Review swap' }).click();
   await expect(popup.getByTestId('review')).toContainText(XSS_SYMBOL);
   expect(await injections(popup)).toEqual([]);
+  await trustRouterInReview(popup);
   await popup.getByRole('button', { name: 'Confirm swap' }).click();
-  await expect(popup.getByTestId('swap-consent')).toBeVisible({ timeout: 20_000 });
-  await popup.getByRole('button', { name: 'Trust this router and swap' }).click();
   await expect(popup.getByTestId('swap-confirmed')).toContainText(XSS_SYMBOL, { timeout: 30_000 });
   expect(await injections(popup)).toEqual([]);
   await popup.getByRole('button', { name: 'Done' }).click();

@@ -1,6 +1,17 @@
 import { createPublicClient, erc20Abi, http } from 'viem';
 import { formatAmount } from '@/lib/amounts';
-import { ACCOUNT, DAI, ETH, expect, openWalletPopup, pickToken, swapAnswer, test, USDC } from './fixtures';
+import {
+  ACCOUNT,
+  DAI,
+  ETH,
+  expect,
+  openWalletPopup,
+  pickToken,
+  swapAnswer,
+  test,
+  trustRouterInReview,
+  USDC,
+} from './fixtures';
 
 type SwapAnswer = {
   result: { status: string; outcome: { received: string | null; gasPaid: string } | null } | null;
@@ -25,9 +36,8 @@ test('swap ETH -> USDC and USDC -> DAI from the popup; history and balances foll
   await expect(popup.getByTestId('balance-USDC')).toContainText(formatAmount(usdcBefore, 6));
   await expect(popup.getByTestId('local-badge')).toHaveText('Local');
   await popup.getByRole('button', { name: 'Review swap' }).click();
+  await trustRouterInReview(popup);
   await popup.getByRole('button', { name: 'Confirm swap' }).click();
-  await expect(popup.getByTestId('swap-consent')).toBeVisible({ timeout: 20_000 });
-  await popup.getByRole('button', { name: 'Trust this router and swap' }).click();
   await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 30_000 });
   const first = (await swapAnswer(popup)) as SwapAnswer;
   const receivedUsdc = BigInt(first.result?.outcome?.received ?? '0');

@@ -14,6 +14,7 @@ import {
   setUpWallet,
   stopWorkerFromBlankTab,
   test,
+  trustRouterInReview,
   USDC,
 } from './fixtures';
 
@@ -63,7 +64,7 @@ test('a trust setting rewritten outside Swaplane stops the review until the user
   await expect(refused).toContainText('changed outside Swaplane', { timeout: 20_000 });
   await expect(refused).toContainText('the RPC URLs, the trusted router contracts');
   await expect(refused).toContainText('Nothing was signed');
-  await expect(popup.getByRole('button', { name: 'Confirm swap' })).toBeDisabled();
+  await expect(popup.getByRole('button', { name: 'Confirm swap' })).toHaveCount(0);
 
   const options = await context.newPage();
   await options.goto(`chrome-extension://${extensionId}/options.html`);
@@ -82,6 +83,8 @@ test('a trust setting rewritten outside Swaplane stops the review until the user
   await popup.getByLabel('Amount').fill('0.1');
   await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
   await popup.getByRole('button', { name: 'Review swap' }).click();
+  // Ethereum's router was never trusted in this profile (the pin written was Base's): one tick.
+  await trustRouterInReview(popup);
   await expect(popup.getByRole('button', { name: 'Confirm swap' })).toBeEnabled({ timeout: 20_000 });
 });
 

@@ -12,6 +12,7 @@ import {
 import {
   type OpenReview,
   requireIdle,
+  reviewExpiry,
   reviewToStart,
   settlerFor,
   swapInputFor,
@@ -33,9 +34,14 @@ const REQUEST = { chainId: 1, inToken: '0xin', outToken: '0xout' };
 const TX = { to: `0x${'cd'.repeat(20)}`, data: '0x1234', value: '0' };
 const PREPARED = { id: 'prepared-1', build: { to: TX.to, transaction: TX.data, value: TX.value } };
 
-function reviewWith(simulation: 'assets' | 'none', warnings: unknown[] = []): OpenReview {
+function reviewWith(
+  simulation: 'assets' | 'none',
+  warnings: unknown[] = [],
+  routerTrust?: { status: string; pinned: string | null },
+): OpenReview {
   return {
     preview: {
+      ...(routerTrust ? { routerTrust } : {}),
       digest: '0xD1',
       expiresAt: Date.now() + 60_000,
       warnings,
@@ -75,6 +81,50 @@ describe('requireIdle and reviewToStart', () => {
     expect(codeOf(() => reviewToStart(null, { approvalMode: 'exact', quoteDigest: '0xd1' }))).toBe(
       'QUOTE_CHANGED',
     );
+  });
+});
+
+describe('the router trusted inside the review', () => {
+  const firstSwap = {
+    code: WARNING_CODES.routerNew,
+    level: 'warning',
+    message: 'first swap',
+    needsAcknowledgement: true,
+  };
+  const review = () => reviewWith('assets', [firstSwap], { status: 'new', pinned: null });
+  const start = { approvalMode: 'exact' as const, quoteDigest: '0xd1' };
+
+  it('refuses a start to a router never trusted without the review tick: nothing is signed', () => {
+    expect(codeOf(() => reviewToStart(review(), start))).toBe('ACKNOWLEDGEMENT_REQUIRED');
+    expect(swapInputFor(review(), start, ACCOUNT).routerConsent).toBeUndefined();
+  });
+
+  it("with the tick, the swap trusts the reviewed router (the build's address, not one the view names)", () => {
+    const ticked = { ...start, acknowledged: [WARNING_CODES.routerNew] };
+    expect(reviewToStart(review(), ticked)).toBeTruthy();
+    expect(swapInputFor(review(), ticked, ACCOUNT).routerConsent).toBe(TX.to);
+    // A tick for a review that asked no trust gives none.
+    expect(swapInputFor(reviewWith('assets'), ticked, ACCOUNT).routerConsent).toBeUndefined();
+  });
+
+  it('a changed router needs its own tick: the first-swap tick does not trust it', () => {
+    const changed = reviewWith('assets', [{ ...firstSwap, code: WARNING_CODES.routerChanged }], {
+      status: 'changed',
+      pinned: `0x${'ee'.repeat(20)}`,
+    });
+    const wrongTick = { ...start, acknowledged: [WARNING_CODES.routerNew] };
+    expect(codeOf(() => reviewToStart(changed, wrongTick))).toBe('ACKNOWLEDGEMENT_REQUIRED');
+    expect(swapInputFor(changed, wrongTick, ACCOUNT).routerConsent).toBeUndefined();
+    const ticked = { ...start, acknowledged: [WARNING_CODES.routerChanged] };
+    expect(swapInputFor(changed, ticked, ACCOUNT).routerConsent).toBe(TX.to);
+  });
+});
+
+describe('reviewExpiry', () => {
+  it("never outlives the quote: capped at the quote's lifetime from when it arrived", () => {
+    expect(reviewExpiry(1_000_000, 990_000, 30_000)).toBe(1_020_000);
+    expect(reviewExpiry(1_000_000, 1_000_000, 300_000)).toBe(1_060_000);
+    expect(reviewExpiry(1_000_000, null, 30_000)).toBe(1_060_000);
   });
 });
 

@@ -190,11 +190,114 @@ describe('ReviewSheet', () => {
     expect(props.onConfirm).toHaveBeenCalledWith(expect.objectContaining({ quoteDigest: '0x0102' }));
   });
 
-  it('without a preview there is nothing to confirm: the failure is said and Confirm stays disabled', async () => {
-    show({}, Promise.reject(new Error('The router is not pinned.')));
+  it('without a preview there is nothing to confirm: the failure is said beside "Get a new quote"', async () => {
+    const { props } = show({}, Promise.reject(new Error('The RPC is down.')));
     await settle();
     expect(screen.getByRole('alert').textContent).toContain('could not prepare this swap for review');
+    expect(screen.queryByRole('button', { name: 'Confirm swap' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Get a new quote' }));
+    expect(props.onRefresh).toHaveBeenCalledOnce();
+  });
+
+  it('a disabled Confirm says why: the check running, then the tick it waits for', async () => {
+    let resolve: (value: SwapPreview) => void = () => undefined;
+    show({ figures: figures(1953) }, new Promise((done) => (resolve = done)));
+    await settle();
     expect(confirm().disabled).toBe(true);
+    expect(screen.getByTestId('review-why').textContent).toMatch(/waits for the check and simulation/);
+    expect(confirm().getAttribute('aria-describedby')).toBe('review-why');
+    resolve(preview());
+    await settle();
+    expect(screen.getByTestId('review-why').textContent).toMatch(/tick each warning/);
+  });
+
+  it('a first swap with the service: trusting its router is one tick in the review, sent with Confirm', async () => {
+    const trustWarning = {
+      code: 'ROUTER_UNPINNED',
+      level: 'warning' as const,
+      message: `This is the first swap with this service on this network. Its router contract ${ROUTER} …`,
+      needsAcknowledgement: true,
+    };
+    const { props } = show(
+      {},
+      Promise.resolve(preview({ warnings: [trustWarning], routerTrust: { status: 'new', pinned: null } })),
+    );
+    await settle();
+    const trust = screen.getByRole('region', { name: 'Trust this swap router?' });
+    expect(trust.textContent).toContain(ROUTER);
+    // Said once, in the trust section, not again in the warnings list.
+    expect(screen.queryByRole('list', { name: 'Warnings' })).toBeNull();
+    expect(confirm().disabled).toBe(true);
+    expect(screen.getByTestId('review-why').textContent).toBe(
+      'To confirm, tick that you trust the router above.',
+    );
+    fireEvent.click(
+      screen.getByRole('checkbox', { name: 'I trust this router with my swaps on this service' }),
+    );
+    expect(confirm().disabled).toBe(false);
+    fireEvent.click(confirm());
+    expect(props.onConfirm).toHaveBeenCalledWith(
+      expect.objectContaining({ acknowledged: ['ROUTER_UNPINNED'] }),
+    );
+  });
+
+  it('a changed router shows the one trusted before and asks the deliberate tick', async () => {
+    const OLD = '0x2222222222222222222222222222222222222222';
+    const changed = {
+      code: 'ROUTER_CHANGED',
+      level: 'danger' as const,
+      message: 'changed',
+      needsAcknowledgement: true,
+    };
+    show(
+      {},
+      Promise.resolve(preview({ warnings: [changed], routerTrust: { status: 'changed', pinned: OLD } })),
+    );
+    await settle();
+    const trust = screen.getByRole('region', { name: 'The swap router changed' });
+    expect(trust.textContent).toContain(`Trusted until now: ${OLD}`);
+    fireEvent.click(screen.getByRole('checkbox', { name: /operator told me the router changed/ }));
+    expect(confirm().disabled).toBe(false);
+  });
+
+  it('the countdown never goes up for the same quote, and never past the quote the preview capped', async () => {
+    const { props, view } = show({}, Promise.resolve(preview({ expiresAt: NOW + 20_000 })));
+    await settle();
+    expect(screen.getByTestId('review-countdown').textContent).toBe('Quote valid for 20s');
+    // A re-check (another approval choice) answers a later expiry for the same quote: not shown.
+    (props.loadPreview as ReturnType<typeof vi.fn>).mockImplementation(() =>
+      Promise.resolve(preview({ expiresAt: NOW + 50_000 })),
+    );
+    view.rerender(<ReviewSheet {...props} now={NOW + 1_000} />);
+    await settle();
+    expect(screen.getByTestId('review-countdown').textContent).toBe('Quote valid for 19s');
+  });
+
+  it('a Confirm refused (the quote expired in the background) is said beside "Get a new quote"', async () => {
+    const { props } = show({ error: 'The reviewed quote expired. Nothing was signed: get a new quote.' });
+    await settle();
+    expect(screen.getByRole('alert').textContent).toContain('The reviewed quote expired');
+    fireEvent.click(screen.getByRole('button', { name: 'Get a new quote' }));
+    expect(props.onRefresh).toHaveBeenCalledOnce();
+  });
+
+  it('"Get a new quote" that brings none says why and is offered again', async () => {
+    const { props, view } = show({ now: NOW + 26_000 });
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Get a new quote' }));
+    expect((screen.getByRole('button', { name: 'Getting a new quote…' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    view.rerender(
+      <ReviewSheet {...props} now={NOW + 29_000} quoteProblem="The swap service is unavailable." />,
+    );
+    await settle();
+    expect(screen.getByRole('alert').textContent).toContain(
+      'Swaplane could not get a new quote: The swap service is unavailable.',
+    );
+    expect((screen.getByRole('button', { name: 'Get a new quote' }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
   });
 
   it('asks for a new preview when the approval mode changes, and closes on Cancel', async () => {

@@ -129,6 +129,23 @@ describe('SwapProgress after a failed swap that left its approval', () => {
   });
 });
 
+describe('SwapProgress › a failure a new quote mends', () => {
+  it('says the reason with "Get a new quote" in the sheet; other failures go back to the quote', () => {
+    const onNewQuote = vi.fn();
+    const outdated = failedAt('quote');
+    if (outdated.failure) outdated.failure = { ...outdated.failure, code: 'QUOTE_OUTDATED' };
+    renderProgress(outdated, { onNewQuote });
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('Something went wrong');
+    fireEvent.click(screen.getByRole('button', { name: 'Get a new quote' }));
+    expect(onNewQuote).toHaveBeenCalledOnce();
+    cleanup();
+    renderProgress(failedAt('send'), { onNewQuote });
+    expect(screen.queryByRole('button', { name: 'Get a new quote' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Back to the quote' })).toBeTruthy();
+  });
+});
+
 describe('SwapProgress › trusting a router', () => {
   const NEW_ROUTER = '0x1111111111111111111111111111111111111111';
   const OLD_ROUTER = '0x2222222222222222222222222222222222222222';

@@ -32,6 +32,7 @@ function prepared(over: Partial<PreparedSwap> = {}): PreparedSwap {
     call: { to: ROUTER, data: USDC_DAI_BUILD.transaction, value: 0n },
     calldata: { readable: true, family: 'swaplane-router' },
     consent: null,
+    pinned: null,
     allowance: { plan: 'approve', allowance: 0n, amount: 100_000_000n, unlimited: false },
     approvals: [{ step: 'approve', to: USDC, data: '0x095ea7b3', amount: 100_000_000n }],
     fees,

@@ -200,6 +200,8 @@ describe('the simulated swap gas', () => {
   });
 });
 
+const ROUTER_SHOWN = '0x6615Ca81178Eb7846b6235485021636365048154';
+
 describe('a slippage above 5% needs a tick in the review', () => {
   const base = { readable: true, missing: [], highFee: false, feeCapped: false, consent: null, router: '0x' };
   it('asks for an acknowledgement above 5%, not at 5%', () => {
@@ -208,5 +210,27 @@ describe('a slippage above 5% needs a tick in the review', () => {
       expect.objectContaining({ code: 'HIGH_SLIPPAGE', needsAcknowledgement: true, level: 'danger' }),
     ]);
     expect(previewWarnings({ ...base, slippage: 12 })[0]?.message).toContain('12%');
+  });
+});
+
+describe('trusting a router is a tick in the review, never a question after Confirm', () => {
+  const base = { readable: true, missing: [], highFee: false, feeCapped: false, router: ROUTER_SHOWN };
+  it('a first router and a changed one each need their own acknowledgement, naming the address', () => {
+    for (const consent of ['ROUTER_UNPINNED', 'ROUTER_CHANGED'] as const) {
+      const [warning] = previewWarnings({ ...base, consent });
+      expect(warning).toMatchObject({ code: consent, needsAcknowledgement: true });
+      expect(warning?.message).toContain(ROUTER_SHOWN);
+    }
+    expect(previewWarnings({ ...base, consent: null })).toEqual([]);
+  });
+  it('startSwap refuses a review that asked for the trust without the tick: nothing is signed', () => {
+    const [warning] = previewWarnings({ ...base, consent: 'ROUTER_UNPINNED' });
+    const review = {
+      preview: { digest: '0xd1', expiresAt: 2_000, warnings: [warning] } as unknown as SwapPreview,
+      approvalMode: 'exact' as const,
+    };
+    const start = { quoteDigest: '0xd1', approvalMode: 'exact' as const };
+    expect(checkStart(review, start, 1_000)?.code).toBe('ACKNOWLEDGEMENT_REQUIRED');
+    expect(checkStart(review, { ...start, acknowledged: ['ROUTER_UNPINNED'] }, 1_000)).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 // What the swap screen shows next to a quote, in one answer per quote: USD prices (reference quotes
 // into the chain's main stablecoin, cached briefly), the price impact (a small reference quote of the
-// same pair) and the network fee (route gas x the RPC's fee per gas). Every part is optional: a part
-// that fails is null ("—" on screen) and never blocks the quote.
+// same pair) and the network fee, computed as the review computes it (lib/swap/network-fee.ts). Every
+// part is optional: a part that fails is null ("—" on screen) and never blocks the quote.
 import type { Address } from 'viem';
 import { isNativeToken, NATIVE_TOKEN_ADDRESS, type Quote, sameAddress, type Token } from '@/lib/api/schema';
 import type { Request } from '@/lib/messaging/requests';
@@ -13,29 +13,16 @@ import {
   priceFromQuote,
   referenceAmount,
 } from '@/lib/prices/usd';
+import { cappedFees } from '@/lib/rpc/fees';
 import { publicClientFor, type RpcClient } from '@/lib/rpc/network';
-import { estimateFees } from '@/lib/rpc/transactions';
 import { readAllowance } from '@/lib/swap/approval';
-import { type FeePerGas, networkFee } from '@/lib/swap/network-fee';
+import { networkFee, swapGasMemory } from '@/lib/swap/network-fee';
 import { priceImpactBps, referenceInAmount } from '@/lib/swap/price-impact';
 import { verifyQuoteAnswersRequest } from '@/lib/swap/verify';
 import type { BackgroundServices } from '../services';
 
 type InsightsRequest = Extract<Request, { type: 'quoteInsights' }>;
 type PricesRequest = Extract<Request, { type: 'getPrices' }>;
-
-/**
- * The fee per gas the quote line uses. One function, so the fee-cap module of the swap pipeline can
- * replace the RPC suggestion here without touching the rest.
- */
-export async function suggestFeePerGas(client: RpcClient): Promise<FeePerGas> {
-  const [fees, gasPrice] = await Promise.all([
-    estimateFees(client),
-    client.request({ method: 'eth_gasPrice' }) as Promise<string>,
-  ]);
-  const expected = BigInt(gasPrice);
-  return { expected: expected < fees.maxFeePerGas ? expected : fees.maxFeePerGas, max: fees.maxFeePerGas };
-}
 
 const QUOTE_SLIPPAGE = 0.5;
 
@@ -97,11 +84,12 @@ export function createInsightHandlers(services: BackgroundServices, cache: Price
 
   async function fee(quote: Quote, inAmount: bigint) {
     const client = publicClientFor(quote.chainId, services.settings());
-    const [perGas, approval] = await Promise.all([
-      suggestFeePerGas(client),
+    // The review's fees per gas (capped the same way), and the gas it simulated for this route's shape.
+    const [fees, approval] = await Promise.all([
+      cappedFees(client),
       approvalNeeded(client, quote, inAmount).catch(() => true),
     ]);
-    const estimate = networkFee(quote.bestRoute, approval, perGas);
+    const estimate = networkFee(quote, approval, fees, swapGasMemory.recall(quote));
     return {
       gas: estimate.gas.toString(),
       expected: estimate.expected.toString(),
