@@ -99,12 +99,17 @@ function connect(port: unknown): void {
 }
 
 async function send(message: unknown, sender: Sender): Promise<Response> {
+  // The background answers through sendResponse and returns true (kept open), as browsers expect.
   const trigger = fakeBrowser.runtime.onMessage.trigger as unknown as (
     ...args: unknown[]
   ) => Promise<unknown[]>;
-  const answers = (await trigger(message, sender)) as Response[];
-  expect(answers).toHaveLength(1);
-  return answers[0] as Response;
+  let respond: (response: Response) => void = () => undefined;
+  const answered = new Promise<Response>((resolve) => {
+    respond = resolve;
+  });
+  const returned = await trigger(message, sender, respond);
+  expect(returned).toEqual([true]);
+  return answered;
 }
 
 beforeEach(async () => {
