@@ -18,6 +18,7 @@ import {
   rpcCall,
   stopWorkerFromBlankTab,
   test,
+  trustRouterInReview,
   USDC,
 } from './fixtures';
 
@@ -35,6 +36,8 @@ async function reviewEthToUsdc(popup: Page, amount: string) {
   await popup.getByLabel('Amount').fill(amount);
   await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
   await popup.getByRole('button', { name: 'Review swap' }).click();
+  // A fresh profile trusts the router on first use: a tick inside the review.
+  await trustRouterInReview(popup);
   const confirm = popup
     .getByRole('dialog', { name: 'Review swap' })
     .getByRole('button', { name: 'Confirm swap' });
@@ -52,9 +55,6 @@ test('a double click on "Confirm swap" runs one swap: one transaction mined, one
   const confirm = await reviewEthToUsdc(popup, '0.02');
   const nonceBefore = await nonceOf(rpc);
   await confirm.dblclick();
-  // A fresh profile trusts the router on first use: that button is double-clicked too.
-  const trust = popup.getByRole('button', { name: 'Trust this router and swap' });
-  await trust.dblclick({ timeout: 20_000 });
   await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 60_000 });
   await expect(popup.getByTestId('swap-confirmed')).toHaveCount(1);
   await expect(popup.getByText('Swap confirmed.')).toHaveCount(1);
@@ -76,7 +76,6 @@ test('a forged pending swap read back after a worker restart: Speed up and Cance
     const confirm = await reviewEthToUsdc(popup, '0.02');
     await rpcCall(rpc, 'evm_setAutomine', [false]); // the network holds the swap pending
     await confirm.click();
-    await popup.getByRole('button', { name: 'Trust this router and swap' }).click({ timeout: 20_000 });
     await expect(popup.getByTestId('pending-actions')).toContainText('Pending', { timeout: 20_000 });
 
     // An outside writer raises the stored fee fields (what a Cancel would inherit) and drops the seal.
@@ -129,8 +128,8 @@ proxiedTest(
     await popup.getByRole('button', { name: 'Review swap' }).click();
     const sheet = popup.getByRole('dialog', { name: 'Review swap' });
     await sheet.getByLabel('Unlimited').check();
+    await trustRouterInReview(popup);
     await sheet.getByRole('button', { name: 'Confirm swap' }).click();
-    await popup.getByRole('button', { name: 'Trust this router and swap' }).click({ timeout: 20_000 });
     await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 30_000 });
     await popup.getByRole('button', { name: 'Done' }).click();
 

@@ -123,13 +123,6 @@ export const popup = {
     const element = tick.asElement();
     if (element) await (element as ElementHandle<HTMLInputElement>).click();
   },
-  /** The first swap with a router asks to trust it in a sheet after Confirm (older wording). */
-  async trustRouterIfAsked(page: Page): Promise<void> {
-    const asked = await page
-      .waitForSelector(aria('Trust this router and swap', 'button'), { timeout: 5_000 })
-      .catch(() => null);
-    await asked?.click();
-  },
   swapDone: /Swap confirmed|Swapped/,
   async done(page: Page): Promise<void> {
     await click(page, 'Done');

@@ -6,6 +6,7 @@ import type { Address } from 'viem';
 import { isNativeToken, NATIVE_TOKEN_ADDRESS, type Quote, sameAddress, type Token } from '@/lib/api/schema';
 import type { Request } from '@/lib/messaging/requests';
 import { createPriceCache, type PriceCache } from '@/lib/prices/cache';
+import { createReferenceBudget, type ReferenceBudget } from '@/lib/prices/reference-budget';
 import {
   isStablecoin,
   mainStablecoin,
@@ -26,7 +27,11 @@ type PricesRequest = Extract<Request, { type: 'getPrices' }>;
 
 const QUOTE_SLIPPAGE = 0.5;
 
-export function createInsightHandlers(services: BackgroundServices, cache: PriceCache = createPriceCache()) {
+export function createInsightHandlers(
+  services: BackgroundServices,
+  cache: PriceCache = createPriceCache(),
+  budget: ReferenceBudget = createReferenceBudget(),
+) {
   async function quoteOut(
     chainId: number,
     inToken: string,
@@ -45,6 +50,8 @@ export function createInsightHandlers(services: BackgroundServices, cache: Price
     if (!stable) return null;
     const cached = cache.get(chainId, token.address);
     if (cached !== undefined) return cached;
+    // Over the reference quotes' budget: no price for now (not cached), asked again on the next view.
+    if (!(await budget.take())) return null;
     const amount = referenceAmount(token.decimals);
     const price = await quoteOut(chainId, token.address, stable.address, amount).then(
       (out) => priceFromQuote(amount, token.decimals, out, stable.decimals),
