@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { E2E_WORKERS } from './tests/e2e/workers';
 
 // The built extension (.output/chrome-mv3) in Debian Chromium; see tests/e2e/fixtures.ts.
 export default defineConfig({
@@ -6,8 +7,9 @@ export default defineConfig({
   globalSetup: './tests/e2e/global-setup.ts',
   timeout: 60_000,
   expect: { timeout: 10_000 },
+  // Files spread over the workers, each file's tests in order on its worker's own devnet and service.
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_WORKERS,
   retries: 0,
   forbidOnly: true,
   reporter: process.env.CI ? [['list']] : [['list']],

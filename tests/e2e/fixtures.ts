@@ -5,6 +5,10 @@ import { deriveTrustKey, fieldMac } from '@/lib/wallet/trust-mac';
 import * as TOKENS from '../support/addresses';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
 import { extensionIdOf, launchWithExtension, serviceWorkerOf } from './launch';
+import { selectE2eEnvironment } from './workers';
+
+// This worker's own devnet and service (global-setup.ts starts one per worker).
+selectE2eEnvironment();
 
 export { extensionIdOf, launchWithExtension, serviceWorkerOf };
 
