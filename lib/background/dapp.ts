@@ -21,7 +21,7 @@ import { dappAccounts } from './dapp-accounts';
 import { type AskedRequest, createApprovalQueue, type PreparedApproval } from './dapp-approvals';
 import { type QueueStore, type Revive, sessionQueueStore } from './dapp-queue-store';
 import { createRecipientRecord, type RecipientRecord } from './dapp-recipients';
-import { prepareRequest, revivedTransaction, type SiteKind } from './dapp-requests';
+import { prepareRequest, type RequestContext, revivedTransaction, type SiteKind } from './dapp-requests';
 import {
   createSiteRegistry,
   type DappEvent,
@@ -206,9 +206,14 @@ function connectApproval(
   });
 }
 
-/** A sign, typed-data or transaction request of a connected site: its window content and its run. */
-function siteRequest(context: ApprovalContext, site: ConnectedSite, kind: SiteKind, asked: AskedRequest) {
-  return prepareRequest({
+/** What a site's request is prepared (or revived) with: the site's chain, client, signer and funnel. */
+function requestContext(
+  context: ApprovalContext,
+  site: ConnectedSite,
+  kind: SiteKind,
+  asked: Pick<AskedRequest, 'method' | 'params'>,
+): RequestContext {
+  return {
     kind,
     method: asked.method,
     params: asked.params,
@@ -218,7 +223,12 @@ function siteRequest(context: ApprovalContext, site: ConnectedSite, kind: SiteKi
     signer: () => context.deps.wallet.activeSigner(),
     signing: context.signing,
     recipients: context.recipients,
-  });
+  };
+}
+
+/** A sign, typed-data or transaction request of a connected site: its window content and its run. */
+function siteRequest(context: ApprovalContext, site: ConnectedSite, kind: SiteKind, asked: AskedRequest) {
+  return prepareRequest(requestContext(context, site, kind, asked));
 }
 
 /** Requests that need the user: connect, sign, typed data, transaction. */
@@ -268,17 +278,7 @@ function reviver(context: ApprovalContext): Revive {
     if (entry.kind !== 'transaction') return siteRequest(context, site, entry.kind, entry);
     if (view.detail.kind !== 'transaction' || !entry.transaction) throw unauthorized();
     return revivedTransaction(
-      {
-        kind: 'transaction',
-        method: entry.method,
-        params: entry.params,
-        site,
-        chainId: site.chainId,
-        client: () => publicClientFor(site.chainId, context.deps.settings()),
-        signer: () => context.deps.wallet.activeSigner(),
-        signing: context.signing,
-        recipients: context.recipients,
-      },
+      requestContext(context, site, 'transaction', entry),
       view.detail,
       entry.transaction,
     );
