@@ -23,12 +23,14 @@ export class StoredTxError extends Error {
 
 const big = (field: unknown) => (typeof field === 'string' && field !== '0x' ? BigInt(field) : 0n);
 
-/** The fields of a signed EIP-1559 call, checked against its hash, chain and signer. */
+/** The fields of a signed EIP-1559 call, checked against its hash, chain, signer and (given) nonce. */
 export async function verifyStoredTx(input: {
   raw: string;
   hash: string;
   chainId: number;
   signer: Address;
+  /** The nonce the record names: bytes at another nonce are not the transaction it tracks. */
+  nonce?: number;
 }): Promise<StoredTxFields> {
   const raw = input.raw as Hex;
   const forged = (why: string) =>
@@ -55,6 +57,8 @@ export async function verifyStoredTx(input: {
     throw forged('has no valid signature');
   }
   if (recovered.toLowerCase() !== input.signer.toLowerCase()) throw forged('was not signed by this account');
+  if (input.nonce !== undefined && Number(big(nonce)) !== input.nonce)
+    throw forged("is not at the swap's nonce");
   void accessList;
   return {
     chainId: input.chainId,

@@ -3,7 +3,7 @@
 // 0-value transfer to the sender itself, so whichever is mined the nonce is used once.
 import type { Address, Hex } from 'viem';
 import { explorerTxUrl } from '@/lib/chains';
-import { StoredTxError, verifyStoredTx } from '@/lib/rpc/stored-tx';
+import { verifyStoredTx } from '@/lib/rpc/stored-tx';
 import type { Fees, SignedTx, UnsignedCall } from '@/lib/rpc/transactions';
 import type { Replacement, SentTx, SwapState } from '@/lib/state/pipeline-state';
 import type { TransactionPlan } from './funnel';
@@ -80,9 +80,8 @@ export async function replacementPlan(input: {
     hash: sent.hash,
     chainId: state.chainId,
     signer: from,
+    nonce: sent.nonce,
   });
-  if (replaced.nonce !== sent.nonce)
-    throw new StoredTxError("The saved transaction is not at the swap's nonce: Swaplane will not act on it.");
   const fees = replacementFees(
     { maxFeePerGas: replaced.maxFeePerGas, maxPriorityFeePerGas: replaced.maxPriorityFeePerGas },
     input.fees,

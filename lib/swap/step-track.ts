@@ -4,6 +4,7 @@ import type { Address, Hex } from 'viem';
 import { explorerTxUrl } from '@/lib/chains';
 import type { RpcClient } from '@/lib/rpc/network';
 import { isRpcUnavailable } from '@/lib/rpc/network';
+import { StoredTxError, verifyStoredTx } from '@/lib/rpc/stored-tx';
 import { broadcast } from '@/lib/rpc/transactions';
 import type { SwapState } from '@/lib/state/pipeline-state';
 import { SwapFailure } from './failure';
@@ -82,7 +83,9 @@ export async function trackSwap({
 
 /**
  * A swap signed before a restart: broadcast it again unless the node has it, it was mined, or
- * it is too late (its nonce was used, or the send window passed); then it is 'sent'.
+ * it is too late (its nonce was used, or the send window passed); then it is 'sent'. The stored
+ * bytes come from storage.local: they must be the account's own transaction at the swap's chain,
+ * hash and nonce (the check Speed up and Cancel make) before Swaplane sends or follows them.
  */
 export async function resendSigned({
   client,
@@ -96,6 +99,25 @@ export async function resendSigned({
   resumeSendWindowMs: number;
 }): Promise<void> {
   const s = ledger.current();
+  await verifyStoredTx({
+    raw: tx.raw,
+    hash: tx.hash,
+    chainId: s.chainId,
+    signer: s.account as Address,
+    nonce: tx.nonce,
+  }).catch((error: unknown) => {
+    if (!(error instanceof StoredTxError)) throw error;
+    throw new SwapFailure({
+      code: 'INTERRUPTED',
+      step: 'resume',
+      detail: error.message,
+      user: {
+        title: 'Saved swap not sent',
+        detail: `Swaplane restarted before the swap was sent. ${error.message}`,
+        action: 'Check Activity, then start the swap again with a fresh quote.',
+      },
+    });
+  });
   const known = await client.getTransaction({ hash: tx.hash as Hex }).then(
     () => true,
     (error: unknown) => {

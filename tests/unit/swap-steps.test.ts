@@ -1,7 +1,7 @@
 // The swap machine's steps one by one (lib/swap/step-*.ts, swap-ledger.ts, failure.ts), over a
 // fake client and an in-memory ledger; the machine's whole run on a real chain is
 // tests/integration/pipeline.test.ts.
-import { HttpRequestError, parseTransaction, type TransactionReceipt } from 'viem';
+import { type Hex, HttpRequestError, keccak256, parseTransaction, type TransactionReceipt } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it, vi } from 'vitest';
 import { QuoteOutdatedError } from '@/lib/api/errors';
@@ -18,7 +18,7 @@ import { checkGasFunds, readFunds } from '@/lib/swap/step-preflight';
 import { buildSwap, checkQuote, requote } from '@/lib/swap/step-quote';
 import { type FunnelSigning, finishApproval, signAndSend } from '@/lib/swap/step-send';
 import { simulateStep } from '@/lib/swap/step-simulate';
-import { trackSwap } from '@/lib/swap/step-track';
+import { resendSigned, trackSwap } from '@/lib/swap/step-track';
 import { anythingSent, createLedger, failureOf, type Ledger } from '@/lib/swap/swap-ledger';
 import { DAI, USDC } from '../support/addresses';
 import { requestOf } from '../support/quotes';
@@ -431,6 +431,71 @@ describe('send and track steps', () => {
     });
     expect(invalidated).toEqual([ME]);
     expect(history).toHaveLength(1);
+  });
+});
+
+describe('resending a swap signed before a restart', () => {
+  const THIEF = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
+  const signedBy = (account = ACCOUNT, nonce = 4) =>
+    account.signTransaction({
+      ...{ chainId: 1, type: 'eip1559', to: ROUTER, value: 0n, data: '0x' },
+      ...{ gas: 21_000n, nonce, maxFeePerGas: 10n, maxPriorityFeePerGas: 1n },
+    });
+  /** A node that lost the transaction, its nonce not used yet; it records what it is sent. */
+  function forgetfulNode() {
+    const broadcast: Hex[] = [];
+    const client = {
+      getTransaction: async () => {
+        throw new Error('Transaction not found');
+      },
+      getTransactionCount: async () => 4,
+      getTransactionReceipt: async () => {
+        throw new Error('Transaction receipt not found');
+      },
+      sendRawTransaction: async ({ serializedTransaction }: { serializedTransaction: Hex }) => {
+        broadcast.push(serializedTransaction);
+        return keccak256(serializedTransaction);
+      },
+    } as unknown as RpcClient;
+    return { client, broadcast };
+  }
+  async function resend(raw: Hex, over: { hash?: Hex; nonce?: number } = {}) {
+    const tx = sentTxFixture({
+      raw,
+      hash: over.hash ?? keccak256(raw),
+      nonce: over.nonce ?? 4,
+      sentAt: null,
+    });
+    const { ledger } = memoryLedger(startState({ status: 'signing', tx }));
+    const node = forgetfulNode();
+    const stop = await stopOf(resendSigned({ client: node.client, ledger, tx, resumeSendWindowMs: 60_000 }));
+    return { stop, broadcast: node.broadcast, state: ledger.current() };
+  }
+
+  it("broadcasts the account's own stored transaction again, then it is sent", async () => {
+    const raw = await signedBy();
+    const { stop, broadcast, state } = await resend(raw);
+    expect(stop).toBeNull();
+    expect(broadcast).toEqual([raw]);
+    expect(state).toMatchObject({ status: 'sent', tx: { hash: keccak256(raw), sentAt: 1_000 } });
+  });
+
+  it.each([
+    ['bytes another key signed', async () => ({ raw: await signedBy(THIEF) }), /not signed by this account/],
+    [
+      'bytes that are not its hash',
+      async () => ({ raw: await signedBy(), hash: HASH }),
+      /does not match its hash/,
+    ],
+    ['bytes at another nonce', async () => ({ raw: await signedBy(ACCOUNT, 3) }), /not at the swap's nonce/],
+  ] as const)('refuses %s from storage, broadcasting nothing', async (_label, make, words) => {
+    const { raw, ...over } = await make();
+    const { stop, broadcast, state } = await resend(raw, over);
+    expect(broadcast).toEqual([]);
+    expect(stop).toMatchObject({ code: 'INTERRUPTED', step: 'resume' });
+    expect(stop?.user?.title).toBe('Saved swap not sent');
+    expect(stop?.user?.detail).toMatch(words);
+    expect(state.status).toBe('signing');
   });
 });
 
