@@ -8,6 +8,8 @@ export interface AmountPanelProps {
   token: Token | undefined;
   /** Undefined while unknown. */
   balance: bigint | undefined;
+  /** Why the balance could not be read (the RPC's failure, named): shown instead of a balance. */
+  balanceError?: string | null | undefined;
   /** Shows "Max" when given. */
   onMax?: (() => void) | undefined;
   maxTitle?: string | undefined;
@@ -31,7 +33,11 @@ export function AmountPanel(props: AmountPanelProps) {
           <span class="panel-balance">
             <span class="muted balance" data-testid={`balance-${token.symbol}`}>
               Balance:{' '}
-              {balance === undefined ? '…' : `${formatAmount(balance, token.decimals)} ${token.symbol}`}
+              {balance !== undefined
+                ? `${formatAmount(balance, token.decimals)} ${token.symbol}`
+                : props.balanceError
+                  ? 'not read'
+                  : '…'}
             </span>
             {props.onMax && (
               <button type="button" class="link" onClick={props.onMax} title={props.maxTitle}>
@@ -41,6 +47,11 @@ export function AmountPanel(props: AmountPanelProps) {
           </span>
         )}
       </div>
+      {token && balance === undefined && props.balanceError && (
+        <p class="error balance-error" role="alert">
+          Balance could not be read: {props.balanceError}
+        </p>
+      )}
       <div class="panel-row panel-main">{props.children}</div>
       <div class="panel-row">
         <span class="muted usd" data-testid={props.usdTestId}>

@@ -50,6 +50,8 @@ export interface SwapFieldsProps {
   form: SwapForm;
   picker: SharedPickerProps;
   balanceOf: (token: string | undefined) => bigint | undefined;
+  /** Why the balances could not be read, or null. */
+  balanceError?: string | null;
   /** What Max puts in the field, or null while the balance is unknown. */
   maxText: string | null;
   maxNote: string | undefined;
@@ -68,6 +70,7 @@ export function SwapFields({
   form,
   picker,
   balanceOf,
+  balanceError = null,
   maxText,
   maxNote,
   feeSymbol,
@@ -88,6 +91,7 @@ export function SwapFields({
         label="You pay"
         token={from?.token}
         balance={balanceOf(from?.token.address)}
+        balanceError={balanceError}
         onMax={maxText !== null ? () => form.setAmount(maxText) : undefined}
         maxTitle={feeSymbol ? `Keeps the estimated network fee in ${feeSymbol}` : undefined}
         usd={usdIn}

@@ -68,7 +68,7 @@ export function SwapScreen({ account }: { account: string | null }) {
   const localChain = isLocalRpcUrl(rpcUrl);
   const swapStatus = form.swap?.status;
   const chosen = [from?.token.address, to?.token.address].filter((token): token is string => Boolean(token));
-  const { balanceOf, priceOf, figures } = useSwapFigures(chainId, chosen, session, swapStatus);
+  const { balanceOf, balanceError, priceOf, figures } = useSwapFigures(chainId, chosen, session, swapStatus);
   const shortlist = usePickerShortlist(chainId, form.index !== null, swapStatus);
   const chain = getChain(chainId);
   const native = { symbol: chain?.nativeSymbol ?? 'ETH', decimals: chain?.nativeDecimals ?? 18 };
@@ -118,6 +118,7 @@ export function SwapScreen({ account }: { account: string | null }) {
         form={form}
         picker={pickerProps(form, shortlist, logoUrl)}
         balanceOf={balanceOf}
+        balanceError={balanceError}
         maxText={maxText}
         maxNote={maxNote}
         feeSymbol={payingNative ? native.symbol : undefined}

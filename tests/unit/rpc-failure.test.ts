@@ -3,13 +3,21 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NATIVE_TOKEN_ADDRESS } from '@/lib/api/schema';
+import { readHoldings } from '@/lib/background/holdings';
+import { activeBalances, readerFor } from '@/lib/background/swaps-network';
+import type { WalletService } from '@/lib/background/wallet';
 import { clearPublicClients, isRpcUnavailable, publicClientFor } from '@/lib/rpc/network';
 import { chainCheckFor, rpcFailureMessage, rpcFailureOf } from '@/lib/rpc/rpc-failure';
+import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { asFailure } from '@/lib/swap/failure';
 
+const OWNER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 type Behaviour = 'hang' | 'status' | 'html' | 'redirect' | 'base' | 'ok';
 let server: Server;
 let host: string;
+/** Every JSON-RPC call the server answered, as "behaviour method". */
+const asked: string[] = [];
 const behaviourOf = (path: string) => path.slice(1) as Behaviour;
 
 beforeAll(async () => {
@@ -36,7 +44,8 @@ beforeAll(async () => {
       body += chunk;
     });
     request.on('end', () => {
-      const { id } = JSON.parse(body) as { id: number };
+      const { id, method } = JSON.parse(body) as { id: number; method: string };
+      asked.push(`${behaviour} ${method}`);
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ jsonrpc: '2.0', id, result: behaviour === 'base' ? '0x2105' : '0x1' }));
     });
@@ -116,6 +125,32 @@ describe('RPC failures name their cause', () => {
       `The RPC at ${host} is for Base (chain 8453), not Ethereum (chain 1)`,
     );
     await expect(chainCheckFor(clientAt(`http://${host}/ok`), 1)()).resolves.toBeUndefined();
+  });
+
+  it("the swap screen's and the home's balances from an RPC of another chain: none read, the cause named", async () => {
+    const settings = { ...DEFAULT_SETTINGS, rpcOverrides: { '1': `http://${host}/base` } };
+    const wallet = {
+      state: async () => ({ activeId: 'a', accounts: [{ id: 'a', address: OWNER }] }),
+    } as unknown as WalletService;
+    const reader = () => readerFor(new Map(), settings, 1);
+    asked.length = 0;
+    const failures = await Promise.all([
+      activeBalances(wallet, reader, [NATIVE_TOKEN_ADDRESS]).then(
+        () => null,
+        (caught: unknown) => caught,
+      ),
+      readHoldings(wallet, reader(), 1, []).then(
+        () => null,
+        (caught: unknown) => caught,
+      ),
+    ]);
+    for (const error of failures) {
+      expect(rpcFailureMessage(rpcFailureOf(error) as never).title).toBe(
+        `The RPC at ${host} is for Base (chain 8453), not Ethereum (chain 1)`,
+      );
+    }
+    // The chain was asked; no balance (no block, no call) was read from it.
+    expect(new Set(asked)).toEqual(new Set(['base eth_chainId']));
   });
 
   it('a swap stopped by the node carries the cause in its message', async () => {

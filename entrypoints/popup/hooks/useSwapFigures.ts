@@ -6,6 +6,7 @@ import type { QuoteInsights } from '@/lib/messaging/protocol';
 import { priceOf as parsePrice } from '@/lib/prices/usd';
 import type { QuoteSessionState } from '@/lib/state/session-state';
 import { whenIdle } from '../idle';
+import { messageOf } from '../messages';
 
 export interface SwapFigures {
   /** Balances by lowercase address (decimal strings), the native coin's included. */
@@ -15,6 +16,8 @@ export interface SwapFigures {
   /** Fee and price impact of the quote shown; undefined while unknown or for another quote. */
   figures: QuoteFigures | undefined;
   balanceOf: (token: string | undefined) => bigint | undefined;
+  /** Why the balances could not be read (named by the background: e.g. an RPC of another chain). */
+  balanceError: string | null;
   priceOf: (token: string | undefined) => bigint | null;
 }
 
@@ -29,6 +32,7 @@ export function useSwapFigures(
   swapStatus: string | undefined,
 ): SwapFigures {
   const [balances, setBalances] = useState<Record<string, string>>({});
+  const [balanceError, setBalanceError] = useState<string | null>(null);
   const [prices, setPrices] = useState<Record<string, bigint | null>>({});
   const [insights, setInsights] = useState<QuoteInsights | null>(null);
   const key = tokens.join(',');
@@ -36,7 +40,23 @@ export function useSwapFigures(
   useEffect(() => {
     if (tokens.length === 0) return;
     const all = [...tokens, NATIVE_TOKEN_ADDRESS];
-    callBackground({ type: 'getBalances', chainId, tokens: all }).then(setBalances, () => setBalances({}));
+    let current = true;
+    callBackground({ type: 'getBalances', chainId, tokens: all }).then(
+      (answer) => {
+        if (!current) return;
+        setBalances(answer);
+        setBalanceError(null);
+      },
+      (failure: unknown) => {
+        if (!current) return;
+        // Never the last figures as if they were still true: none, and why.
+        setBalances({});
+        setBalanceError(messageOf(failure));
+      },
+    );
+    return () => {
+      current = false;
+    };
   }, [chainId, key, swapStatus]);
 
   useEffect(() => {
@@ -98,5 +118,5 @@ export function useSwapFigures(
     return raw === undefined ? undefined : BigInt(raw);
   };
   const priceOf = (token: string | undefined) => (token ? (prices[token.toLowerCase()] ?? null) : null);
-  return { balances, prices, figures, balanceOf, priceOf };
+  return { balances, balanceError, prices, figures, balanceOf, priceOf };
 }
