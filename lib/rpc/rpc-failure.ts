@@ -5,7 +5,7 @@
 import { BaseError } from 'viem';
 import type { UserMessage } from '@/lib/api/messages';
 import { getChain } from '@/lib/chains';
-import type { RpcClient } from './network';
+import { publicClientFor, type RpcClient, type RpcSettings } from './network';
 
 export type RpcFailureCause =
   | 'timeout'
@@ -136,17 +136,29 @@ export function rpcFailureMessage(failure: RpcFailure): UserMessage {
   }
 }
 
+/** Clients whose node said which chain it serves (clients are cached per chain and URL). */
+const servedChain = new WeakMap<object, number>();
+
 /** Fails with RpcWrongChainError unless the client's RPC serves `chainId` (asked once per client). */
 export function chainCheckFor(
   client: Pick<RpcClient, 'getChainId' | 'transport'>,
   chainId: number,
 ): () => Promise<void> {
-  let verified = false;
   return async () => {
-    if (verified) return;
+    if (servedChain.get(client) === chainId) return;
     const rpcChainId = await client.getChainId();
     if (rpcChainId !== chainId)
       throw new RpcWrongChainError(String(client.transport.url ?? ''), chainId, rpcChainId);
-    verified = true;
+    servedChain.set(client, chainId);
   };
+}
+
+/**
+ * The RPC client of `chainId` once its node has said it serves that chain: for every figure the
+ * user reads (balances, fees, allowances), so another chain's answers are never shown as this one's.
+ */
+export async function checkedClientFor(chainId: number, settings?: RpcSettings): Promise<RpcClient> {
+  const client = publicClientFor(chainId, settings);
+  await chainCheckFor(client, chainId)();
+  return client;
 }

@@ -4,13 +4,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NATIVE_TOKEN_ADDRESS } from '@/lib/api/schema';
+import { createInsightHandlers } from '@/lib/background/handlers/insights';
 import { readHoldings } from '@/lib/background/holdings';
+import type { BackgroundServices } from '@/lib/background/services';
 import { activeBalances, readerFor } from '@/lib/background/swaps-network';
 import type { WalletService } from '@/lib/background/wallet';
 import { clearPublicClients, isRpcUnavailable, publicClientFor } from '@/lib/rpc/network';
-import { chainCheckFor, rpcFailureMessage, rpcFailureOf } from '@/lib/rpc/rpc-failure';
+import { chainCheckFor, checkedClientFor, rpcFailureMessage, rpcFailureOf } from '@/lib/rpc/rpc-failure';
 import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { asFailure } from '@/lib/swap/failure';
+import { requestOf } from '../support/quotes';
+import { USDC_DAI_QUOTE } from '../support/swaps';
 
 const OWNER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 type Behaviour = 'hang' | 'status' | 'html' | 'redirect' | 'base' | 'ok';
@@ -151,6 +155,35 @@ describe('RPC failures name their cause', () => {
     }
     // The chain was asked; no balance (no block, no call) was read from it.
     expect(new Set(asked)).toEqual(new Set(['base eth_chainId']));
+  });
+
+  it("the swap screen's network fee from an RPC of another chain: no figure, no fee read from it", async () => {
+    const quote = USDC_DAI_QUOTE;
+    const services = {
+      settings: () => ({ ...DEFAULT_SETTINGS, rpcOverrides: { '1': `http://${host}/base` } }),
+      session: { getState: () => ({ quote, input: requestOf(quote) }) },
+      wallet: { state: async () => ({ activeId: null, accounts: [] }) },
+      indexFor: async () => ({ view: { tokens: [] } }),
+      api: () => ({ quote: async () => Promise.reject(new Error('no service here')) }),
+    } as unknown as BackgroundServices;
+    asked.length = 0;
+    const insights = await createInsightHandlers(services).quoteInsights({
+      type: 'quoteInsights',
+      chainId: 1,
+    });
+    expect(insights).toMatchObject({ inAmount: quote.inAmount, fee: null });
+    expect(new Set(asked)).toEqual(new Set(['base eth_chainId']));
+  });
+
+  it('a checked client asks the node its chain once, then serves; another chain is refused', async () => {
+    asked.length = 0;
+    const settings = { rpcOverrides: { '1': `http://${host}/ok` } };
+    expect(await checkedClientFor(1, settings)).toBe(publicClientFor(1, settings));
+    await checkedClientFor(1, settings);
+    expect(asked.filter((call) => call.startsWith('ok '))).toEqual(['ok eth_chainId']);
+    await expect(checkedClientFor(1, { rpcOverrides: { '1': `http://${host}/base` } })).rejects.toThrow(
+      'answers for chain 8453, not 1',
+    );
   });
 
   it('a swap stopped by the node carries the cause in its message', async () => {

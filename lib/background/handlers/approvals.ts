@@ -6,6 +6,7 @@
 import { type Address, encodeFunctionData, erc20Abi, type Hex } from 'viem';
 import { cappedFees, feeEstimate } from '@/lib/rpc/fees';
 import { publicClientFor } from '@/lib/rpc/network';
+import { checkedClientFor } from '@/lib/rpc/rpc-failure';
 import { broadcast } from '@/lib/rpc/transactions';
 import { readAllowance } from '@/lib/swap/approval';
 import { type GrantedApproval, grantedApprovals, isGranted } from '@/lib/swap/approvals-list';
@@ -47,13 +48,9 @@ export function createApprovalHandlers(services: BackgroundServices) {
       if (!owner) return [];
       return Promise.all(
         list.map(async (entry) => {
-          const client = publicClientFor(entry.chainId, services.settings());
-          const allowance = await readAllowance(
-            client,
-            entry.token as Address,
-            owner,
-            entry.spender as Address,
-          )
+          // An allowance read from another chain's node is unknown (null), never shown as this chain's.
+          const allowance = await checkedClientFor(entry.chainId, services.settings())
+            .then((client) => readAllowance(client, entry.token as Address, owner, entry.spender as Address))
             .then((value) => value.toString())
             .catch(() => null);
           return { ...entry, allowance };
@@ -72,7 +69,8 @@ export function createApprovalHandlers(services: BackgroundServices) {
         );
       }
       const account = await services.wallet.activeSigner();
-      const client = publicClientFor(chainId, services.settings());
+      // The fee shown is this chain's: the node is asked its chain before it is asked for fees.
+      const client = await checkedClientFor(chainId, services.settings());
       const data = encodeFunctionData({
         abi: erc20Abi,
         functionName: 'approve',

@@ -15,7 +15,8 @@ import {
   referenceAmount,
 } from '@/lib/prices/usd';
 import { cappedFees } from '@/lib/rpc/fees';
-import { publicClientFor, type RpcClient } from '@/lib/rpc/network';
+import type { RpcClient } from '@/lib/rpc/network';
+import { checkedClientFor } from '@/lib/rpc/rpc-failure';
 import { readAllowance } from '@/lib/swap/approval';
 import { networkFee, swapGasMemory } from '@/lib/swap/network-fee';
 import { priceImpactBps, referenceInAmount } from '@/lib/swap/price-impact';
@@ -90,7 +91,8 @@ export function createInsightHandlers(
   }
 
   async function fee(quote: Quote, inAmount: bigint) {
-    const client = publicClientFor(quote.chainId, services.settings());
+    // Another chain's fees are no figure for this one: the node is asked its chain first.
+    const client = await checkedClientFor(quote.chainId, services.settings());
     // The review's fees per gas (capped the same way), and the gas it simulated for this route's shape.
     const [fees, approval] = await Promise.all([
       cappedFees(client),
