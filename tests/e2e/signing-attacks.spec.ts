@@ -3,7 +3,7 @@
 // restart, and a double click on "Confirm swap". Each ends with nothing signed, or with the fee capped
 // and shown before signing, or a specific refusal.
 import type { Page } from '@playwright/test';
-import { onRpc } from '../support/fault-proxy';
+import { lyingFeeRules } from '../support/fault-proxy';
 import {
   ACCOUNT,
   DAI,
@@ -23,7 +23,6 @@ import {
 } from './fixtures';
 
 const GWEI = 10n ** 9n;
-const hex = (value: bigint) => `0x${value.toString(16)}`;
 
 async function nonceOf(rpc: string, tag: 'latest' | 'pending' = 'latest'): Promise<bigint> {
   return BigInt((await rpcCall(rpc, 'eth_getTransactionCount', [ACCOUNT, tag])) as string);
@@ -134,26 +133,7 @@ proxiedTest(
     await popup.getByRole('button', { name: 'Done' }).click();
 
     // From here the RPC lies: 1,000 gwei priority, a fee history that backs it, 1,812,563 gas.
-    const answer = (result: unknown) => (body: string) => JSON.stringify({ ...JSON.parse(body), result });
-    rpcProxy.add({
-      match: onRpc('eth_maxPriorityFeePerGas'),
-      fault: { kind: 'rewrite', transform: answer(hex(1_000n * GWEI)) },
-    });
-    rpcProxy.add({
-      match: onRpc('eth_estimateGas'),
-      fault: { kind: 'rewrite', transform: answer(hex(1_812_563n)) },
-    });
-    rpcProxy.add({
-      match: onRpc('eth_feeHistory'),
-      fault: {
-        kind: 'rewrite',
-        transform: (body) => {
-          const parsed = JSON.parse(body);
-          parsed.result.reward = parsed.result.reward.map(() => [hex(1_000n * GWEI)]);
-          return JSON.stringify(parsed);
-        },
-      },
-    });
+    for (const rule of lyingFeeRules(1_000n * GWEI, 1_812_563n)) rpcProxy.add(rule);
     await popup.getByRole('button', { name: 'Activity' }).click();
     const row = popup.getByRole('region', { name: 'Token approvals' }).locator(`li[data-token="${USDC}"]`);
     await expect(row).toContainText('may spend: unlimited', { timeout: 20_000 });

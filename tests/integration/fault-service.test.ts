@@ -10,7 +10,6 @@
 // The API client's real options make the waits short: 300 ms per attempt, 2 retries.
 import type { Address } from 'viem';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { TEST_MNEMONIC } from '../../devnet/accounts';
 import type { ManifestChain } from '../../devnet/manifest';
 import { createSwapApiClient } from '../../lib/api/client';
@@ -18,16 +17,14 @@ import { NATIVE_TOKEN_ADDRESS, type QuoteRequest } from '../../lib/api/schema';
 import { createHandlers, handleMessage } from '../../lib/background/router';
 import { type BackgroundServices, createBackgroundServices } from '../../lib/background/services';
 import type { Response } from '../../lib/messaging/protocol';
-import { clearPublicClients, publicClientFor, type RpcClient } from '../../lib/rpc/network';
-import { DEFAULT_SETTINGS } from '../../lib/settings/settings';
+import { publicClientFor, type RpcClient } from '../../lib/rpc/network';
 import type { QuoteSessionState } from '../../lib/state/session-state';
-import { settingsItem } from '../../lib/storage/items';
 import { createPendingSwapStore, createSwapMachine } from '../../lib/swap/execute';
 import { createSwapHistory } from '../../lib/swap/history';
-import { createRouterPins } from '../../lib/swap/router-pins';
 import { createKeyring, signerFor } from '../../lib/wallet/keyring';
-import { type EmbeddedDefault, startEmbeddedDefault } from '../../scripts/embedded';
-import { type Fault, type FaultProxy, onPath, onRpc, startFaultProxy } from '../support/fault-proxy';
+import type { EmbeddedDefault } from '../../scripts/embedded';
+import { type Fault, type FaultProxy, onPath, onRpc } from '../support/fault-proxy';
+import { type ProxiedDevnet, resetToProxies, startProxiedDevnet } from '../support/proxied-devnet';
 import { reportDurations } from '../support/swap-deps';
 
 /** One swap through the machine the background runs (lib/background/swaps.ts builds the same). */
@@ -140,6 +137,7 @@ const ROWS = (Object.keys(PATHS) as Step[])
         : `${BEHAVIOUR[row.step]}; ${row.expected.title}; ${row.expected.tries} tr${row.expected.tries === 1 ? 'y' : 'ies'}`,
   }));
 
+let net: ProxiedDevnet;
 let embedded: EmbeddedDefault;
 let chain: ManifestChain;
 let service: FaultProxy;
@@ -148,42 +146,22 @@ let client: RpcClient;
 let services: BackgroundServices;
 const durations: { step: Step; fault: string; ms: number; tries: number }[] = [];
 
-const usdc = (): Address => {
-  const found = chain.tokens.find((t) => t.symbol === 'USDC');
-  if (!found) throw new Error('no USDC');
-  return found.address;
-};
+const usdc = (): Address => net.token('USDC');
 
 beforeAll(async () => {
-  embedded = await startEmbeddedDefault({ ports: { ethereum: 0, base: 0, service: 0 } });
-  const eth = embedded.devnet.manifest.chains.find((c) => c.chainId === 1);
-  if (!eth) throw new Error('no ethereum chain');
-  chain = eth;
-  service = await startFaultProxy(embedded.service.url);
-  // Unfaulted here: only to see that nothing was sent when /build fails.
-  rpc = await startFaultProxy(chain.rpcUrl);
-  clearPublicClients();
+  net = await startProxiedDevnet();
+  // The RPC's proxy is unfaulted here: only to see that nothing was sent when /build fails.
+  ({ embedded, chain, service, rpc } = net);
   client = publicClientFor(1, { rpcOverrides: { '1': rpc.url } }, { timeoutMs: 2_000, retryCount: 0 });
 });
 
 afterAll(async () => {
   reportDurations('service fault matrix: time to the user-facing answer (ms)', durations);
-  await service?.close();
-  await rpc?.close();
-  await embedded?.stop();
+  await net?.stop();
 });
 
 beforeEach(async () => {
-  fakeBrowser.reset();
-  service.clear();
-  service.hits.length = 0;
-  rpc.hits.length = 0;
-  await settingsItem.set({
-    ...DEFAULT_SETTINGS,
-    serviceBaseUrl: service.url,
-    rpcOverrides: { '1': rpc.url },
-  });
-  await createRouterPins().pin(1, chain.router);
+  await resetToProxies(net);
   services = createBackgroundServices({ api: { timeoutMs: TIMEOUT_MS, retry: RETRY } });
   await services.ready;
 });

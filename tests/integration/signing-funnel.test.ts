@@ -21,18 +21,15 @@ import { NATIVE_TOKEN_ADDRESS } from '../../lib/api/schema';
 import { createHandlers, handleMessage } from '../../lib/background/router';
 import { type BackgroundServices, createBackgroundServices } from '../../lib/background/services';
 import { RESULT_SCHEMAS, type Response } from '../../lib/messaging/protocol';
-import { clearPublicClients, publicClientFor, type RpcClient } from '../../lib/rpc/network';
-import { DEFAULT_SETTINGS } from '../../lib/settings/settings';
-import { settingsItem } from '../../lib/storage/items';
-import { createRouterPins } from '../../lib/swap/router-pins';
-import { type EmbeddedDefault, startEmbeddedDefault } from '../../scripts/embedded';
-import { type FaultProxy, onPath, onRpc, startFaultProxy } from '../support/fault-proxy';
+import { publicClientFor, type RpcClient } from '../../lib/rpc/network';
+import { type FaultProxy, lyingFeeRules, onPath, onRpc } from '../support/fault-proxy';
+import { type ProxiedDevnet, resetToProxies, startProxiedDevnet } from '../support/proxied-devnet';
 
 const KDF = { iterations: 1_000, minIterations: 1_000 };
 const PASSWORD = 'correct horse battery staple 42';
 const GWEI = 10n ** 9n;
 
-let embedded: EmbeddedDefault;
+let net: ProxiedDevnet;
 let chain: ManifestChain;
 let service: FaultProxy;
 let rpc: FaultProxy;
@@ -40,11 +37,7 @@ let client: RpcClient;
 let services: BackgroundServices;
 let account: Address;
 
-const usdc = (): Address => {
-  const found = chain.tokens.find((t) => t.symbol === 'USDC');
-  if (!found) throw new Error('no USDC');
-  return found.address;
-};
+const usdc = (): Address => net.token('USDC');
 
 function send(message: unknown): Promise<Response> {
   return handleMessage(createHandlers(services), services, message, 'view');
@@ -85,34 +78,19 @@ async function settled() {
 }
 
 beforeAll(async () => {
-  embedded = await startEmbeddedDefault({ ports: { ethereum: 0, base: 0, service: 0 } });
-  const eth = embedded.devnet.manifest.chains.find((c) => c.chainId === 1);
-  if (!eth) throw new Error('no ethereum chain');
-  chain = eth;
-  service = await startFaultProxy(embedded.service.url);
-  rpc = await startFaultProxy(chain.rpcUrl);
-  clearPublicClients();
+  net = await startProxiedDevnet();
+  ({ chain, service, rpc } = net);
   client = publicClientFor(1, { rpcOverrides: { '1': chain.rpcUrl } });
 });
 
 afterAll(async () => {
   services?.session.dispose();
-  await service?.close();
-  await rpc?.close();
-  await embedded?.stop();
+  await net?.stop();
 });
 
 beforeEach(async () => {
   services?.session.dispose();
-  fakeBrowser.reset();
-  service.clear();
-  rpc.clear();
-  await settingsItem.set({
-    ...DEFAULT_SETTINGS,
-    serviceBaseUrl: service.url,
-    rpcOverrides: { '1': rpc.url },
-  });
-  await createRouterPins().pin(1, chain.router);
+  await resetToProxies(net);
   services = createBackgroundServices({ kdf: KDF });
   await services.ready;
   const wallet = await ok({
@@ -312,28 +290,8 @@ describe('a hostile RPC on revoke', () => {
 
   it('caps a huge priority fee, an inflated fee history and an inflated gas estimate, and shows the fee', async () => {
     const grant = await grantedApproval();
-    const hex = (value: bigint) => `0x${value.toString(16)}`;
     // The issue's RPC: 1,000 gwei priority, a fee history that backs it, and 1,812,563 gas.
-    const answer = (result: unknown) => (body: string) => JSON.stringify({ ...JSON.parse(body), result });
-    rpc.add({
-      match: onRpc('eth_maxPriorityFeePerGas'),
-      fault: { kind: 'rewrite', transform: answer(hex(1_000n * GWEI)) },
-    });
-    rpc.add({
-      match: onRpc('eth_estimateGas'),
-      fault: { kind: 'rewrite', transform: answer(hex(1_812_563n)) },
-    });
-    rpc.add({
-      match: onRpc('eth_feeHistory'),
-      fault: {
-        kind: 'rewrite',
-        transform: (body) => {
-          const parsed = JSON.parse(body);
-          parsed.result.reward = parsed.result.reward.map(() => [hex(1_000n * GWEI)]);
-          return JSON.stringify(parsed);
-        },
-      },
-    });
+    for (const rule of lyingFeeRules(1_000n * GWEI, 1_812_563n)) rpc.add(rule);
     const review = await ok({ type: 'previewRevoke', ...grant });
     expect(BigInt(review.fee.maxPriorityFeePerGas)).toBeLessThanOrEqual(50n * GWEI);
     expect(BigInt(review.fee.gasLimit)).toBeLessThanOrEqual(120_000n);

@@ -60,6 +60,39 @@ export const onRpc =
   (request: ProxyRequestInfo): boolean =>
     request.rpcMethods.includes(method);
 
+/** A rewrite that keeps the node's answer but for its result (a lying node's answer to one method). */
+export const answerWith =
+  (result: unknown) =>
+  (body: string): string =>
+    JSON.stringify({ ...JSON.parse(body), result });
+
+const hex = (value: bigint) => `0x${value.toString(16)}`;
+
+/**
+ * A node lying about fees and gas (issue 25's hostile RPC): `priorityWei` as the priority fee, a fee
+ * history whose every reward backs it, and `gas` for every estimate. Add them to an RPC's proxy.
+ */
+export function lyingFeeRules(priorityWei: bigint, gas: bigint): FaultRule[] {
+  return [
+    {
+      match: onRpc('eth_maxPriorityFeePerGas'),
+      fault: { kind: 'rewrite', transform: answerWith(hex(priorityWei)) },
+    },
+    { match: onRpc('eth_estimateGas'), fault: { kind: 'rewrite', transform: answerWith(hex(gas)) } },
+    {
+      match: onRpc('eth_feeHistory'),
+      fault: {
+        kind: 'rewrite',
+        transform: (body) => {
+          const parsed = JSON.parse(body);
+          parsed.result.reward = parsed.result.reward.map(() => [hex(priorityWei)]);
+          return JSON.stringify(parsed);
+        },
+      },
+    },
+  ];
+}
+
 interface Upstream {
   status: number;
   headers: OutgoingHttpHeaders;
