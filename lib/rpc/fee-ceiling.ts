@@ -4,6 +4,7 @@
 // Settings) and is applied last. Above it, nothing is signed: the user is told to raise it.
 
 import { GWEI_TEXT, gweiToWei, weiToGweiText } from '@/lib/amounts/gwei';
+import { bigMin } from '@/lib/amounts/min-max';
 import type { Fees } from './transactions';
 
 export { GWEI_TEXT, gweiToWei, weiToGweiText };
@@ -46,7 +47,7 @@ export function feeCeilingFor(
   const user = userMaxFeeGwei?.[String(chainId)];
   const maxFeePerGas = user !== undefined && GWEI_TEXT.test(user) ? gweiToWei(user) : BigInt(maxGwei) * GWEI;
   const priority = BigInt(priorityGwei) * GWEI;
-  return { maxFeePerGas, maxPriorityFeePerGas: priority < maxFeePerGas ? priority : maxFeePerGas };
+  return { maxFeePerGas, maxPriorityFeePerGas: bigMin(priority, maxFeePerGas) };
 }
 
 export class FeeCeilingError extends Error {
@@ -78,8 +79,7 @@ export function applyCeiling<T extends Fees & { baseFee: bigint; capped: boolean
     capped = true;
   }
   let maxPriorityFeePerGas = fees.maxPriorityFeePerGas;
-  const priorityCeiling =
-    ceiling.maxPriorityFeePerGas < maxFeePerGas ? ceiling.maxPriorityFeePerGas : maxFeePerGas;
+  const priorityCeiling = bigMin(ceiling.maxPriorityFeePerGas, maxFeePerGas);
   if (maxPriorityFeePerGas > priorityCeiling) {
     maxPriorityFeePerGas = priorityCeiling;
     capped = true;

@@ -6,6 +6,7 @@
 // Then the per-chain ceiling (./fee-ceiling.ts), which no RPC answer can raise, bounds both.
 // One module for every fee figure: the review's fee lines, the swap's signed fields, and Max.
 
+import { bigMax, bigMin } from '@/lib/amounts/min-max';
 import { applyCeiling, type FeeCeiling, feeCeilingFor } from '@/lib/rpc/fee-ceiling';
 import type { RpcClient } from '@/lib/rpc/network';
 import type { Fees } from '@/lib/rpc/transactions';
@@ -37,16 +38,6 @@ export interface FeeCaps {
   maxFeePerGas: bigint;
   /** The next block's base fee, for the expected cost. */
   baseFee: bigint;
-}
-
-// Math.max/min take numbers, not bigints.
-function bigMax(a: bigint, b: bigint): bigint {
-  if (a > b) return a;
-  return b;
-}
-function bigMin(a: bigint, b: bigint): bigint {
-  if (a < b) return a;
-  return b;
 }
 
 /** Caps from history alone (pure). */

@@ -7,6 +7,7 @@
 //   - no other asset of the account decreases;
 //   - no approval is granted to anyone but the checked router.
 import { type Address, decodeEventLog, erc20Abi, type Hex } from 'viem';
+import { bigMax } from '@/lib/amounts/min-max';
 import { isNativeToken, NATIVE_TOKEN_ADDRESS, type Quote, sameAddress } from '@/lib/api/schema';
 import type { RpcClient } from '@/lib/rpc/network';
 import type { Fees } from '@/lib/rpc/transactions';
@@ -62,7 +63,7 @@ export const SIM_GAS = 1_000_000n;
  */
 export function simulationGas(route: Quote['bestRoute']): bigint {
   const doubled = swapGasEstimate(route) * 2n;
-  return doubled > SIM_GAS ? doubled : SIM_GAS;
+  return bigMax(doubled, SIM_GAS);
 }
 
 interface Log {

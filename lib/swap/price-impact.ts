@@ -1,5 +1,7 @@
 // Price impact: how much worse the quote's rate is than a small reference quote of the same pair
 // (the small one barely moves the pools, so it stands for the market price). Basis points, bigint.
+
+import { bigMax } from '@/lib/amounts/min-max';
 import type { PreviewWarning } from './preview';
 
 export const IMPACT_WARNING_BPS = 300; // 3%: shown as a warning
@@ -8,8 +10,7 @@ export const PRICE_IMPACT_HIGH = 'PRICE_IMPACT_HIGH';
 
 /** The reference quote's input: a thousandth of the trade, at least one unit. */
 export function referenceInAmount(inAmount: bigint): bigint {
-  const small = inAmount / 1000n;
-  return small > 0n ? small : 1n;
+  return bigMax(inAmount / 1000n, 1n);
 }
 
 /**

@@ -2,6 +2,7 @@
 // at least 10% more on both fee fields to replace one). Speed up repeats the call; cancel is a
 // 0-value transfer to the sender itself, so whichever is mined the nonce is used once.
 import type { Address, Hex } from 'viem';
+import { bigMax } from '@/lib/amounts/min-max';
 import { explorerTxUrl } from '@/lib/chains';
 import { verifyStoredTx } from '@/lib/rpc/stored-tx';
 import type { Fees, SignedTx, UnsignedCall } from '@/lib/rpc/transactions';
@@ -23,9 +24,8 @@ export class ReplaceError extends Error {
 /** At least 10% (and 1 wei) above the replaced transaction's fees, and at least today's fees. */
 export function replacementFees(replaced: Fees, now: Fees): Fees {
   const bump = (value: bigint) => (value * 110n) / 100n + 1n;
-  const max = (a: bigint, b: bigint) => (a > b ? a : b);
-  const maxPriorityFeePerGas = max(bump(replaced.maxPriorityFeePerGas), now.maxPriorityFeePerGas);
-  const maxFeePerGas = max(max(bump(replaced.maxFeePerGas), now.maxFeePerGas), maxPriorityFeePerGas);
+  const maxPriorityFeePerGas = bigMax(bump(replaced.maxPriorityFeePerGas), now.maxPriorityFeePerGas);
+  const maxFeePerGas = bigMax(bigMax(bump(replaced.maxFeePerGas), now.maxFeePerGas), maxPriorityFeePerGas);
   return { maxFeePerGas, maxPriorityFeePerGas };
 }
 

@@ -1,6 +1,7 @@
 // Swap steps that put transactions on the chain: sign and send (approvals and the swap), follow a
 // sent transaction to its receipt, and the approvals themselves (step 5).
 import type { Address, LocalAccount, TransactionReceipt } from 'viem';
+import { bigMin } from '@/lib/amounts/min-max';
 import { explorerTxUrl } from '@/lib/chains';
 import type { FeeCeiling } from '@/lib/rpc/fee-ceiling';
 import { cappedFees } from '@/lib/rpc/fees';
@@ -50,8 +51,6 @@ export interface FunnelSigning {
   reviewed?: ReviewedPlan | undefined;
 }
 
-const lower = (a: bigint, b: bigint) => (a < b ? a : b);
-
 /**
  * Signs a plan in the funnel. The reviewed swap call is signed on its ticket, its fee per gas never
  * above what the review showed; an approval, or a swap rebuilt at Confirm, under the review.
@@ -67,8 +66,8 @@ function signInFunnel(client: RpcClient, signing: FunnelSigning, plan: Transacti
   if (!sameCall) return signing.funnel.signUnder({ plan, client, signer: signing.signer });
   const shown = reviewed.plan.fees;
   const fees = {
-    maxFeePerGas: lower(plan.fees.maxFeePerGas, shown.maxFeePerGas),
-    maxPriorityFeePerGas: lower(plan.fees.maxPriorityFeePerGas, shown.maxPriorityFeePerGas),
+    maxFeePerGas: bigMin(plan.fees.maxFeePerGas, shown.maxFeePerGas),
+    maxPriorityFeePerGas: bigMin(plan.fees.maxPriorityFeePerGas, shown.maxPriorityFeePerGas),
   };
   return signing.funnel.sign({
     reviewed: { ...reviewed, plan: { ...plan, fees } },

@@ -11,6 +11,7 @@ import {
   parseAmount,
   toDecimalString,
 } from '@/lib/amounts';
+import { bigMax, bigMin } from '@/lib/amounts/min-max';
 
 const E18 = 10n ** 18n;
 
@@ -439,5 +440,18 @@ describe('properties', () => {
         },
       ),
     );
+  });
+});
+
+describe('bigMin / bigMax', () => {
+  it('pick the smaller and the larger of any two bigints, beyond Number precision', () => {
+    fc.assert(
+      fc.property(fc.bigInt(), fc.bigInt(), (a, b) => {
+        const [low, high] = a < b ? [a, b] : [b, a];
+        expect([bigMin(a, b), bigMax(a, b)]).toEqual([low, high]);
+      }),
+    );
+    expect(bigMin(MAX_UINT256, MAX_UINT256 - 1n)).toBe(MAX_UINT256 - 1n);
+    expect(bigMax(-1n, 0n)).toBe(0n);
   });
 });

@@ -4,6 +4,7 @@
 // is reviewed first (previewRevoke: its network fee, capped, on screen), then signed through the
 // funnel with the review's ticket (revokeApproval), once.
 import { type Address, encodeFunctionData, erc20Abi, type Hex } from 'viem';
+import { bigMin } from '@/lib/amounts/min-max';
 import { cappedFees, feeEstimate } from '@/lib/rpc/fees';
 import { publicClientFor } from '@/lib/rpc/network';
 import { checkedClientFor } from '@/lib/rpc/rpc-failure';
@@ -84,7 +85,7 @@ export function createApprovalHandlers(services: BackgroundServices) {
         ]);
         // An RPC's inflated estimate is bounded by what an approve can need.
         const { gas, capped: gasCapped } = gasLimitFor('revoke', estimate);
-        const used = estimate < gas ? estimate : gas;
+        const used = bigMin(estimate, gas);
         const fee = feeEstimate(used, gas, fees);
         const reviewed = services.signing.funnel.review(
           { kind: 'revoke', chainId, from: account.address, to, value: 0n, data, gasUsed: used, gas, fees },
