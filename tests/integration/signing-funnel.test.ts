@@ -69,12 +69,27 @@ async function quoted(inToken: string, outToken: string, inAmount: bigint) {
 const ticks = (preview: { warnings: { code: string; needsAcknowledgement: boolean }[] }) =>
   preview.warnings.filter((w) => w.needsAcknowledgement).map((w) => w.code);
 
-/** Confirms the open review (the popup's startSwap) and waits for the swap to settle. */
+/** Waits for the swap started last to settle (confirmed or failed). */
 async function settled() {
   return until(() => {
     const state = services.swaps.current();
     return state && (state.status === 'confirmed' || state.status === 'failed') ? state : null;
   }, 'the swap to settle');
+}
+
+type Preview = { digest: string } & Parameters<typeof ticks>[0];
+
+/** The popup's Confirm of a review: its startSwap, with the acknowledgements it asks for ticked. */
+const confirmOf = (preview: Preview, approvalMode: 'exact' | 'unlimited' = 'exact') =>
+  ({ type: 'startSwap', approvalMode, quoteDigest: preview.digest, acknowledged: ticks(preview) }) as const;
+
+/** Reviews and confirms a swap of the session's quote, and waits until it is confirmed. */
+async function swapQuoted(approvalMode: 'exact' | 'unlimited' = 'exact') {
+  const preview = await ok({ type: 'previewSwap', approvalMode });
+  await ok(confirmOf(preview, approvalMode));
+  const done = await settled();
+  expect(done.status, JSON.stringify(done.failure)).toBe('confirmed');
+  return done;
 }
 
 beforeAll(async () => {
@@ -112,12 +127,7 @@ describe('the swap is signed as reviewed', () => {
     const simulations = rpc.hits.filter(onRpc('eth_simulateV1')).length;
     expect(simulations).toBeLessThanOrEqual(1);
     const nonceBefore = await client.getTransactionCount({ address: account, blockTag: 'pending' });
-    const confirm = {
-      type: 'startSwap',
-      approvalMode: 'exact',
-      quoteDigest: preview.digest,
-      acknowledged: ticks(preview),
-    } as const;
+    const confirm = confirmOf(preview);
     // A double click: both Confirms arrive before the first one's swap has been signed.
     const [first, second] = await Promise.all([send(confirm), send(confirm)]);
     expect(first.ok && second.ok).toBe(true);
@@ -130,6 +140,25 @@ describe('the swap is signed as reviewed', () => {
     // The review's build is the one signed: no second /v1/build, no second asset simulation.
     expect(service.hits.filter(onPath('/v1/build')).length).toBe(1);
     expect(rpc.hits.filter(onRpc('eth_simulateV1')).length).toBe(simulations);
+  });
+
+  it('a double Confirm of a swap that needs an approval signs one approval and one swap', async () => {
+    await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 10n ** 17n);
+    await swapQuoted();
+    // Selling the USDC needs an approval, signed under the swap's review (no ticket of its own).
+    await quoted(usdc(), NATIVE_TOKEN_ADDRESS, 10n ** 6n);
+    const preview = await ok({ type: 'previewSwap', approvalMode: 'exact' });
+    const nonceBefore = await client.getTransactionCount({ address: account, blockTag: 'pending' });
+    const confirm = confirmOf(preview);
+    const [first, second] = await Promise.all([send(confirm), send(confirm)]);
+    expect(first.ok && second.ok).toBe(true);
+    const done = await settled();
+    expect(done.status, JSON.stringify(done.failure)).toBe('confirmed');
+    expect(done.approval?.txs.map((tx) => tx.status)).toEqual(['confirmed']);
+    expect(await client.getTransactionCount({ address: account, blockTag: 'pending' })).toBe(nonceBefore + 2);
+    // A third Confirm once it ran: the review is used, nothing more is signed.
+    expect((await send(confirm)).ok).toBe(false);
+    expect(await client.getTransactionCount({ address: account, blockTag: 'pending' })).toBe(nonceBefore + 2);
   });
 });
 
@@ -228,12 +257,7 @@ describe('a review survives a worker restart', () => {
     const preview = await ok({ type: 'previewSwap', approvalMode: 'exact' });
     const nonceBefore = await client.getTransactionCount({ address: account, blockTag: 'pending' });
     await restartWorker();
-    const confirm = {
-      type: 'startSwap',
-      approvalMode: 'exact',
-      quoteDigest: preview.digest,
-      acknowledged: ticks(preview),
-    } as const;
+    const confirm = confirmOf(preview);
     expect((await send(confirm)).ok).toBe(true);
     const done = await settled();
     expect(done.status, JSON.stringify(done.failure)).toBe('confirmed');
@@ -257,12 +281,7 @@ describe('a review survives a worker restart', () => {
     await fakeBrowser.storage.session.set({ preparedSwap: stored });
     const nonceBefore = await client.getTransactionCount({ address: account, blockTag: 'pending' });
     await restartWorker();
-    const refused = await send({
-      type: 'startSwap',
-      approvalMode: 'exact',
-      quoteDigest: preview.digest,
-      acknowledged: ticks(preview),
-    });
+    const refused = await send(confirmOf(preview));
     expect(refused).toMatchObject({ ok: false, error: { code: 'REVIEW_UNREADABLE' } });
     expect(refused.ok === false && refused.error.message).toMatch(/review the swap again/);
     expect(await client.getTransactionCount({ address: account, blockTag: 'pending' })).toBe(nonceBefore);
@@ -273,18 +292,9 @@ describe('a hostile RPC on revoke', () => {
   /** An unlimited USDC approval granted by a swap, so that Activity offers to revoke it. */
   async function grantedApproval() {
     await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 10n ** 17n);
-    const buy = await ok({ type: 'previewSwap', approvalMode: 'exact' });
-    await ok({ type: 'startSwap', approvalMode: 'exact', quoteDigest: buy.digest, acknowledged: ticks(buy) });
-    expect((await settled()).status).toBe('confirmed');
+    await swapQuoted();
     await quoted(usdc(), NATIVE_TOKEN_ADDRESS, 10n ** 6n);
-    const sell = await ok({ type: 'previewSwap', approvalMode: 'unlimited' });
-    await ok({
-      type: 'startSwap',
-      approvalMode: 'unlimited',
-      quoteDigest: sell.digest,
-      acknowledged: ticks(sell),
-    });
-    expect((await settled()).status).toBe('confirmed');
+    await swapQuoted('unlimited');
     return { chainId: 1, token: usdc(), spender: chain.router };
   }
 
