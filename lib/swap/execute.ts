@@ -30,7 +30,7 @@ import { checkGasFunds, preflightOnce, readFunds } from './step-preflight';
 import { buildSwap, checkQuote, requote, usePrepared } from './step-quote';
 import { approve, type Follow, finishApproval, sendSwap } from './step-send';
 import { simulateStep } from './step-simulate';
-import { resendSigned, trackSwap } from './step-track';
+import { followProven, resendSigned, trackSwap } from './step-track';
 import { createLedger, failureOf, type Ledger } from './swap-ledger';
 import { DEFAULT_SWAP_TIMING, type SwapTiming } from './swap-timing';
 
@@ -173,7 +173,7 @@ export function createSwapMachine(deps: SwapDeps): SwapMachine {
         hash: tx.hash as Hex,
         from,
         nonce: tx.nonce,
-        raw: tx.raw as Hex,
+        ...(tx.raw ? { raw: tx.raw as Hex } : {}),
         pollMs: timing.pollMs,
         dropAfterMs: timing.dropAfterMs,
         rebroadcastMs: timing.rebroadcastMs,
@@ -358,7 +358,9 @@ async function resume(
   ledger.set(s);
   if (isTerminal(s.status)) return s;
   try {
-    const tracking = { ledger, follow: m.follow, invalidate: m.invalidate, signal: options.signal };
+    // Stored bytes are re-broadcast only when proven the account's own (step-track.ts).
+    const follow = followProven(m.follow, s.chainId);
+    const tracking = { ledger, follow, invalidate: m.invalidate, signal: options.signal };
     if (s.status === 'sent') return await trackSwap(tracking);
     if (s.status === 'signing' && s.tx) {
       await resendSigned({
@@ -374,7 +376,7 @@ async function resume(
       if (tx.status !== 'pending' || tx.sentAt === null) continue;
       await finishApproval({
         ledger,
-        follow: m.follow,
+        follow,
         tx,
         from: s.account as Address,
         signal: options.signal,

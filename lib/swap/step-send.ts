@@ -20,9 +20,12 @@ import {
 import type { ApprovalCalls } from './step-preflight';
 import type { Ledger } from './swap-ledger';
 
-/** Follows a sent transaction (approval or swap) until mined, dropped or the signal aborts. */
+/**
+ * Follows a sent transaction (approval or swap) until mined, dropped or the signal aborts; its
+ * signed bytes, when given, are re-broadcast while the node lacks it.
+ */
 export type Follow = (
-  tx: { hash: string; nonce: number; raw: string },
+  tx: { hash: string; nonce: number; raw?: string | undefined },
   from: Address,
   signal?: AbortSignal,
 ) => Promise<TrackResult>;

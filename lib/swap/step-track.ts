@@ -82,6 +82,24 @@ export async function trackSwap({
 }
 
 /**
+ * Following after a restart: a transaction's bytes read back from storage.local are re-broadcast
+ * only when they are the account's own at its hash, chain and nonce (verifyStoredTx, the check
+ * Speed up and Cancel make); other bytes are never sent, the transaction is followed by its hash.
+ */
+export function followProven(follow: Follow, chainId: number): Follow {
+  return async (tx, from, signal) => {
+    const { raw, hash, nonce } = tx;
+    const proven =
+      raw !== undefined &&
+      (await verifyStoredTx({ raw, hash, chainId, signer: from, nonce }).then(
+        () => true,
+        () => false,
+      ));
+    return follow(proven ? tx : { hash, nonce }, from, signal);
+  };
+}
+
+/**
  * A swap signed before a restart: broadcast it again unless the node has it, it was mined, or
  * it is too late (its nonce was used, or the send window passed); then it is 'sent'. The stored
  * bytes come from storage.local: they must be the account's own transaction at the swap's chain,

@@ -12,6 +12,7 @@ import type { ApprovalTxState, HistoryEntry, SwapState } from '@/lib/state/pipel
 import { createSwapMachine } from '@/lib/swap/execute';
 import { asFailure, checkAbort, Halt, SwapFailure } from '@/lib/swap/failure';
 import { createSigningFunnel, type TransactionPlan } from '@/lib/swap/funnel';
+import type { PendingSwapStore } from '@/lib/swap/pending-store';
 import type { RouterPins } from '@/lib/swap/router-pins';
 import { checkSwap } from '@/lib/swap/step-check';
 import { checkGasFunds, readFunds } from '@/lib/swap/step-preflight';
@@ -36,6 +37,17 @@ function startState(over: Partial<SwapState> = {}): SwapState {
   return swapStateFixture({ status: 'building', account: ME, request, quote, ...over });
 }
 
+/** A pending-swap store over memory: what was saved and removed. */
+function memoryLedgerStore(saved: SwapState[] = [], removed: string[] = []): PendingSwapStore {
+  return {
+    save: async (s) => void saved.push(s),
+    remove: async (id) => void removed.push(id),
+    list: async () => saved,
+    verify: async () => true,
+    sealUnsealed: async () => undefined,
+  };
+}
+
 /** A ledger over memory: what was saved, removed, shown and recorded. */
 function memoryLedger(state: SwapState | null = startState()) {
   const saved: SwapState[] = [];
@@ -43,13 +55,7 @@ function memoryLedger(state: SwapState | null = startState()) {
   const shown: string[] = [];
   const history: HistoryEntry[] = [];
   const ledger = createLedger(
-    {
-      save: async (s) => void saved.push(s),
-      remove: async (id) => void removed.push(id),
-      list: async () => saved,
-      verify: async () => true,
-      sealUnsealed: async () => undefined,
-    },
+    memoryLedgerStore(saved, removed),
     {
       record: async (e) => void history.push(e),
       list: async () => history,
@@ -63,6 +69,14 @@ function memoryLedger(state: SwapState | null = startState()) {
   ledger.set(state);
   return { ledger, saved, removed, shown, history };
 }
+
+const THIEF = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
+/** A signed EIP-1559 call to the router, as a swap's stored bytes. */
+const signedBy = (account = ACCOUNT, nonce = 4) =>
+  account.signTransaction({
+    ...{ chainId: 1, type: 'eip1559', to: ROUTER, value: 0n, data: '0x' },
+    ...{ gas: 21_000n, nonce, maxFeePerGas: 10n, maxPriorityFeePerGas: 1n },
+  });
 
 const stopOf = (promise: Promise<unknown>) =>
   promise.then(
@@ -435,12 +449,6 @@ describe('send and track steps', () => {
 });
 
 describe('resending a swap signed before a restart', () => {
-  const THIEF = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
-  const signedBy = (account = ACCOUNT, nonce = 4) =>
-    account.signTransaction({
-      ...{ chainId: 1, type: 'eip1559', to: ROUTER, value: 0n, data: '0x' },
-      ...{ gas: 21_000n, nonce, maxFeePerGas: 10n, maxPriorityFeePerGas: 1n },
-    });
   /** A node that lost the transaction, its nonce not used yet; it records what it is sent. */
   function forgetfulNode() {
     const broadcast: Hex[] = [];
@@ -499,19 +507,58 @@ describe('resending a swap signed before a restart', () => {
   });
 });
 
+describe('following a swap after a restart', () => {
+  /** Resumes a 'sent' swap whose stored bytes are `raw`, on a node that lost it; what it was sent. */
+  async function resumeSent(raw: Hex) {
+    const broadcast: Hex[] = [];
+    const notFound = (name: string) => async () => {
+      throw Object.assign(new Error(name), { name });
+    };
+    const client = {
+      getTransactionReceipt: notFound('TransactionReceiptNotFoundError'),
+      getTransaction: notFound('TransactionNotFoundError'),
+      getTransactionCount: async () => 4, // the swap's nonce is still free
+      sendRawTransaction: async ({ serializedTransaction }: { serializedTransaction: Hex }) => {
+        broadcast.push(serializedTransaction);
+        return keccak256(serializedTransaction);
+      },
+    } as unknown as RpcClient;
+    const stop = new AbortController();
+    const machine = createSwapMachine({
+      client,
+      api: {} as never,
+      store: memoryLedgerStore(),
+      timing: { pollMs: 0, rebroadcastMs: 0 },
+      now: () => 1_000,
+      // One round of tracking, then the view goes away.
+      sleep: async () => stop.abort(),
+    });
+    const tx = sentTxFixture({ raw, hash: keccak256(raw), nonce: 4 });
+    const state = await machine.resume(startState({ status: 'sent', tx }), { signal: stop.signal });
+    return { broadcast, state };
+  }
+
+  it("re-broadcasts the account's own stored bytes while the node lacks them", async () => {
+    const raw = await signedBy(ACCOUNT, 4);
+    const { broadcast, state } = await resumeSent(raw);
+    expect(broadcast).toEqual([raw]);
+    expect(state.status).toBe('sent');
+  });
+
+  it('never broadcasts stored bytes another key signed: the swap is followed by its hash alone', async () => {
+    const { broadcast, state } = await resumeSent(await signedBy(THIEF, 4));
+    expect(broadcast).toEqual([]);
+    expect(state.status).toBe('sent');
+  });
+});
+
 describe('the machine', () => {
   it('fails at the network step on an RPC of another chain, nothing sent', async () => {
     const client = { getChainId: async () => 10 } as unknown as RpcClient;
     const machine = createSwapMachine({
       client,
       api: { quote: async () => ({ quote }), build: async () => ({}) as never } as never,
-      store: {
-        save: async () => undefined,
-        remove: async () => undefined,
-        list: async () => [],
-        verify: async () => true,
-        sealUnsealed: async () => undefined,
-      },
+      store: memoryLedgerStore(),
       now: () => 5,
       newId: () => 'swap-x',
     });
