@@ -30,7 +30,7 @@ import { checkGasFunds, preflightOnce, readFunds } from './step-preflight';
 import { buildSwap, checkQuote, requote, usePrepared } from './step-quote';
 import { approve, type Follow, finishApproval, sendSwap } from './step-send';
 import { simulateStep } from './step-simulate';
-import { followProven, resendSigned, trackSwap } from './step-track';
+import { followProven, nodeHas, resendSigned, trackSwap } from './step-track';
 import { createLedger, failureOf, type Ledger } from './swap-ledger';
 import { DEFAULT_SWAP_TIMING, type SwapTiming } from './swap-timing';
 
@@ -371,13 +371,16 @@ async function resume(
       });
       return await trackSwap(tracking);
     }
-    // Before the swap was sent: finish any approval that was in flight, then stop.
+    // Before the swap was sent: finish any approval that was in flight, then stop. One signed but
+    // not recorded as sent is in flight if the node has it (the worker stopped between the two):
+    // followed too, so the next review sees its allowance instead of signing it again.
     for (const tx of s.approval?.txs ?? []) {
-      if (tx.status !== 'pending' || tx.sentAt === null) continue;
+      if (tx.status !== 'pending') continue;
+      if (tx.sentAt === null && !(await nodeHas(m.client, tx.hash))) continue;
       await finishApproval({
         ledger,
         follow,
-        tx,
+        tx: { ...tx, sentAt: tx.sentAt ?? ledger.now() },
         from: s.account as Address,
         signal: options.signal,
       });

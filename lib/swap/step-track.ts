@@ -81,6 +81,17 @@ export async function trackSwap({
   return confirmed;
 }
 
+/** Whether the node has a transaction (pending or mined); an unreachable node throws. */
+export function nodeHas(client: RpcClient, hash: string): Promise<boolean> {
+  return client.getTransaction({ hash: hash as Hex }).then(
+    () => true,
+    (error: unknown) => {
+      if (isRpcUnavailable(error)) throw error;
+      return false;
+    },
+  );
+}
+
 /**
  * Following after a restart: a transaction's bytes read back from storage.local are re-broadcast
  * only when they are the account's own at its hash, chain and nonce (verifyStoredTx, the check
@@ -136,14 +147,7 @@ export async function resendSigned({
       },
     });
   });
-  const known = await client.getTransaction({ hash: tx.hash as Hex }).then(
-    () => true,
-    (error: unknown) => {
-      if (isRpcUnavailable(error)) throw error;
-      return false;
-    },
-  );
-  if (!known) {
+  if (!(await nodeHas(client, tx.hash))) {
     const used = await client.getTransactionCount({ address: s.account as Address, blockTag: 'latest' });
     const receipt = await client.getTransactionReceipt({ hash: tx.hash as Hex }).catch(() => null);
     if (!receipt) {

@@ -507,22 +507,26 @@ describe('resending a swap signed before a restart', () => {
   });
 });
 
-describe('following a swap after a restart', () => {
-  /** Resumes a 'sent' swap whose stored bytes are `raw`, on a node that lost it; what it was sent. */
-  async function resumeSent(raw: Hex) {
+describe('resuming after a restart', () => {
+  const notFound = (name: string) => async () => {
+    throw Object.assign(new Error(name), { name });
+  };
+  /** A node that lost every transaction, the account's nonce 4 still free; it records what it is sent. */
+  function forgetfulNode() {
     const broadcast: Hex[] = [];
-    const notFound = (name: string) => async () => {
-      throw Object.assign(new Error(name), { name });
-    };
     const client = {
       getTransactionReceipt: notFound('TransactionReceiptNotFoundError'),
       getTransaction: notFound('TransactionNotFoundError'),
-      getTransactionCount: async () => 4, // the swap's nonce is still free
+      getTransactionCount: async () => 4,
       sendRawTransaction: async ({ serializedTransaction }: { serializedTransaction: Hex }) => {
         broadcast.push(serializedTransaction);
         return keccak256(serializedTransaction);
       },
     } as unknown as RpcClient;
+    return { client, broadcast };
+  }
+  /** Resumes `saved` on `client`: one round of tracking, then the view goes away. */
+  function resumeOn(client: RpcClient, saved: SwapState) {
     const stop = new AbortController();
     const machine = createSwapMachine({
       client,
@@ -530,25 +534,67 @@ describe('following a swap after a restart', () => {
       store: memoryLedgerStore(),
       timing: { pollMs: 0, rebroadcastMs: 0 },
       now: () => 1_000,
-      // One round of tracking, then the view goes away.
       sleep: async () => stop.abort(),
     });
-    const tx = sentTxFixture({ raw, hash: keccak256(raw), nonce: 4 });
-    const state = await machine.resume(startState({ status: 'sent', tx }), { signal: stop.signal });
-    return { broadcast, state };
+    return machine.resume(saved, { signal: stop.signal });
   }
+  const sent = (raw: Hex) =>
+    startState({ status: 'sent', tx: sentTxFixture({ raw, hash: keccak256(raw), nonce: 4 }) });
 
-  it("re-broadcasts the account's own stored bytes while the node lacks them", async () => {
+  it("re-broadcasts a sent swap's stored bytes that are the account's own while the node lacks them", async () => {
     const raw = await signedBy(ACCOUNT, 4);
-    const { broadcast, state } = await resumeSent(raw);
-    expect(broadcast).toEqual([raw]);
-    expect(state.status).toBe('sent');
+    const node = forgetfulNode();
+    expect((await resumeOn(node.client, sent(raw))).status).toBe('sent');
+    expect(node.broadcast).toEqual([raw]);
   });
 
   it('never broadcasts stored bytes another key signed: the swap is followed by its hash alone', async () => {
-    const { broadcast, state } = await resumeSent(await signedBy(THIEF, 4));
-    expect(broadcast).toEqual([]);
-    expect(state.status).toBe('sent');
+    const node = forgetfulNode();
+    expect((await resumeOn(node.client, sent(await signedBy(THIEF, 4)))).status).toBe('sent');
+    expect(node.broadcast).toEqual([]);
+  });
+
+  /** A swap stopped at its approval, signed but not recorded as sent. */
+  async function approving() {
+    const raw = await signedBy(ACCOUNT, 4);
+    const tx: ApprovalTxState = {
+      ...sentTxFixture({ raw, hash: keccak256(raw), nonce: 4, sentAt: null }),
+      ...{ step: 'approve', amount: '1', status: 'pending', gasPaid: null },
+    };
+    const approval = { token: USDC, spender: ROUTER, plan: 'approve', unlimited: false } as const;
+    return startState({
+      status: 'approving',
+      approval: { ...approval, allowance: '0', required: '1', txs: [tx] },
+    });
+  }
+
+  it('an approval the node has though it was not recorded as sent is followed: the next review sees it', async () => {
+    const saved = await approving();
+    const hash = saved.approval?.txs[0]?.hash;
+    const receipt = {
+      transactionHash: hash,
+      blockNumber: 9n,
+      status: 'success',
+      logs: [],
+      gasUsed: 50n,
+      effectiveGasPrice: 2n,
+    };
+    const client = {
+      getTransaction: async () => ({ hash }),
+      getTransactionReceipt: async () => receipt,
+    } as unknown as RpcClient;
+    const end = await resumeOn(client, saved);
+    expect(end.approval?.txs.map((tx) => [tx.status, tx.gasPaid])).toEqual([['confirmed', '100']]);
+    expect(end.failure).toMatchObject({ code: 'INTERRUPTED', anythingSent: true });
+    expect(end.failure?.message.detail).toContain('Your token approval was sent; the swap itself was not.');
+  });
+
+  it('an approval the node does not have was never sent: left alone, nothing broadcast', async () => {
+    const node = forgetfulNode();
+    const end = await resumeOn(node.client, await approving());
+    expect(end.approval?.txs.map((tx) => tx.status)).toEqual(['pending']);
+    expect(end.failure).toMatchObject({ code: 'INTERRUPTED', anythingSent: false });
+    expect(node.broadcast).toEqual([]);
   });
 });
 
