@@ -83,6 +83,20 @@ type Preview = { digest: string } & Parameters<typeof ticks>[0];
 const confirmOf = (preview: Preview, approvalMode: 'exact' | 'unlimited' = 'exact') =>
   ({ type: 'startSwap', approvalMode, quoteDigest: preview.digest, acknowledged: ticks(preview) }) as const;
 
+/**
+ * A double click on Confirm: both arrive before the first one's swap has been signed. Waits for the
+ * swap to be confirmed; the account's pending nonce before is returned with it.
+ */
+async function doubleConfirm(preview: Preview) {
+  const nonceBefore = await client.getTransactionCount({ address: account, blockTag: 'pending' });
+  const confirm = confirmOf(preview);
+  const [first, second] = await Promise.all([send(confirm), send(confirm)]);
+  expect(first.ok && second.ok).toBe(true);
+  const done = await settled();
+  expect(done.status, JSON.stringify(done.failure)).toBe('confirmed');
+  return { done, nonceBefore };
+}
+
 /** Reviews and confirms a swap of the session's quote, and waits until it is confirmed. */
 async function swapQuoted(approvalMode: 'exact' | 'unlimited' = 'exact') {
   const preview = await ok({ type: 'previewSwap', approvalMode });
@@ -126,13 +140,7 @@ describe('the swap is signed as reviewed', () => {
     const preview = await ok({ type: 'previewSwap', approvalMode: 'exact' });
     const simulations = rpc.hits.filter(onRpc('eth_simulateV1')).length;
     expect(simulations).toBeLessThanOrEqual(1);
-    const nonceBefore = await client.getTransactionCount({ address: account, blockTag: 'pending' });
-    const confirm = confirmOf(preview);
-    // A double click: both Confirms arrive before the first one's swap has been signed.
-    const [first, second] = await Promise.all([send(confirm), send(confirm)]);
-    expect(first.ok && second.ok).toBe(true);
-    const done = await settled();
-    expect(done.status, JSON.stringify(done.failure)).toBe('confirmed');
+    const { done, nonceBefore } = await doubleConfirm(preview);
     expect(await client.getTransactionCount({ address: account, blockTag: 'pending' })).toBe(nonceBefore + 1);
     const mined = await client.getTransaction({ hash: done.tx?.hash as Hex });
     expect(mined.input).toBe(preview.transaction.data);
@@ -148,16 +156,11 @@ describe('the swap is signed as reviewed', () => {
     // Selling the USDC needs an approval, signed under the swap's review (no ticket of its own).
     await quoted(usdc(), NATIVE_TOKEN_ADDRESS, 10n ** 6n);
     const preview = await ok({ type: 'previewSwap', approvalMode: 'exact' });
-    const nonceBefore = await client.getTransactionCount({ address: account, blockTag: 'pending' });
-    const confirm = confirmOf(preview);
-    const [first, second] = await Promise.all([send(confirm), send(confirm)]);
-    expect(first.ok && second.ok).toBe(true);
-    const done = await settled();
-    expect(done.status, JSON.stringify(done.failure)).toBe('confirmed');
+    const { done, nonceBefore } = await doubleConfirm(preview);
     expect(done.approval?.txs.map((tx) => tx.status)).toEqual(['confirmed']);
     expect(await client.getTransactionCount({ address: account, blockTag: 'pending' })).toBe(nonceBefore + 2);
     // A third Confirm once it ran: the review is used, nothing more is signed.
-    expect((await send(confirm)).ok).toBe(false);
+    expect((await send(confirmOf(preview))).ok).toBe(false);
     expect(await client.getTransactionCount({ address: account, blockTag: 'pending' })).toBe(nonceBefore + 2);
   });
 });
