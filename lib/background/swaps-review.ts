@@ -73,7 +73,7 @@ export async function openReview(
       ceiling: deps.signing.ceilingFor(chainId),
     });
     // The swap screen's next fee for a route of this shape uses the gas the review shows.
-    if (session.quote) swapGasMemory.remember(session.quote, prepared.coverage.swapGas);
+    if (session.quote) void swapGasMemory.remember(session.quote, prepared.coverage.swapGas);
     const review = reviewOf(deps, prepared, release);
     // Kept for a worker restart before the review is shown: it confirms after one too.
     await preparedSwapItem.set(storedPreparedSwap(prepared));
