@@ -51,7 +51,7 @@ export function probeKey(quote: Quote, from: string): string {
 }
 
 /** Builds and simulates once; null when the simulation cannot tell (unsupported RPC, reverts, no funds). */
-async function probeOnce(input: ProbeInput): Promise<Omit<Probed, 'at'> | null> {
+async function probeOnce(input: ProbeInput): Promise<ProbeResult | null> {
   const { client, quote, from } = input;
   const { build } = await input.api.build(quote, {
     retry: false,
@@ -79,10 +79,14 @@ async function probeOnce(input: ProbeInput): Promise<Omit<Probed, 'at'> | null> 
   return { swap: swapGas, approvals: sim.gasUsed.slice(0, -1), router };
 }
 
+export interface ProbeResult extends SwapGas {
+  router: Address;
+}
+
 /** The probe with its reuse and sharing; `now` is injectable for tests. */
 export function createFeeProbe(now: () => number = Date.now, limit = 16) {
   const done = new Map<string, Probed>();
-  const running = new Map<string, Promise<Omit<Probed, 'at'> | null>>();
+  const running = new Map<string, Promise<ProbeResult | null>>();
 
   /** A reused probe holds while the approvals it counted are still the ones needed. */
   async function reusable(input: ProbeInput, key: string): Promise<Probed | null> {
@@ -100,22 +104,43 @@ export function createFeeProbe(now: () => number = Date.now, limit = 16) {
     return approval.calls.length === last.approvals.length ? last : null;
   }
 
-  return async function probe(input: ProbeInput): Promise<SwapGas | null> {
-    const key = probeKey(input.quote, input.from);
-    const reused = await reusable(input, key);
-    if (reused) return reused;
-    let pending = running.get(key);
-    if (!pending) {
-      pending = probeOnce(input).finally(() => running.delete(key));
-      running.set(key, pending);
-    }
-    const found = await pending;
-    if (found) {
-      done.delete(key);
-      done.set(key, { ...found, at: now() });
-      if (done.size > limit) done.delete(done.keys().next().value as string);
-    }
-    return found;
+  function keep(key: string, found: ProbeResult): void {
+    done.delete(key);
+    done.set(key, { ...found, at: now() });
+    if (done.size > limit) done.delete(done.keys().next().value as string);
+  }
+
+  /** Runs `work` as the one probe of `key`: a look meanwhile waits for it instead of building again. */
+  function track(key: string, work: Promise<ProbeResult | null>): Promise<ProbeResult | null> {
+    const pending = work
+      .catch(() => null)
+      .then((found) => {
+        if (found) keep(key, found);
+        return found;
+      })
+      .finally(() => {
+        if (running.get(key) === pending) running.delete(key);
+      });
+    running.set(key, pending);
+    return pending;
+  }
+
+  return {
+    async probe(input: ProbeInput): Promise<SwapGas | null> {
+      const key = probeKey(input.quote, input.from);
+      const inFlight = running.get(key);
+      if (inFlight) return inFlight;
+      const reused = await reusable(input, key);
+      if (reused) return reused;
+      return running.get(key) ?? track(key, probeOnce(input));
+    },
+    /** The review's own build and simulation of `quote`: the screen's next look at it reuses them. */
+    share(quote: Quote, from: string, review: Promise<ProbeResult | null>): void {
+      void track(probeKey(quote, from), review);
+    },
   };
 }
 export type FeeProbe = ReturnType<typeof createFeeProbe>;
+
+/** The worker's one probe: the swap screen's fee asks it, the review shares its own result with it. */
+export const swapFeeProbe = createFeeProbe();

@@ -143,6 +143,21 @@ describe("the swap screen's network fee", () => {
     expect(builds(), 'the same route: the probe is reused').toBe(1);
   });
 
+  it('the review shares its own simulation: a look while it prepares, or after, builds nothing more', async () => {
+    await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 4n * 10n ** 17n);
+    service.hits.length = 0;
+    const reviewing = ok({ type: 'previewSwap', approvalMode: 'exact' });
+    await until(() => builds() === 1, "the review's build");
+    const during = await ok({ type: 'quoteFee', chainId: 1 });
+    const preview = await reviewing;
+    const after = await ok({ type: 'quoteFee', chainId: 1 });
+    expect(builds(), "the review's build only").toBe(1);
+    for (const look of [during, after]) {
+      expect(look?.basis).toBe('simulated');
+      expect(look?.expected).toBe(preview.fees.totalExpected);
+    }
+  });
+
   it('when the service refuses the build, the fee is the remembered one, said "about", and the quote stays', async () => {
     await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 2n * 10n ** 17n);
     await ok({ type: 'previewSwap', approvalMode: 'exact' });

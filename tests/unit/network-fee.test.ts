@@ -2,9 +2,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Quote } from '@/lib/api/schema';
 import { feeEstimate } from '@/lib/rpc/fees';
+import type { RpcClient } from '@/lib/rpc/network';
 import { withGasMargin } from '@/lib/rpc/transactions';
 import { swapGasMemoryItem } from '@/lib/storage/items';
-import { probeKey } from '@/lib/swap/fee-probe';
+import { createFeeProbe, PROBE_REUSE_MS, probeKey } from '@/lib/swap/fee-probe';
 import {
   APPROVAL_GAS,
   createGasMemory,
@@ -129,5 +130,48 @@ describe('fee probe key', () => {
     ];
     expect(probeKey(quoteOf({ bestRoute: split }), from)).not.toBe(key);
     expect(probeKey(quoteOf(), '0x3333333333333333333333333333333333333333')).not.toBe(key);
+  });
+});
+
+describe('fee probe reuse', () => {
+  const from = '0x2222222222222222222222222222222222222222';
+  const router = '0x4444444444444444444444444444444444444444';
+  /** Coin in: no allowance to read, so no RPC is needed before a build; every build is refused here. */
+  function setUp() {
+    let clock = 1_000;
+    const asked: Quote[] = [];
+    const api = {
+      build: async (quote: Quote) => {
+        asked.push(quote);
+        throw new Error('the service is down');
+      },
+    };
+    const probe = createFeeProbe(() => clock);
+    const look = (quote: Quote) => probe.probe({ client: {} as RpcClient, api, quote, from, fees });
+    return { probe, look, asked, tick: (ms: number) => (clock += ms) };
+  }
+
+  it("takes the review's own gas for the reviewed quote and its refreshes, without a build, until it is old", async () => {
+    const { probe, look, asked, tick } = setUp();
+    probe.share(quoteOf(), from, Promise.resolve({ swap: 170_000n, approvals: [], router }));
+    expect(await look(quoteOf({ blockNumber: 2, outAmount: '2' }))).toMatchObject({ swap: 170_000n });
+    expect(asked).toHaveLength(0);
+    tick(PROBE_REUSE_MS + 1);
+    expect(await look(quoteOf()), 'too old: built again, and the refused build gives no figure').toBeNull();
+    expect(asked).toHaveLength(1);
+  });
+
+  it('shares one build between looks at the same quote, and a failed review leaves the next look to build', async () => {
+    const { probe, look, asked } = setUp();
+    const [a, b] = await Promise.all([look(quoteOf({ inAmount: '9' })), look(quoteOf({ inAmount: '9' }))]);
+    expect([a, b]).toEqual([null, null]);
+    expect(asked).toHaveLength(1);
+    probe.share(quoteOf({ inAmount: '8' }), from, Promise.reject(new Error('the review failed')));
+    expect(
+      await look(quoteOf({ inAmount: '8' })),
+      'the failed review answers the look that waited',
+    ).toBeNull();
+    expect(await look(quoteOf({ inAmount: '8' }))).toBeNull();
+    expect(asked, 'the next look builds').toHaveLength(2);
   });
 });

@@ -10,7 +10,7 @@ import type { Request } from '@/lib/messaging/requests';
 import { cappedFees } from '@/lib/rpc/fees';
 import { publicClientFor, type RpcClient } from '@/lib/rpc/network';
 import { readAllowance } from '@/lib/swap/approval';
-import { createFeeProbe, type FeeProbe } from '@/lib/swap/fee-probe';
+import { type FeeProbe, swapFeeProbe } from '@/lib/swap/fee-probe';
 import { estimatedGas, networkFee, swapGasMemory } from '@/lib/swap/network-fee';
 import type { BackgroundServices } from '../services';
 
@@ -19,7 +19,7 @@ type FeeRequest = Extract<Request, { type: 'quoteFee' }>;
 /** Past this the screen's fee is the remembered one ("about"): the probe never holds it longer. */
 export const PROBE_TIMEOUT_MS = 6_000;
 
-export function createFeeHandlers(services: BackgroundServices, probe: FeeProbe = createFeeProbe()) {
+export function createFeeHandlers(services: BackgroundServices, probe: FeeProbe = swapFeeProbe) {
   async function activeAddress(): Promise<Address | null> {
     const state = await services.wallet.state();
     const active = state.accounts.find((account) => account.id === state.activeId);
@@ -41,7 +41,7 @@ export function createFeeHandlers(services: BackgroundServices, probe: FeeProbe 
       activeAddress(),
     ]);
     const simulated = from
-      ? await withAttempts(() => probe({ client, api: services.api(), quote, from, fees }), {
+      ? await withAttempts(() => probe.probe({ client, api: services.api(), quote, from, fees }), {
           attempts: 1,
           timeoutMs: PROBE_TIMEOUT_MS,
         }).catch(() => null)
