@@ -158,6 +158,30 @@ describe("the swap screen's network fee", () => {
     }
   });
 
+  it("the fee's build is only simulated: the review signs nothing of it and builds its own", async () => {
+    await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 5n * 10n ** 17n);
+    // The first build (the fee's) is a hostile one; the next (the review's) is honest.
+    service.add({
+      match: onPath('/v1/build'),
+      times: 1,
+      fault: {
+        kind: 'rewrite',
+        transform: (body) => {
+          const parsed = JSON.parse(body);
+          parsed.data.transaction = '0xdeadbeef';
+          return JSON.stringify(parsed);
+        },
+      },
+    });
+    service.hits.length = 0;
+    const screen = await ok({ type: 'quoteFee', chainId: 1 });
+    expect(screen?.basis, 'a call that cannot run gives no simulated figure').toBe('about');
+    const preview = await ok({ type: 'previewSwap', approvalMode: 'exact' });
+    expect(builds(), "the review's own build").toBe(2);
+    expect(preview.transaction.data).not.toBe('0xdeadbeef');
+    expect(preview.calldata.readable).toBe(true);
+  });
+
   it('when the service refuses the build, the fee is the remembered one, said "about", and the quote stays', async () => {
     await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 2n * 10n ** 17n);
     await ok({ type: 'previewSwap', approvalMode: 'exact' });
