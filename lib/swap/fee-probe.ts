@@ -31,7 +31,7 @@ export interface ProbeInput {
 /** How long a probe's gas stands for later quotes of the same route and amount. */
 export const PROBE_REUSE_MS = 60_000;
 /** The build's own bound: the probe never holds the screen's fee for long. */
-export const PROBE_BUILD_TIMEOUT_MS = 5_000;
+export const PROBE_BUILD_TIMEOUT_MS = 8_000;
 
 interface Probed extends SwapGas {
   router: Address;

@@ -17,7 +17,7 @@ import type { BackgroundServices } from '../services';
 type FeeRequest = Extract<Request, { type: 'quoteFee' }>;
 
 /** Past this the screen's fee is the remembered one ("about"): the probe never holds it longer. */
-export const PROBE_TIMEOUT_MS = 6_000;
+export const PROBE_TIMEOUT_MS = 10_000;
 
 export function createFeeHandlers(services: BackgroundServices, probe: FeeProbe = swapFeeProbe) {
   async function activeAddress(): Promise<Address | null> {
