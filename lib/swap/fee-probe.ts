@@ -33,8 +33,12 @@ export const PROBE_REUSE_MS = 60_000;
 /** The build's own bound: the probe never holds the screen's fee for long. */
 export const PROBE_BUILD_TIMEOUT_MS = 8_000;
 
-interface Probed extends SwapGas {
+/** A probe's answer: the gas, and the router its build named (for a later allowance read). */
+export interface ProbeResult extends SwapGas {
   router: Address;
+}
+
+interface Probed extends ProbeResult {
   at: number;
 }
 
@@ -77,10 +81,6 @@ async function probeOnce(input: ProbeInput): Promise<ProbeResult | null> {
   const swapGas = sim.gasUsed.at(-1);
   if (swapGas === undefined || swapGas <= 0n) return null;
   return { swap: swapGas, approvals: sim.gasUsed.slice(0, -1), router };
-}
-
-export interface ProbeResult extends SwapGas {
-  router: Address;
 }
 
 /** The probe with its reuse and sharing; `now` is injectable for tests. */
