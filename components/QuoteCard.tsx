@@ -9,9 +9,19 @@ import { RouteDiagram } from './RouteDiagram';
 
 /** What the background adds to a quote (quoteInsights), already matched to the quote shown. */
 export interface QuoteFigures {
-  priceImpactBps: number | null;
-  /** Expected and maximum network fee in native wei; null when unknown. */
-  fee: { expected: bigint; max: bigint; approvalNeeded: boolean } | null;
+  /** null when unknown; undefined while it is being worked out. */
+  priceImpactBps: number | null | undefined;
+  /** Expected and maximum network fee in native wei; null when unknown, undefined while worked out. */
+  fee:
+    | {
+        expected: bigint;
+        max: bigint;
+        approvalNeeded: boolean;
+        /** Not simulated for this quote (a remembered or estimated gas): shown as "about". */
+        about?: boolean;
+      }
+    | null
+    | undefined;
   /** USD per whole native coin (x 10^8), or null. */
   nativePrice: bigint | null;
 }
@@ -133,7 +143,9 @@ export function QuoteCard(props: QuoteCardProps) {
             <div>
               <dt>Network fee</dt>
               <dd data-testid="quote-fee">
-                {figures === undefined ? '…' : feeText(figures.fee?.expected, native, figures.nativePrice)}
+                {figures?.fee === undefined
+                  ? '…'
+                  : `${figures.fee?.about ? 'about ' : ''}${feeText(figures.fee?.expected, native, figures.nativePrice)}`}
               </dd>
             </div>
             <div>
@@ -171,7 +183,7 @@ export function QuoteCard(props: QuoteCardProps) {
               </dd>
               <dt>Network fee, up to</dt>
               <dd data-testid="quote-fee-max">
-                {figures === undefined ? '…' : feeText(figures.fee?.max, native, figures.nativePrice)}
+                {figures?.fee === undefined ? '…' : feeText(figures.fee?.max, native, figures.nativePrice)}
               </dd>
               {figures?.fee?.approvalNeeded && (
                 <>

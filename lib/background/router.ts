@@ -15,6 +15,7 @@ import { CodedError } from './errors';
 import { createApprovalHandlers } from './handlers/approvals';
 import { dappHandlers } from './handlers/dapp';
 import { explorerHandlers } from './handlers/explorer';
+import { createFeeHandlers } from './handlers/fee';
 import { createInsightHandlers } from './handlers/insights';
 import { createNetworkHandlers } from './handlers/networks';
 import { popupHandlers } from './handlers/popup';
@@ -91,8 +92,9 @@ export function createHandlers(services: BackgroundServices): Handlers {
     ...swapHandlers(services),
     ...trustHandlers(services),
     ...explorerHandlers(services),
-    // Informed swaps: USD prices, fee and price impact, served networks, approvals.
+    // Informed swaps: USD prices and price impact, the network fee, served networks, approvals.
     ...createInsightHandlers(services),
+    ...createFeeHandlers(services),
     ...createNetworkHandlers(services),
     ...createApprovalHandlers(services),
     ...dappHandlers(services.dapp),

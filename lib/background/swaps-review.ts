@@ -1,12 +1,13 @@
 // The swap service's review and start steps as plain functions (lib/background/swaps.ts): the
 // frozen review a preview opens, what a start signs from it, and what follows a settled swap.
-import type { LocalAccount } from 'viem';
+import type { Address, LocalAccount } from 'viem';
 import type { QuoteRequest } from '@/lib/api/schema';
 import { publicClientFor } from '@/lib/rpc/network';
 import type { SwapState } from '@/lib/state/pipeline-state';
 import { type PreparedSwap, preparedSwapOf, storedPreparedSwap } from '@/lib/state/prepared-swap';
 import { preparedSwapItem, recentTokensItem } from '@/lib/storage/items';
 import type { SwapInput } from '@/lib/swap/execute';
+import { type ProbeResult, swapFeeProbe } from '@/lib/swap/fee-probe';
 import type { ReviewedPlan } from '@/lib/swap/funnel';
 import { swapGasMemory } from '@/lib/swap/network-fee';
 import { prepareSwap, previewOf, swapPlanOf } from '@/lib/swap/prepare';
@@ -58,7 +59,7 @@ export async function openReview(
   const expiresAt = reviewExpiry(Date.now(), session.receivedAt, deps.session.quoteLifetimeMs);
   const release = deps.session.hold(expiresAt);
   try {
-    const prepared = await prepareSwap({
+    const preparing = prepareSwap({
       client: publicClientFor(chainId, deps.settings()),
       api: deps.api(),
       pinnedRouter: () => pins.get(chainId),
@@ -72,8 +73,11 @@ export async function openReview(
       expiresAt,
       ceiling: deps.signing.ceilingFor(chainId),
     });
+    // The swap screen's fee of this quote is the review's own (a look meanwhile builds nothing more).
+    swapFeeProbe.share(session.quote, account.address, preparing.then(reviewedGas));
+    const prepared = await preparing;
     // The swap screen's next fee for a route of this shape uses the gas the review shows.
-    if (session.quote) swapGasMemory.remember(session.quote, prepared.coverage.swapGas);
+    void swapGasMemory.remember(session.quote, prepared.coverage.swapGas);
     const review = reviewOf(deps, prepared, release);
     // Kept for a worker restart before the review is shown: it confirms after one too.
     await preparedSwapItem.set(storedPreparedSwap(prepared));
@@ -89,6 +93,13 @@ export async function openReview(
       throw error;
     });
   }
+}
+
+/** The gas the review simulated (its assets simulation), as the swap screen's fee uses it. */
+function reviewedGas(prepared: PreparedSwap): ProbeResult | null {
+  const { coverage, call } = prepared;
+  if (coverage.kind !== 'assets') return null;
+  return { swap: coverage.swapGas, approvals: coverage.approvalGas, router: call.to as Address };
 }
 
 /** Removes the stored prepared swap if it is still this one (a newer review may have replaced it). */

@@ -63,16 +63,21 @@ const QuoteInsightsSchema = z.object({
     out: z.nullable(AmountStringSchema),
     native: z.nullable(AmountStringSchema),
   }),
-  fee: z.nullable(
-    z.object({
-      gas: AmountStringSchema,
-      expected: AmountStringSchema,
-      max: AmountStringSchema,
-      approvalNeeded: z.boolean(),
-    }),
-  ),
 });
 export type QuoteInsights = z.infer<typeof QuoteInsightsSchema>;
+/** The network fee of the session's quote, as the review will compute it (lib/swap/network-fee.ts). */
+const QuoteFeeSchema = z.object({
+  /** The quote this fee is about (the view matches it to the quote it shows). */
+  inAmount: AmountStringSchema,
+  quoteOutAmount: AmountStringSchema,
+  gas: AmountStringSchema,
+  expected: AmountStringSchema,
+  max: AmountStringSchema,
+  approvalNeeded: z.boolean(),
+  /** 'simulated': the review's simulation of this quote's build; 'about': a remembered or estimated gas. */
+  basis: z.enum(['simulated', 'about']),
+});
+export type QuoteFee = z.infer<typeof QuoteFeeSchema>;
 /** What the simulated buy and sell-back found (lib/safety/check.ts), and on which network. */
 export const TokenSafetySchema = z.object({
   verdict: z.enum(['clean', 'tax', 'sell-blocked', 'no-pool', 'buy-failed', 'unsupported']),
@@ -141,6 +146,7 @@ export const RESULT_SCHEMAS = {
   // Informed swaps: prices are USD per whole token x 10^8 (decimal strings), null when unknown.
   getPrices: z.record(z.string(), z.nullable(AmountStringSchema)),
   quoteInsights: z.nullable(QuoteInsightsSchema),
+  quoteFee: z.nullable(QuoteFeeSchema),
   listApprovals: z.array(
     z.object({
       chainId: ChainIdSchema,

@@ -144,6 +144,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
     tokens: z.array(AddressSchema).check(z.maxLength(20)),
   }),
   z.object({ type: z.literal('quoteInsights'), ...ChainRequest }),
+  /** The network fee of the session's quote (its own request: a simulation, never holding the insights). */
+  z.object({ type: z.literal('quoteFee'), ...ChainRequest }),
   /** Which networks the configured service and RPCs serve, with the reason for each that is not. */
   z.object({ type: z.literal('servedNetworks') }),
   /** The allowances Swaplane granted, with their on-chain value; revoke one of them (views only). */

@@ -182,6 +182,21 @@ export const preparedSwapItem = defineStorageItem<StoredPreparedSwap | null>({
   fallback: () => null,
 });
 
+/**
+ * Route shape -> the swap gas last simulated for it (lib/swap/network-fee.ts): the swap screen's
+ * fallback fee after a worker restart. storage.session (Swaplane's own pages and worker only); a
+ * bounded map of decimal gas figures, parsed back like every read.
+ */
+export const swapGasMemoryItem = defineStorageItem<Record<string, string>>({
+  area: 'session',
+  key: 'swapGasMemory',
+  version: 1,
+  schema: z
+    .record(z.string().check(z.maxLength(2_000)), z.string().check(z.regex(/^[1-9]\d{0,8}$/)))
+    .check(z.refine((memory) => Object.keys(memory).length <= 64, 'at most 64 route shapes')),
+  fallback: () => ({}),
+});
+
 /** The unlocked session: the vault key and the auto-lock deadline, for worker restarts only. */
 export const WalletSessionSchema = z.object({
   sessionKey: z.string().check(z.minLength(1)),

@@ -154,6 +154,18 @@ describe('QuoteCard', () => {
     expect(screen.queryByTestId('impact-warning')).toBeNull();
   });
 
+  it('says "about" when the fee was not simulated for this quote, and not otherwise', () => {
+    const fee = { expected: 300_000_000_000_000n, max: 450_000_000_000_000n, approvalNeeded: false };
+    show(
+      { status: 'ready', quote, nextRefreshAt: null },
+      { priceImpactBps: 0, fee: { ...fee, about: true }, nativePrice: null },
+    );
+    expect(screen.getByTestId('quote-fee').textContent).toBe('about 0.0003 ETH (—)');
+    cleanup();
+    show({ status: 'ready', quote, nextRefreshAt: null }, { priceImpactBps: 0, fee, nativePrice: null });
+    expect(screen.getByTestId('quote-fee').textContent).toBe('0.0003 ETH (—)');
+  });
+
   it('warns at 3% price impact and says what is lost at 10%', () => {
     const figures = (bps: number): QuoteFigures => ({ priceImpactBps: bps, fee: null, nativePrice: null });
     show({ status: 'ready', quote, nextRefreshAt: null }, figures(450));

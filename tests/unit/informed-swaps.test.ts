@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Quote, Token } from '@/lib/api/schema';
+import type { Token } from '@/lib/api/schema';
 import { networkStatus, probe } from '@/lib/chains/served';
 import { createPriceCache } from '@/lib/prices/cache';
 import { formatUsd, mainStablecoin, priceFromQuote, usdValue } from '@/lib/prices/usd';
-import { feeEstimate } from '@/lib/rpc/fees';
-import { withGasMargin } from '@/lib/rpc/transactions';
 import { grantedApprovals, isGranted } from '@/lib/swap/approvals-list';
 import { balanceError, maxSpendable } from '@/lib/swap/balance-check';
-import {
-  APPROVAL_GAS,
-  createGasMemory,
-  GAS_MARGIN_PERCENT,
-  networkFee,
-  routeShape,
-  swapGasEstimate,
-} from '@/lib/swap/network-fee';
 import {
   formatImpact,
   impactLevel,
@@ -135,66 +125,6 @@ describe('balance checks before the review', () => {
     expect(maxSpendable(E18, true, 10n ** 15n)).toBe(E18 - 10n ** 15n);
     expect(maxSpendable(E18, false, 10n ** 15n)).toBe(E18);
     expect(maxSpendable(1n, true, 10n)).toBe(0n);
-  });
-});
-
-describe('network fee', () => {
-  const share = (pools: number) => ({
-    percent: 100,
-    swaps: Array.from({ length: pools }, () => ({ dex: 'uniswap-v2' })),
-  });
-  const fees = {
-    baseFee: 1_000_000_000n,
-    maxPriorityFeePerGas: 1_000_000_000n,
-    maxFeePerGas: 3_000_000_000n,
-    capped: false,
-  };
-  const quoteOf = (patch: Partial<Quote> = {}): Quote => ({
-    chainId: 1,
-    inToken: '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
-    inDecimals: 18,
-    inAmount: '1',
-    outToken: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
-    outDecimals: 6,
-    outAmount: '1',
-    slippage: 0.5,
-    minReceived: '1',
-    bestRoute: [share(1)],
-    contractAddress: '0x1111111111111111111111111111111111111111',
-    contractMethod: 'swap',
-    blockNumber: 1,
-    ...patch,
-  });
-  it('grows with the pools of the route and adds the approval when one is needed', () => {
-    expect(swapGasEstimate([share(2)]) - swapGasEstimate([share(1)])).toBe(90_000n);
-    expect(swapGasEstimate([share(1)], true), 'the coin paid in is wrapped first').toBeGreaterThan(
-      swapGasEstimate([share(1)]),
-    );
-    expect(networkFee(quoteOf(), false, fees).gas).toBe(swapGasEstimate([share(1)], true));
-    const plain = networkFee(quoteOf(), false, fees);
-    const withApproval = networkFee(quoteOf(), true, fees);
-    expect(plain.expected).toBe(plain.gas * 2_000_000_000n);
-    expect(withApproval.gas - plain.gas).toBe(APPROVAL_GAS);
-  });
-  it("is the review's figure for the same gas: feeEstimate's expected, and its max with the review's margin", () => {
-    const gas = 169_824n;
-    const review = feeEstimate(gas, withGasMargin(gas, GAS_MARGIN_PERCENT), fees);
-    const screen = networkFee(quoteOf(), false, fees, gas);
-    expect(screen.expected.toString()).toBe(review.expected);
-    expect(screen.max.toString()).toBe(review.max);
-  });
-  it('remembers the simulated gas per route shape, not across shapes', () => {
-    const memory = createGasMemory(2);
-    memory.remember(quoteOf(), 150_000n);
-    expect(memory.recall(quoteOf({ inAmount: '5' }))).toBe(150_000n);
-    expect(memory.recall(quoteOf({ bestRoute: [share(2)] }))).toBeUndefined();
-    expect(memory.recall(quoteOf({ chainId: 8453 }))).toBeUndefined();
-    memory.remember(quoteOf({ bestRoute: [share(2)] }), 220_000n);
-    memory.remember(quoteOf({ bestRoute: [share(3)] }), 290_000n);
-    expect(memory.recall(quoteOf()), 'the oldest shape is forgotten past the limit').toBeUndefined();
-    expect(routeShape(quoteOf())).not.toBe(
-      routeShape(quoteOf({ inToken: quoteOf().outToken, outToken: quoteOf().inToken })),
-    );
   });
 });
 

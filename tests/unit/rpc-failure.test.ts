@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NATIVE_TOKEN_ADDRESS } from '@/lib/api/schema';
-import { createInsightHandlers } from '@/lib/background/handlers/insights';
+import { createFeeHandlers } from '@/lib/background/handlers/fee';
 import { readHoldings } from '@/lib/background/holdings';
 import type { BackgroundServices } from '@/lib/background/services';
 import { activeBalances, readerFor } from '@/lib/background/swaps-network';
@@ -165,13 +165,11 @@ describe('RPC failures name their cause', () => {
       wallet: { state: async () => ({ activeId: null, accounts: [] }) },
       indexFor: async () => ({ view: { tokens: [] } }),
       api: () => ({ quote: async () => Promise.reject(new Error('no service here')) }),
+      signing: { ceilingFor: () => undefined },
     } as unknown as BackgroundServices;
     asked.length = 0;
-    const insights = await createInsightHandlers(services).quoteInsights({
-      type: 'quoteInsights',
-      chainId: 1,
-    });
-    expect(insights).toMatchObject({ inAmount: quote.inAmount, fee: null });
+    const fee = await createFeeHandlers(services).quoteFee({ type: 'quoteFee', chainId: 1 });
+    expect(fee).toBeNull();
     expect(new Set(asked)).toEqual(new Set(['base eth_chainId']));
   });
 

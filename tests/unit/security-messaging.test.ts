@@ -41,6 +41,7 @@ const VIEW_ONLY: Request[] = [
   { type: 'previewSwap', approvalMode: 'exact' },
   { type: 'getPrices', chainId: 1, tokens: [USDC] },
   { type: 'quoteInsights', chainId: 1 },
+  { type: 'quoteFee', chainId: 1 },
   { type: 'servedNetworks' },
   { type: 'listApprovals' },
   { type: 'previewRevoke', chainId: 1, token: USDC, spender: USDC },

@@ -2,11 +2,14 @@ import { useEffect, useState } from 'preact/hooks';
 import type { QuoteFigures } from '@/components/QuoteCard';
 import { NATIVE_TOKEN_ADDRESS } from '@/lib/api/schema';
 import { callBackground } from '@/lib/messaging/client';
-import type { QuoteInsights } from '@/lib/messaging/protocol';
+import type { QuoteFee, QuoteInsights } from '@/lib/messaging/protocol';
 import { priceOf as parsePrice } from '@/lib/prices/usd';
 import type { QuoteSessionState } from '@/lib/state/session-state';
 import { whenIdle } from '../idle';
 import { messageOf } from '../messages';
+
+/** How long a quote stands before its fee is simulated (quotes replaced sooner cost no build). */
+const FEE_DEBOUNCE_MS = 250;
 
 export interface SwapFigures {
   /** Balances by lowercase address (decimal strings), the native coin's included. */
@@ -23,7 +26,7 @@ export interface SwapFigures {
 
 /**
  * Balances, USD prices and the quote's fee and impact: one getBalances and one getPrices per change
- * of the tokens (never per keystroke) and one quoteInsights per new quote.
+ * of the tokens (never per keystroke), one quoteInsights and one quoteFee per new quote.
  */
 export function useSwapFigures(
   chainId: number,
@@ -35,6 +38,7 @@ export function useSwapFigures(
   const [balanceError, setBalanceError] = useState<string | null>(null);
   const [prices, setPrices] = useState<Record<string, bigint | null>>({});
   const [insights, setInsights] = useState<QuoteInsights | null>(null);
+  const [fee, setFee] = useState<QuoteFee | null | undefined>(undefined);
   const key = tokens.join(',');
 
   useEffect(() => {
@@ -98,21 +102,53 @@ export function useSwapFigures(
     };
   }, [quoteKey]);
 
-  const matches =
-    quote && insights && insights.inAmount === quote.inAmount && insights.quoteOutAmount === quote.outAmount;
-  const figures: QuoteFigures | undefined = matches
-    ? {
-        priceImpactBps: insights.priceImpactBps,
-        fee: insights.fee
-          ? {
-              expected: BigInt(insights.fee.expected),
-              max: BigInt(insights.fee.max),
-              approvalNeeded: insights.fee.approvalNeeded,
-            }
-          : null,
-        nativePrice: parsePrice(insights.prices.native) ?? prices[NATIVE_TOKEN_ADDRESS.toLowerCase()] ?? null,
-      }
-    : undefined;
+  // The fee simulates the quote's build in the background: asked once the quote has stood a moment
+  // (a quote replaced at once costs no build), apart from the insights so neither waits for the other.
+  useEffect(() => {
+    if (!quote) return;
+    let current = true;
+    // A failure said of the last quote is not this one's: "…" until this one is answered.
+    setFee((before) => (before === null ? undefined : before));
+    let cancelIdle = () => {};
+    const timer = setTimeout(() => {
+      cancelIdle = whenIdle(() =>
+        callBackground({ type: 'quoteFee', chainId: quote.chainId }).then(
+          (answer) => current && setFee(answer),
+          () => current && setFee(null),
+        ),
+      );
+    }, FEE_DEBOUNCE_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+      cancelIdle();
+    };
+  }, [quoteKey]);
+
+  const isForQuote = (answer: { inAmount: string; quoteOutAmount: string } | null) =>
+    quote !== null &&
+    answer !== null &&
+    answer.inAmount === quote.inAmount &&
+    answer.quoteOutAmount === quote.outAmount;
+  const shownInsights = insights && isForQuote(insights) ? insights : null;
+  // undefined: not answered for this quote yet ("…"); null: no figure ("—").
+  const shownFee = fee === undefined ? undefined : fee === null || isForQuote(fee) ? fee : undefined;
+  const figures: QuoteFigures | undefined =
+    quote && (shownInsights || shownFee !== undefined)
+      ? {
+          priceImpactBps: shownInsights ? shownInsights.priceImpactBps : undefined,
+          fee: shownFee && {
+            expected: BigInt(shownFee.expected),
+            max: BigInt(shownFee.max),
+            approvalNeeded: shownFee.approvalNeeded,
+            about: shownFee.basis === 'about',
+          },
+          nativePrice:
+            parsePrice(shownInsights?.prices.native ?? null) ??
+            prices[NATIVE_TOKEN_ADDRESS.toLowerCase()] ??
+            null,
+        }
+      : undefined;
   const balanceOf = (token: string | undefined) => {
     const raw = token ? balances[token.toLowerCase()] : undefined;
     return raw === undefined ? undefined : BigInt(raw);

@@ -1,9 +1,8 @@
 // What the swap screen shows next to a quote, in one answer per quote: USD prices (reference quotes
-// into the chain's main stablecoin, cached briefly), the price impact (a small reference quote of the
-// same pair) and the network fee, computed as the review computes it (lib/swap/network-fee.ts). Every
-// part is optional: a part that fails is null ("—" on screen) and never blocks the quote.
-import type { Address } from 'viem';
-import { isNativeToken, NATIVE_TOKEN_ADDRESS, type Quote, sameAddress, type Token } from '@/lib/api/schema';
+// into the chain's main stablecoin, cached briefly) and the price impact (a small reference quote of
+// the same pair). The network fee has its own request (./fee.ts): its simulation never holds these.
+// Every part is optional: a part that fails is null ("—" on screen) and never blocks the quote.
+import { NATIVE_TOKEN_ADDRESS, sameAddress, type Token } from '@/lib/api/schema';
 import type { Request } from '@/lib/messaging/requests';
 import { createPriceCache, type PriceCache } from '@/lib/prices/cache';
 import { createReferenceBudget, type ReferenceBudget } from '@/lib/prices/reference-budget';
@@ -14,11 +13,6 @@ import {
   priceFromQuote,
   referenceAmount,
 } from '@/lib/prices/usd';
-import { cappedFees } from '@/lib/rpc/fees';
-import type { RpcClient } from '@/lib/rpc/network';
-import { checkedClientFor } from '@/lib/rpc/rpc-failure';
-import { readAllowance } from '@/lib/swap/approval';
-import { networkFee, swapGasMemory } from '@/lib/swap/network-fee';
 import { priceImpactBps, referenceInAmount } from '@/lib/swap/price-impact';
 import { verifyQuoteAnswersRequest } from '@/lib/swap/verify';
 import type { BackgroundServices } from '../services';
@@ -76,37 +70,6 @@ export function createInsightHandlers(
     return result;
   }
 
-  async function approvalNeeded(client: RpcClient, quote: Quote, inAmount: bigint): Promise<boolean> {
-    if (isNativeToken(quote.inToken)) return false;
-    const state = await services.wallet.state();
-    const active = state.accounts.find((account) => account.id === state.activeId);
-    if (!active) return true;
-    const allowance = await readAllowance(
-      client,
-      quote.inToken as Address,
-      active.address as Address,
-      quote.contractAddress as Address,
-    );
-    return allowance < inAmount;
-  }
-
-  async function fee(quote: Quote, inAmount: bigint) {
-    // Another chain's fees are no figure for this one: the node is asked its chain first.
-    const client = await checkedClientFor(quote.chainId, services.settings());
-    // The review's fees per gas (capped the same way), and the gas it simulated for this route's shape.
-    const [fees, approval] = await Promise.all([
-      cappedFees(client),
-      approvalNeeded(client, quote, inAmount).catch(() => true),
-    ]);
-    const estimate = networkFee(quote, approval, fees, swapGasMemory.recall(quote));
-    return {
-      gas: estimate.gas.toString(),
-      expected: estimate.expected.toString(),
-      max: estimate.max.toString(),
-      approvalNeeded: estimate.approvalNeeded,
-    };
-  }
-
   return {
     getPrices: ({ chainId, tokens }: PricesRequest) => prices(chainId, tokens),
     quoteInsights: async ({ chainId }: InsightsRequest) => {
@@ -115,13 +78,12 @@ export function createInsightHandlers(
       if (!quote || !input || quote.chainId !== chainId) return null;
       const inAmount = BigInt(quote.inAmount);
       const refIn = referenceInAmount(inAmount);
-      const [impact, usd, networkFee] = await Promise.all([
+      const [impact, usd] = await Promise.all([
         quoteOut(chainId, quote.inToken, quote.outToken, refIn).then(
           (refOut) => priceImpactBps(inAmount, BigInt(quote.outAmount), refIn, refOut),
           () => null,
         ),
         prices(chainId, [quote.inToken, quote.outToken, NATIVE_TOKEN_ADDRESS]).catch(() => ({})),
-        fee(quote, inAmount).catch(() => null),
       ]);
       const priceFor = (token: string) => (usd as Record<string, string | null>)[token.toLowerCase()] ?? null;
       return {
@@ -133,7 +95,6 @@ export function createInsightHandlers(
           out: priceFor(quote.outToken),
           native: priceFor(NATIVE_TOKEN_ADDRESS),
         },
-        fee: networkFee,
       };
     },
   };

@@ -1,0 +1,201 @@
+// The swap screen's network fee (quoteFee, lib/background/handlers/fee.ts) against the review's on the
+// devnet and the reference service, through the real background: on the first look, before any review,
+// it is the review's figure within 5% (the review's own simulation of the quote's build, run early);
+// a refresh of the same route costs the service no second build; a service that refuses the build
+// leaves the remembered or estimated fee, said "about", and never a missing quote.
+import type { Address } from 'viem';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { TEST_MNEMONIC } from '../../devnet/accounts';
+import type { ManifestChain } from '../../devnet/manifest';
+import { NATIVE_TOKEN_ADDRESS } from '../../lib/api/schema';
+import { createHandlers, handleMessage } from '../../lib/background/router';
+import { type BackgroundServices, createBackgroundServices } from '../../lib/background/services';
+import { RESULT_SCHEMAS, type Response } from '../../lib/messaging/protocol';
+import { clearPublicClients } from '../../lib/rpc/network';
+import { DEFAULT_SETTINGS } from '../../lib/settings/settings';
+import { settingsItem } from '../../lib/storage/items';
+import { estimatedGas, swapGasMemory } from '../../lib/swap/network-fee';
+import { type EmbeddedDefault, startEmbeddedDefault } from '../../scripts/embedded';
+import { type FaultProxy, onPath, startFaultProxy } from '../support/fault-proxy';
+
+const KDF = { iterations: 1_000, minIterations: 1_000 };
+const PASSWORD = 'correct horse battery staple 42';
+
+let embedded: EmbeddedDefault;
+let chain: ManifestChain;
+let service: FaultProxy;
+let services: BackgroundServices;
+/** Made once, as the background's listener makes them (the fee probe's reuse lives in them). */
+let handlers: ReturnType<typeof createHandlers>;
+
+const usdc = (): Address => {
+  const found = chain.tokens.find((t) => t.symbol === 'USDC');
+  if (!found) throw new Error('no USDC');
+  return found.address;
+};
+
+function send(message: unknown): Promise<Response> {
+  return handleMessage(handlers, services, message, 'view');
+}
+
+async function ok<T extends keyof typeof RESULT_SCHEMAS>(message: { type: T } & Record<string, unknown>) {
+  const answer = await send(message);
+  if (!answer.ok) throw new Error(`${answer.error.code}: ${answer.error.message}`);
+  return RESULT_SCHEMAS[message.type].parse(answer.result) as ReturnType<(typeof RESULT_SCHEMAS)[T]['parse']>;
+}
+
+async function until<T>(read: () => T | undefined | null, what: string, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const value = read();
+    if (value) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function quoted(inToken: string, outToken: string, inAmount: bigint) {
+  services.session.setInput({ chainId: 1, inToken, outToken, inAmount: inAmount.toString(), slippage: 1 });
+  await until(() => services.session.getState().status === 'ready', 'a quote');
+}
+
+const builds = () => service.hits.filter(onPath('/v1/build')).length;
+
+beforeAll(async () => {
+  embedded = await startEmbeddedDefault({ ports: { ethereum: 0, base: 0, service: 0 } });
+  const eth = embedded.devnet.manifest.chains.find((c) => c.chainId === 1);
+  if (!eth) throw new Error('no ethereum chain');
+  chain = eth;
+  service = await startFaultProxy(embedded.service.url);
+  clearPublicClients();
+});
+
+afterAll(async () => {
+  services?.session.dispose();
+  await service?.close();
+  await embedded?.stop();
+});
+
+beforeEach(async () => {
+  services?.session.dispose();
+  fakeBrowser.reset();
+  service.clear();
+  await settingsItem.set({
+    ...DEFAULT_SETTINGS,
+    serviceBaseUrl: service.url,
+    rpcOverrides: { '1': chain.rpcUrl },
+  });
+  services = createBackgroundServices({ kdf: KDF });
+  handlers = createHandlers(services);
+  await services.ready;
+  await ok({
+    type: 'walletImport',
+    kind: 'mnemonic',
+    secret: TEST_MNEMONIC,
+    password: PASSWORD,
+    confirmation: PASSWORD,
+  });
+});
+
+describe("the swap screen's network fee", () => {
+  const pairs = [
+    { name: 'ETH -> USDC', args: () => [NATIVE_TOKEN_ADDRESS, usdc(), 10n ** 18n] as const },
+    {
+      name: 'USDC -> ETH (an approval first)',
+      args: () => [usdc(), NATIVE_TOKEN_ADDRESS, 100n * 10n ** 6n] as const,
+    },
+  ];
+  for (const { name, args } of pairs) {
+    it(`${name}: the first look is the review's fee within 5 percent, simulated, not "about"`, async () => {
+      const [inToken, outToken, amount] = args();
+      await quoted(inToken, outToken, amount);
+      const screen = await ok({ type: 'quoteFee', chainId: 1 });
+      expect(screen?.basis).toBe('simulated');
+      const preview = await ok({ type: 'previewSwap', approvalMode: 'exact' });
+      const review = BigInt(preview.fees.totalExpected);
+      const apart = Math.abs(Number(BigInt(screen?.expected ?? '0') - review)) / Number(review);
+      console.log(
+        `${name}: swap screen ${screen?.expected} wei, review ${review} wei (${(apart * 100).toFixed(2)}% apart)`,
+      );
+      expect(apart).toBeLessThanOrEqual(0.05);
+      expect(screen?.approvalNeeded).toBe(preview.approval !== null);
+      expect(BigInt(screen?.max ?? '0')).toBeGreaterThan(BigInt(screen?.expected ?? '0'));
+    });
+  }
+
+  it('a refresh of the same route and amount costs the service no second build', async () => {
+    await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 10n ** 17n);
+    service.hits.length = 0;
+    const first = await ok({ type: 'quoteFee', chainId: 1 });
+    expect(first?.basis).toBe('simulated');
+    expect(builds()).toBe(1);
+    const before = services.session.getState().receivedAt;
+    services.session.refreshNow();
+    await until(
+      () =>
+        services.session.getState().status === 'ready' && services.session.getState().receivedAt !== before,
+      'a refreshed quote',
+    );
+    const again = await ok({ type: 'quoteFee', chainId: 1 });
+    expect(again?.basis).toBe('simulated');
+    expect(again?.gas).toBe(first?.gas);
+    expect(builds(), 'the same route: the probe is reused').toBe(1);
+  });
+
+  it('the review shares its own simulation: a look while it prepares, or after, builds nothing more', async () => {
+    await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 4n * 10n ** 17n);
+    service.hits.length = 0;
+    const reviewing = ok({ type: 'previewSwap', approvalMode: 'exact' });
+    await until(() => builds() === 1, "the review's build");
+    const during = await ok({ type: 'quoteFee', chainId: 1 });
+    const preview = await reviewing;
+    const after = await ok({ type: 'quoteFee', chainId: 1 });
+    expect(builds(), "the review's build only").toBe(1);
+    for (const look of [during, after]) {
+      expect(look?.basis).toBe('simulated');
+      expect(look?.expected).toBe(preview.fees.totalExpected);
+    }
+  });
+
+  it("the fee's build is only simulated: the review signs nothing of it and builds its own", async () => {
+    await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 5n * 10n ** 17n);
+    // The first build (the fee's) is a hostile one; the next (the review's) is honest.
+    service.add({
+      match: onPath('/v1/build'),
+      times: 1,
+      fault: {
+        kind: 'rewrite',
+        transform: (body) => {
+          const parsed = JSON.parse(body);
+          parsed.data.transaction = '0xdeadbeef';
+          return JSON.stringify(parsed);
+        },
+      },
+    });
+    service.hits.length = 0;
+    const screen = await ok({ type: 'quoteFee', chainId: 1 });
+    expect(screen?.basis, 'a call that cannot run gives no simulated figure').toBe('about');
+    const preview = await ok({ type: 'previewSwap', approvalMode: 'exact' });
+    expect(builds(), "the review's own build").toBe(2);
+    expect(preview.transaction.data).not.toBe('0xdeadbeef');
+    expect(preview.calldata.readable).toBe(true);
+  });
+
+  it('when the service refuses the build, the fee is the remembered one, said "about", and the quote stays', async () => {
+    await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 2n * 10n ** 17n);
+    await ok({ type: 'previewSwap', approvalMode: 'exact' });
+    service.add({ match: onPath('/v1/build'), fault: { kind: 'status', status: 503 } });
+    // Another amount: not probed before, so the build is asked for, and refused.
+    await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 3n * 10n ** 17n);
+    service.hits.length = 0;
+    const screen = await ok({ type: 'quoteFee', chainId: 1 });
+    expect(builds(), 'one try, no retry').toBe(1);
+    expect(screen?.basis).toBe('about');
+    const quote = services.session.getState().quote;
+    if (!quote) throw new Error('the quote is gone');
+    // The gas last simulated for this route's shape (the review's, or a probe's), else the route's estimate.
+    const remembered = await swapGasMemory.recall(quote);
+    expect(screen?.gas).toBe((remembered ?? estimatedGas(quote, false).swap).toString());
+  });
+});
