@@ -25,22 +25,13 @@ export interface SwapFigures {
 }
 
 /**
- * Balances, USD prices and the quote's fee and impact: one getBalances and one getPrices per change
- * of the tokens (never per keystroke), one quoteInsights and one quoteFee per new quote.
+ * The account's balances of `tokens` and the native coin: read again when the tokens change or a swap
+ * moves on. A read the background refuses leaves no figure, and says why.
  */
-export function useSwapFigures(
-  chainId: number,
-  tokens: readonly string[],
-  session: QuoteSessionState | null,
-  swapStatus: string | undefined,
-): SwapFigures {
+function useBalances(chainId: number, tokens: readonly string[], swapStatus: string | undefined) {
   const [balances, setBalances] = useState<Record<string, string>>({});
   const [balanceError, setBalanceError] = useState<string | null>(null);
-  const [prices, setPrices] = useState<Record<string, bigint | null>>({});
-  const [insights, setInsights] = useState<QuoteInsights | null>(null);
-  const [fee, setFee] = useState<QuoteFee | null | undefined>(undefined);
   const key = tokens.join(',');
-
   useEffect(() => {
     if (tokens.length === 0) return;
     const all = [...tokens, NATIVE_TOKEN_ADDRESS];
@@ -62,6 +53,24 @@ export function useSwapFigures(
       current = false;
     };
   }, [chainId, key, swapStatus]);
+  return { balances, balanceError };
+}
+
+/**
+ * Balances, USD prices and the quote's fee and impact: one getBalances and one getPrices per change
+ * of the tokens (never per keystroke), one quoteInsights and one quoteFee per new quote.
+ */
+export function useSwapFigures(
+  chainId: number,
+  tokens: readonly string[],
+  session: QuoteSessionState | null,
+  swapStatus: string | undefined,
+): SwapFigures {
+  const { balances, balanceError } = useBalances(chainId, tokens, swapStatus);
+  const [prices, setPrices] = useState<Record<string, bigint | null>>({});
+  const [insights, setInsights] = useState<QuoteInsights | null>(null);
+  const [fee, setFee] = useState<QuoteFee | null | undefined>(undefined);
+  const key = tokens.join(',');
 
   useEffect(() => {
     if (tokens.length === 0) return;
