@@ -2,6 +2,7 @@
 // explorer page's prefill), it becomes the session's input: one message per change of the form.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { amountErrorOf } from '@/components/AmountField';
+import { releaseLogos } from '@/components/logo-gate';
 import type { PickedToken } from '@/components/TokenPicker';
 import { formatAmountExact, parseAmount } from '@/lib/amounts';
 import { isNativeToken, sameAddress, type Token } from '@/lib/api/schema';
@@ -10,6 +11,7 @@ import type { ResultOf } from '@/lib/messaging/protocol';
 import type { Settings } from '@/lib/settings/settings';
 import type { QuoteInput, QuoteSessionState } from '@/lib/state/session-state';
 import { type RestoredForm, restoreForm } from '@/lib/swap/restore-form';
+import { whenIdle } from '../idle';
 import { type PopupStart, takeStart } from '../start';
 import { useQuoteSession } from './useQuoteSession';
 import { useTokenList } from './useTokenList';
@@ -253,7 +255,10 @@ export function useSwapForm() {
   // before the list's effect so that, when the first frame is ready, the mark comes first.
   const ready = session !== null && restoredShown;
   useEffect(() => {
-    if (ready) performance.mark(POPUP_READY_MARK);
+    if (!ready) return;
+    performance.mark(POPUP_READY_MARK);
+    // The first frame is up: the token logos it held back (components/logo-gate.ts) load now.
+    return whenIdle(releaseLogos, 200);
   }, [ready]);
 
   // The settings, once, when the start did not bring them (a later mount of the screen).
