@@ -225,9 +225,6 @@ export function useSwapForm() {
   const [initial] = useState(() => initialForm(session, start?.tokens ?? null));
   const fields = useFields(initial?.form, start?.settings.slippage);
   const { chainId, from, to, amount } = fields;
-  const { list, index, error: listError, retry: retryList } = useTokenList(chainId);
-  // Settings for logo origins and the Local label (the service URL and RPCs).
-  const [settings, setSettings] = useState<Settings | null>(start?.settings ?? null);
   // False until the form was restored from the session (or a prefill): nothing is sent before that.
   // A ref, read at render (see useSessionInput); `restoredShown` is the same fact as state, for `ready`.
   const restored = useRef(initial !== null);
@@ -236,6 +233,22 @@ export function useSwapForm() {
     restored.current = true;
     setRestoredShown(true);
   };
+
+  // Ready: the live session is in and the form shows it, so the screen is usable. The mark (after
+  // paint: Preact runs effects after the next frame) is what `npm run bench` measures. Declared
+  // before the list's hook, so its effect runs first: the whole list (~400 kB) is asked for after
+  // the first screen is up, never before it (a profile caught its request before the mark).
+  const ready = session !== null && restoredShown;
+  useEffect(() => {
+    if (!ready) return;
+    performance.mark(POPUP_READY_MARK);
+    // The first frame is up: the token logos it held back (components/logo-gate.ts) load now.
+    return whenIdle(releaseLogos, 200);
+  }, [ready]);
+
+  const { list, index, error: listError, retry: retryList } = useTokenList(chainId);
+  // Settings for logo origins and the Local label (the service URL and RPCs).
+  const [settings, setSettings] = useState<Settings | null>(start?.settings ?? null);
   // Set by a keystroke, read by the input effect it causes (which sends that keystroke's one message).
   const typing = useRef(false);
   const slippageFromSettings = useRef(false);
@@ -249,17 +262,6 @@ export function useSwapForm() {
     // `start` is fixed at mount.
     [index, list, chainId],
   );
-
-  // Ready: the live session is in and the form shows it, so the screen is usable. The mark (after
-  // paint: Preact runs effects after the next frame) is what `npm run bench` measures. Declared
-  // before the list's effect so that, when the first frame is ready, the mark comes first.
-  const ready = session !== null && restoredShown;
-  useEffect(() => {
-    if (!ready) return;
-    performance.mark(POPUP_READY_MARK);
-    // The first frame is up: the token logos it held back (components/logo-gate.ts) load now.
-    return whenIdle(releaseLogos, 200);
-  }, [ready]);
 
   // The settings, once, when the start did not bring them (a later mount of the screen).
   useEffect(() => {
