@@ -9,6 +9,8 @@ export interface ReviewBlock {
   previewFailed?: boolean;
   /** Confirm waits for something the user can see or do (a check running, a tick). */
   waitingFor: string | null;
+  /** What Confirm waits for is a tick in the review's body (the foot offers to go to it). */
+  tick?: boolean;
 }
 
 export function ReviewActions(props: {
@@ -17,6 +19,8 @@ export function ReviewActions(props: {
   onCancel: () => void;
   onNewQuote: () => void;
   onConfirm: () => void;
+  /** Brings the first tick still needed into view and focuses it. */
+  onGoToTick: () => void;
 }) {
   const { block, awaiting } = props;
   const newQuote = block.problem !== null || awaiting;
@@ -33,9 +37,17 @@ export function ReviewActions(props: {
         </p>
       )}
       {!newQuote && block.waitingFor !== null && (
-        <p class="muted" id="review-why" data-testid="review-why">
-          {block.waitingFor}
-        </p>
+        <div class="review-why">
+          <p class="muted" id="review-why" data-testid="review-why">
+            {block.waitingFor}
+          </p>
+          {/* The body scrolls: on a short window the tick can sit below its fold. */}
+          {block.tick && (
+            <button type="button" class="link" onClick={props.onGoToTick}>
+              Go to the tick
+            </button>
+          )}
+        </div>
       )}
       <div class="sheet-actions">
         <button type="button" onClick={props.onCancel}>

@@ -125,6 +125,7 @@ export function Warnings(props: {
             <label>
               <input
                 type="checkbox"
+                data-required-tick
                 checked={props.ticked.has(warning.code)}
                 onChange={(event) => {
                   const next = new Set(props.ticked);

@@ -100,9 +100,9 @@ function reviewBlock(input: {
   if (state.status === 'loading')
     return { problem: null, waitingFor: 'Confirm waits for the check and simulation of the transaction…' };
   if (trust && !ticked.has(trust.code))
-    return { problem: null, waitingFor: 'To confirm, tick that you trust the router above.' };
+    return { problem: null, waitingFor: 'To confirm, tick that you trust the router above.', tick: true };
   if (!allAcknowledged(input.warnings, ticked))
-    return { problem: null, waitingFor: 'To confirm, tick each warning above that asks for it.' };
+    return { problem: null, waitingFor: 'To confirm, tick each warning above that asks for it.', tick: true };
   return { problem: null, waitingFor: null };
 }
 
@@ -152,6 +152,14 @@ function useNewQuote(now: number, quoteProblem: string | null, refresh: () => vo
   };
 }
 
+/** Scrolls the first required tick not yet ticked into view and focuses it (the foot's "Go to the tick"). */
+export function goToTick(body: HTMLElement | null): void {
+  const tick = body?.querySelector<HTMLInputElement>('input[data-required-tick]:not(:checked)');
+  if (!tick) return;
+  tick.scrollIntoView({ block: 'nearest' });
+  tick.focus();
+}
+
 function toggled(set: ReadonlySet<string>, code: string, on: boolean): ReadonlySet<string> {
   const next = new Set(set);
   if (on) next.add(code);
@@ -167,6 +175,7 @@ export function ReviewSheet(props: ReviewSheetProps) {
   const [state, setState] = useState<PreviewState>({ status: 'loading' });
   const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
   const heading = useRef<HTMLHeadingElement>(null);
+  const body = useRef<HTMLDivElement>(null);
 
   useEffect(() => heading.current?.focus(), []);
   useEffect(() => {
@@ -223,11 +232,20 @@ export function ReviewSheet(props: ReviewSheetProps) {
             {expired ? 'Quote expired' : `Quote valid for ${secondsLeft(expiresAt, now)}s`}
           </span>
         </div>
-        <div class="sheet-body">
+        <div class="sheet-body" ref={body}>
           {changed.size > 0 && (
             <p class="warning" role="status">
               The quote changed: the highlighted figures are new.
             </p>
+          )}
+          {/* First: on a short window (360x480) its tick is in view with Confirm, never under the fold. */}
+          {preview && trust && (
+            <RouterTrust
+              preview={preview}
+              warning={trust}
+              ticked={ticked.has(trust.code)}
+              onTick={(on) => setTicked(toggled(ticked, trust.code, on))}
+            />
           )}
           <ReviewFigures
             quote={shown}
@@ -248,14 +266,6 @@ export function ReviewSheet(props: ReviewSheetProps) {
             />
           )}
           {state.status === 'loading' && <p class="muted">Checking and simulating the transaction…</p>}
-          {preview && trust && (
-            <RouterTrust
-              preview={preview}
-              warning={trust}
-              ticked={ticked.has(trust.code)}
-              onTick={(on) => setTicked(toggled(ticked, trust.code, on))}
-            />
-          )}
           <Warnings warnings={warnings} ticked={ticked} onTick={setTicked} />
         </div>
         <ReviewActions
@@ -263,6 +273,7 @@ export function ReviewSheet(props: ReviewSheetProps) {
           awaiting={asking.awaiting}
           onCancel={props.onClose}
           onNewQuote={asking.ask}
+          onGoToTick={() => goToTick(body.current)}
           onConfirm={() =>
             props.onConfirm({
               approvalMode,

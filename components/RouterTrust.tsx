@@ -60,6 +60,7 @@ export function RouterTrust(props: {
       <label class="check">
         <input
           type="checkbox"
+          data-required-tick
           checked={ticked}
           onChange={(event) => props.onTick((event.target as HTMLInputElement).checked)}
         />{' '}

@@ -21,6 +21,7 @@ const CATEGORIES = [
   'disabled-by-default-devtools.timeline',
   'blink.user_timing',
   'loading',
+  ...(process.env.PROFILE_CPU ? ['disabled-by-default-v8.cpu_profiler'] : []),
 ].join(',');
 
 interface TraceEvent {

@@ -23,6 +23,8 @@ export interface Booted<T> {
 export type StartReader = 'app' | 'swapScreen';
 
 let started: Booted<PopupStart> | null = null;
+/** The session of the raw popupStart answer, as sent: what the port's first message repeats. */
+let startedRawSession: unknown;
 const untaken = new Set<StartReader>();
 
 function track<T>(promise: Promise<T>): Booted<T> {
@@ -43,6 +45,13 @@ function track<T>(promise: Promise<T>): Booted<T> {
 export function bootPopup(maxWaitMs: number): Promise<void> {
   startPreload(); // does nothing when popup-preload.js already sent it
   const raw = takePreloadedStart();
+  startedRawSession = undefined;
+  raw?.then(
+    (answer) => {
+      startedRawSession = (answer as { result?: { session?: unknown } } | null)?.result?.session;
+    },
+    () => undefined,
+  );
   started = raw ? track(callBackground({ type: 'popupStart' }, raw)) : null;
   untaken.clear();
   if (started) for (const reader of ['app', 'swapScreen'] as const) untaken.add(reader);
@@ -61,17 +70,38 @@ export function takeStart(reader: StartReader): Booted<PopupStart> | null {
   return started;
 }
 
+/** A session state already parsed, with the JSON it was parsed from. */
+export interface KnownSession {
+  json: string;
+  state: QuoteSessionState;
+}
+
 /**
  * The latest session and swap states among port messages (unparseable ones ignored), over `start`.
- * Read from the newest back, so a burst of buffered messages costs one parse per kind.
+ * Read from the newest back, so a burst of buffered messages costs one parse per kind. A session
+ * state whose JSON is `known`'s is taken as parsed: the port's first message repeats the session
+ * popupStart answered, and the start would otherwise parse the same object twice.
  */
-export function latestOf(messages: readonly unknown[], start: SessionAndSwap): SessionAndSwap {
+export function latestOf(
+  messages: readonly unknown[],
+  start: SessionAndSwap,
+  known?: KnownSession,
+): SessionAndSwap {
   const latest = { ...start };
   let session = false;
   let swap = false;
   for (let i = messages.length - 1; i >= 0 && !(session && swap); i--) {
     const kind = (messages[i] as { type?: unknown } | null)?.type;
     if ((kind === 'swap' && swap) || (kind === 'state' && session)) continue;
+    if (
+      kind === 'state' &&
+      known &&
+      JSON.stringify((messages[i] as { state?: unknown }).state) === known.json
+    ) {
+      latest.session = known.state;
+      session = true;
+      continue;
+    }
     const parsed = SessionPortMessageSchema.safeParse(messages[i]);
     if (!parsed.success) continue;
     if (parsed.data.type === 'swap') {
@@ -98,9 +128,15 @@ export interface SessionStart {
 export function takeSessionStart(start: SessionAndSwap | null): SessionStart {
   const port = takePreloadedPort();
   const messages = port?.messages ?? [];
+  // The booted answer's session, parsed, with the JSON it came as (only for that very start).
+  const booted = start?.session && start.session === started?.value?.session ? start.session : null;
+  const known =
+    booted && startedRawSession !== undefined
+      ? { json: JSON.stringify(startedRawSession), state: booted }
+      : undefined;
   return {
     port,
-    latest: latestOf(messages, start ?? { session: null, swap: null }),
+    latest: latestOf(messages, start ?? { session: null, swap: null }, known),
     seen: messages.length,
   };
 }

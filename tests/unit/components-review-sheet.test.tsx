@@ -241,6 +241,38 @@ describe('ReviewSheet', () => {
     );
   });
 
+  it('the router trust comes first in the body, and "Go to the tick" brings the tick Confirm waits for into focus', async () => {
+    const trustWarning = {
+      code: 'ROUTER_UNPINNED',
+      level: 'warning' as const,
+      message: 'first swap',
+      needsAcknowledgement: true,
+    };
+    show(
+      { figures: figures(1953) },
+      Promise.resolve(preview({ warnings: [trustWarning], routerTrust: { status: 'new', pinned: null } })),
+    );
+    await settle();
+    const trust = screen.getByRole('region', { name: 'Trust this swap router?' });
+    const body = trust.parentElement as HTMLElement;
+    // Before the figures: on a short window its tick is in view without scrolling.
+    expect(body.firstElementChild).toBe(trust);
+    const tick = screen.getByRole('checkbox', { name: 'I trust this router with my swaps on this service' });
+    fireEvent.click(screen.getByRole('button', { name: 'Go to the tick' }));
+    expect(document.activeElement).toBe(tick);
+    fireEvent.click(tick);
+    // Then the price impact's tick (10% or more) is the one Confirm waits for, and the button goes there.
+    expect(screen.getByTestId('review-why').textContent).toMatch(/tick each warning/);
+    fireEvent.click(screen.getByRole('button', { name: 'Go to the tick' }));
+    const impactTick = document.activeElement as HTMLInputElement;
+    expect(impactTick.type).toBe('checkbox');
+    expect(impactTick).not.toBe(tick);
+    expect(impactTick.checked).toBe(false);
+    fireEvent.click(impactTick);
+    expect(confirm().disabled).toBe(false);
+    expect(screen.queryByRole('button', { name: 'Go to the tick' })).toBeNull();
+  });
+
   it('a changed router shows the one trusted before and asks the deliberate tick', async () => {
     const OLD = '0x2222222222222222222222222222222222222222';
     const changed = {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { PreloadedPort } from '@/entrypoints/popup/preload';
 import { bootPopup, latestOf, takeSessionStart, takeStart } from '@/entrypoints/popup/start';
+import { SessionPortMessageSchema } from '@/lib/messaging/protocol';
 import { DEFAULT_SETTINGS } from '@/lib/settings/settings';
 import { INITIAL_SESSION_STATE } from '@/lib/state/session-state';
 
@@ -83,6 +84,24 @@ describe('takeSessionStart', () => {
     expect(start.latest.swap).toBeNull();
     expect(start.seen).toBe(3);
     expect(takeSessionStart(null).port).toBeNull();
+  });
+
+  it("takes the port's repeat of the booted session as parsed, and parses a changed one", async () => {
+    preloaded(Promise.resolve({ ok: true, result: ANSWER }), [{ type: 'state', state: { ...SESSION } }]);
+    await bootPopup(1_000);
+    const booted = takeStart('swapScreen')?.value ?? null;
+    const parse = vi.spyOn(SessionPortMessageSchema, 'safeParse');
+    const start = takeSessionStart(booted);
+    expect(start.latest.session).toBe(booted?.session);
+    expect(parse).not.toHaveBeenCalled();
+
+    const changed = { ...SESSION, status: 'loading' };
+    preloaded(Promise.resolve({ ok: true, result: ANSWER }), [{ type: 'state', state: changed }]);
+    await bootPopup(1_000);
+    const again = takeSessionStart(takeStart('swapScreen')?.value ?? null);
+    expect(again.latest.session?.status).toBe('loading');
+    expect(parse).toHaveBeenCalledTimes(1);
+    parse.mockRestore();
   });
 
   it('keeps the start when the port said nothing yet', () => {

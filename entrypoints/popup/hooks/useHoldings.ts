@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { NATIVE_TOKEN_ADDRESS, type Token } from '@/lib/api/schema';
 import { getChain } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
@@ -45,8 +45,14 @@ export function useHoldings(
   const [fresh, setFresh] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
+  // Whose snapshot `rows` holds: the first render already read this one (reading it again in the
+  // mount's effect parsed it twice and rendered the screen a second time before it was ready).
+  const shown = useRef(`${account}:${chainId}`);
 
   useEffect(() => {
+    const key = `${account}:${chainId}`;
+    if (shown.current === key) return;
+    shown.current = key;
     setRows(readHoldingsSnapshot(account, chainId));
     setFresh(false);
   }, [chainId, account]);

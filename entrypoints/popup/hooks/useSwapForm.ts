@@ -2,6 +2,7 @@
 // explorer page's prefill), it becomes the session's input: one message per change of the form.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { amountErrorOf } from '@/components/AmountField';
+import { releaseLogos } from '@/components/logo-gate';
 import type { PickedToken } from '@/components/TokenPicker';
 import { formatAmountExact, parseAmount } from '@/lib/amounts';
 import { isNativeToken, sameAddress, type Token } from '@/lib/api/schema';
@@ -10,6 +11,7 @@ import type { ResultOf } from '@/lib/messaging/protocol';
 import type { Settings } from '@/lib/settings/settings';
 import type { QuoteInput, QuoteSessionState } from '@/lib/state/session-state';
 import { type RestoredForm, restoreForm } from '@/lib/swap/restore-form';
+import { whenIdle } from '../idle';
 import { type PopupStart, takeStart } from '../start';
 import { useQuoteSession } from './useQuoteSession';
 import { useTokenList } from './useTokenList';
@@ -223,9 +225,6 @@ export function useSwapForm() {
   const [initial] = useState(() => initialForm(session, start?.tokens ?? null));
   const fields = useFields(initial?.form, start?.settings.slippage);
   const { chainId, from, to, amount } = fields;
-  const { list, index, error: listError, retry: retryList } = useTokenList(chainId);
-  // Settings for logo origins and the Local label (the service URL and RPCs).
-  const [settings, setSettings] = useState<Settings | null>(start?.settings ?? null);
   // False until the form was restored from the session (or a prefill): nothing is sent before that.
   // A ref, read at render (see useSessionInput); `restoredShown` is the same fact as state, for `ready`.
   const restored = useRef(initial !== null);
@@ -234,6 +233,22 @@ export function useSwapForm() {
     restored.current = true;
     setRestoredShown(true);
   };
+
+  // Ready: the live session is in and the form shows it, so the screen is usable. The mark (after
+  // paint: Preact runs effects after the next frame) is what `npm run bench` measures. Declared
+  // before the list's hook, so its effect runs first: the whole list (~400 kB) is asked for after
+  // the first screen is up, never before it (a profile caught its request before the mark).
+  const ready = session !== null && restoredShown;
+  useEffect(() => {
+    if (!ready) return;
+    performance.mark(POPUP_READY_MARK);
+    // The first frame is up: the token logos it held back (components/logo-gate.ts) load now.
+    return whenIdle(releaseLogos, 200);
+  }, [ready]);
+
+  const { list, index, error: listError, retry: retryList } = useTokenList(chainId);
+  // Settings for logo origins and the Local label (the service URL and RPCs).
+  const [settings, setSettings] = useState<Settings | null>(start?.settings ?? null);
   // Set by a keystroke, read by the input effect it causes (which sends that keystroke's one message).
   const typing = useRef(false);
   const slippageFromSettings = useRef(false);
@@ -247,14 +262,6 @@ export function useSwapForm() {
     // `start` is fixed at mount.
     [index, list, chainId],
   );
-
-  // Ready: the live session is in and the form shows it, so the screen is usable. The mark (after
-  // paint: Preact runs effects after the next frame) is what `npm run bench` measures. Declared
-  // before the list's effect so that, when the first frame is ready, the mark comes first.
-  const ready = session !== null && restoredShown;
-  useEffect(() => {
-    if (ready) performance.mark(POPUP_READY_MARK);
-  }, [ready]);
 
   // The settings, once, when the start did not bring them (a later mount of the screen).
   useEffect(() => {

@@ -1,0 +1,95 @@
+// Two popup builds against the empty Preact page, in one browser, in rotating order: the only fair
+// way to tell whether a change to the popup's start-up pays on a shared machine, whose load moves
+// every absolute figure and even same-run ratios from one run to the next.
+//   npx wxt build && npx tsx scripts/ab-popup.ts <other build's .output/chrome-mv3> [rounds]
+// The other build's chunks are copied beside this build's (Vite names them by content, so a shared
+// name is the same file) and its popup.html becomes popup-other.html: same extension, same origin,
+// same background, same cached list. Prints p50 of the ready mark for each page and each popup's
+// ratio, with the cached list and then reopened on a live quote (as scripts/bench-popup.ts).
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { BrowserContext } from '@playwright/test';
+import { extensionIdOf, launchWithExtension, serviceWorkerOf } from '../tests/e2e/launch.ts';
+import { buildEmptyPage, setUpAsUser, startLiveQuote } from './bench-popup.ts';
+import { startEmbeddedDefault } from './embedded.ts';
+
+const READY_MARK = 'swaplane:popup-ready';
+const PAGES = ['empty', 'this', 'other'] as const;
+type PageName = (typeof PAGES)[number];
+
+async function readyOf(context: BrowserContext, url: string): Promise<number> {
+  const page = await context.newPage();
+  try {
+    await page.setViewportSize({ width: 360, height: 600 });
+    await page.goto(url);
+    await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, READY_MARK, {
+      timeout: 10_000,
+      polling: 50,
+    });
+    // Let the page finish what follows its first screen (the list, logos) before the next opens.
+    await page.waitForTimeout(150);
+    return await page.evaluate((mark) => performance.getEntriesByName(mark)[0]?.startTime ?? 0, READY_MARK);
+  } finally {
+    await page.close();
+  }
+}
+
+const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+async function rotate(context: BrowserContext, urls: Record<PageName, string>, rounds: number) {
+  const ready: Record<PageName, number[]> = { empty: [], this: [], other: [] };
+  for (let round = 0; round < rounds; round++)
+    for (let i = 0; i < PAGES.length; i++) {
+      const name = PAGES[(round + i) % PAGES.length] as PageName;
+      ready[name].push(await readyOf(context, urls[name]));
+    }
+  const empty = p50(ready.empty);
+  return {
+    emptyMs: Number(empty.toFixed(1)),
+    thisMs: Number(p50(ready.this).toFixed(1)),
+    otherMs: Number(p50(ready.other).toFixed(1)),
+    thisRatio: Number((p50(ready.this) / empty).toFixed(2)),
+    otherRatio: Number((p50(ready.other) / empty).toFixed(2)),
+  };
+}
+
+async function main() {
+  const other = process.argv[2];
+  if (!other) throw new Error('usage: npx tsx scripts/ab-popup.ts <other build dir> [rounds]');
+  const rounds = Number(process.argv[3] ?? 20);
+  const work = mkdtempSync(path.join(tmpdir(), 'swaplane-ab-popup-'));
+  const extension = path.join(work, 'extension');
+  cpSync(path.resolve('.output/chrome-mv3'), extension, { recursive: true });
+  for (const dir of ['chunks', 'assets'])
+    for (const file of readdirSync(path.join(other, dir)))
+      cpSync(path.join(other, dir, file), path.join(extension, dir, file));
+  cpSync(path.join(other, 'popup.html'), path.join(extension, 'popup-other.html'));
+  await buildEmptyPage(path.join(extension, 'bench-empty'));
+  const embedded = await startEmbeddedDefault({ ports: { ethereum: 0, base: 0, service: 0 } });
+  const browser = await launchWithExtension(extension);
+  try {
+    const { context } = browser;
+    const id = extensionIdOf(await serviceWorkerOf(context));
+    const urls = {
+      empty: `chrome-extension://${id}/bench-empty/empty.html`,
+      this: `chrome-extension://${id}/popup.html`,
+      other: `chrome-extension://${id}/popup-other.html`,
+    };
+    const setup = await setUpAsUser(context, urls.this, embedded);
+    await rotate(context, urls, 3); // warm-up
+    const cachedList = await rotate(context, urls, rounds);
+    await startLiveQuote(setup);
+    const liveQuote = await rotate(context, urls, rounds);
+    console.log(JSON.stringify({ rounds, cachedList, liveQuote }, null, 2));
+  } finally {
+    await browser.close();
+    await embedded.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

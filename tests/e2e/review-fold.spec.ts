@@ -1,0 +1,46 @@
+import AxeBuilder from '@axe-core/playwright';
+import { ETH, expect, openWalletPopup, pickToken, TRUST_ROUTER_TICK, test, USDC } from './fixtures';
+
+const SCREENS = process.env.SWAPLANE_SCREENS ?? '/work/screens/27a';
+
+// The review's body scrolls; at 360x480 the router trust's tick used to sit just under its fold,
+// with Confirm disabled for a reason the user could not see to act on.
+test('at 360x480 the router-trust tick is in view with Confirm, no scrolling, light and dark, axe clean', async ({
+  context,
+  extensionId,
+}) => {
+  test.setTimeout(90_000);
+  const { popup } = await openWalletPopup(context, extensionId);
+  await popup.setViewportSize({ width: 360, height: 480 });
+  await pickToken(popup, 'from', 'ETH', ETH);
+  await pickToken(popup, 'to', 'USDC', USDC);
+  await popup.getByLabel('Amount').fill('0.5');
+  await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+  await popup.getByRole('button', { name: 'Review swap' }).click();
+
+  const review = popup.getByRole('dialog', { name: 'Review swap' });
+  const tick = review.getByRole('checkbox', { name: TRUST_ROUTER_TICK });
+  const confirm = review.getByRole('button', { name: 'Confirm swap' });
+  await expect(tick).toBeVisible({ timeout: 20_000 });
+  for (const scheme of ['light', 'dark'] as const) {
+    await popup.emulateMedia({ colorScheme: scheme });
+    // Wholly visible: not clipped by the scrolling body, not under the foot, not below the window.
+    await expect(tick).toBeInViewport({ ratio: 1 });
+    await expect(review.getByRole('heading', { name: 'Trust this swap router?' })).toBeInViewport();
+    await expect(confirm).toBeInViewport({ ratio: 1 });
+    await expect(confirm).toBeDisabled();
+    await expect(review.getByTestId('review-why')).toBeInViewport({ ratio: 1 });
+    const { violations } = await new AxeBuilder({ page: popup }).analyze();
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+      [],
+    );
+    await popup.screenshot({ path: `${SCREENS}/review-fold-480-${scheme}.png` }).catch(() => undefined);
+  }
+  // The foot's way to the tick Confirm waits for.
+  await review.getByRole('button', { name: 'Go to the tick' }).click();
+  await expect(tick).toBeFocused();
+  await popup.keyboard.press('Space');
+  await expect(tick).toBeChecked();
+  await expect(confirm).toBeEnabled();
+  await expect(review.getByRole('button', { name: 'Go to the tick' })).toHaveCount(0);
+});
