@@ -15,7 +15,7 @@ import { QuoteAnswerCache } from './quote-cache';
 import { quoteHandler } from './quote-route';
 import { readJson, summarise } from './request-body';
 import { bodyBound, requestBounds } from './request-bounds';
-import { acceptsGzip, matchesEtag, searchResultJson, TokenListCache } from './tokens';
+import { acceptsEncoding, matchesEtag, searchResultJson, TokenListCache } from './tokens';
 import { requireChainById, whitelisted } from './validate';
 
 export interface ServiceDeps {
@@ -159,7 +159,10 @@ function tokenRoutes(app: Hono, { chainByName, tokenLists, baseUrl }: AppContext
       Vary: 'Accept-Encoding',
     };
     if (matchesEtag(c.req.header('If-None-Match'), list.etag)) return c.body(null, 304, headers);
-    if (!acceptsGzip(c.req.header('Accept-Encoding'))) return c.body(list.json, 200, headers);
+    const accepted = c.req.header('Accept-Encoding');
+    const br = acceptsEncoding(accepted, 'br') ? tokenLists.brotliList(chain) : undefined;
+    if (br) return c.body(br, 200, { ...headers, 'Content-Encoding': 'br' });
+    if (!acceptsEncoding(accepted, 'gzip')) return c.body(list.json, 200, headers);
     return c.body(list.gzip, 200, { ...headers, 'Content-Encoding': 'gzip' });
   });
 }
