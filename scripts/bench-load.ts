@@ -11,6 +11,7 @@
 import { pathToFileURL } from 'node:url';
 import { startDevnet } from '../devnet/start';
 import { startServiceCluster } from '../service/cluster';
+import type { ServiceManifest } from '../service/manifest';
 import { QuoteAnswerCache } from '../service/quote-cache';
 import { startService } from '../service/server';
 import { BENCH_POLICY, QUOTE_BODY } from './bench-service.ts';
@@ -103,13 +104,25 @@ const TARGETS = {
 /** Blocks as on Ethereum (a 12 s slot): the answer cache starts again at each. */
 const BLOCK_SECONDS = 12;
 
+interface Stepping {
+  steps: number[];
+  stepSeconds: number;
+  confirmSeconds: number;
+  log: (line: string) => void;
+  /** The service's answer cache, when it runs in this process: the hit rate is read from it. */
+  quoteCache?: QuoteAnswerCache;
+}
+
 export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBenchResult> {
-  const stepSeconds = options.stepSeconds ?? 3;
-  const confirmSeconds = options.confirmSeconds ?? 10;
-  const steps = options.connections ?? [1, 2, 4, 8, 16, 32, 64, 128];
-  const log = options.log ?? (() => {});
-  const devnet = await startDevnet({ ports: { ethereum: 0, base: 0 }, blockTime: BLOCK_SECONDS });
   const quoteCache = new QuoteAnswerCache();
+  const stepping: Stepping = {
+    steps: options.connections ?? [1, 2, 4, 8, 16, 32, 64, 128],
+    stepSeconds: options.stepSeconds ?? 3,
+    confirmSeconds: options.confirmSeconds ?? 10,
+    log: options.log ?? (() => {}),
+    quoteCache,
+  };
+  const devnet = await startDevnet({ ports: { ethereum: 0, base: 0 }, blockTime: BLOCK_SECONDS });
   const service = await startService({
     manifest: devnet.manifest,
     port: 0,
@@ -117,75 +130,15 @@ export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBen
     policy: BENCH_POLICY,
     quoteCache,
   });
-  const mixes = quoteMixes(devnet.manifest);
-  const quoteMix: Target = {
-    route: 'POST /v1/quote',
-    method: 'POST',
-    path: '/v1/quote',
-    bodies: mixes.repeated.bodies,
-    describe: mixes.repeated.describe,
-  };
-  const quoteAllMiss: Target = {
-    route: 'POST /v1/quote (all new)',
-    method: 'POST',
-    path: '/v1/quote',
-    bodies: mixes.allMiss.bodies,
-    describe: mixes.allMiss.describe,
-  };
-  const etag = await brotliReady(service.url);
-  const revalidate: Target = {
-    ...TARGETS.tokenList,
-    route: `GET ${LIST_PATH} (If-None-Match: 304)`,
-    headers: { 'if-none-match': etag },
-    okStatuses: [304],
-  };
   try {
-    const measure = async (target: Target, url = service.url): Promise<RouteLoad> => {
-      const run = (target: Target, connections: number, seconds: number) =>
-        stage(url, target, connections, seconds);
-      await run(target, 8, 1); // warm-up: JIT, sockets, the reserves cache for the current block
-      const measured: LoadStage[] = [];
-      let best = 0;
-      let flat = 0;
-      for (const connections of steps) {
-        const result = await run(target, connections, stepSeconds);
-        measured.push(result);
-        log(`${target.route} ${summarize(result)}`);
-        if (result.errors > 0) break;
-        if (result.requestsPerSecond > best * 1.05) flat = 0;
-        else if (++flat >= 2) break; // two stages without 5% more: saturated
-        best = Math.max(best, result.requestsPerSecond);
-      }
-      const clean = measured.filter((result) => result.errors === 0);
-      const top = Math.max(0, ...clean.map((result) => result.requestsPerSecond));
-      // Candidates from the knee down: a confirmation that sees errors falls back to fewer connections.
-      // If none is error-free the last one is reported with its errors (and the bench row fails).
-      const knee = clean.findIndex((result) => result.requestsPerSecond >= 0.95 * top);
-      let capacity = measured[0] as LoadStage;
-      let cacheHitRate: number | undefined;
-      for (const candidate of clean.slice(0, knee + 1).reverse()) {
-        const [hits, misses] = [quoteCache.hits, quoteCache.misses];
-        capacity = await run(target, candidate.connections, confirmSeconds);
-        const served = quoteCache.hits - hits + quoteCache.misses - misses;
-        cacheHitRate = served > 0 ? Math.round(((quoteCache.hits - hits) / served) * 1000) / 1000 : undefined;
-        log(`${target.route} confirm ${summarize(capacity)}`);
-        if (capacity.errors === 0) break;
-      }
-      return {
-        route: target.route,
-        ...(target.describe === undefined ? {} : { describe: target.describe }),
-        answerBytes: await answerBytes(url, target),
-        steps: measured,
-        capacity,
-        ...(cacheHitRate === undefined ? {} : { cacheHitRate }),
-      };
-    };
+    const targets = mixTargets(devnet.manifest, await brotliReady(service.url));
+    const measure = (target: Target) => measureRoute(service.url, target, stepping);
     const noopPost = await measure(TARGETS.noopPost);
-    const quote = await measure(quoteMix);
-    const quoteMissed = await measure(quoteAllMiss);
+    const quote = await measure(targets.quoteMix);
+    const quoteMissed = await measure(targets.quoteAllMiss);
     const noopGet = await measure(TARGETS.noopGet);
     const tokenList = await measure(TARGETS.tokenList);
-    const tokenListRevalidated = await measure(revalidate);
+    const tokenListRevalidated = await measure(targets.revalidate);
     const workers: LoadBenchResult['workers'] = [];
     for (const count of options.workerCounts ?? [1, 2]) {
       const cluster = await startServiceCluster({
@@ -196,7 +149,8 @@ export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBen
         policy: BENCH_POLICY,
       });
       try {
-        workers.push({ workers: count, quote: await measure(quoteMix, cluster.url) });
+        const { quoteCache: _inOtherProcesses, ...elsewhere } = stepping;
+        workers.push({ workers: count, quote: await measureRoute(cluster.url, targets.quoteMix, elsewhere) });
       } finally {
         await cluster.close();
       }
@@ -230,6 +184,75 @@ export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBen
     await service.close();
     await devnet.stop();
   }
+}
+
+/** The quote mixes (scripts/quote-mix.ts) and the list's revalidation with its ETag. */
+function mixTargets(manifest: ServiceManifest, etag: string) {
+  const mixes = quoteMixes(manifest);
+  const quote = { method: 'POST', path: '/v1/quote' } as const;
+  return {
+    quoteMix: {
+      ...quote,
+      route: 'POST /v1/quote',
+      bodies: mixes.repeated.bodies,
+      describe: mixes.repeated.describe,
+    },
+    quoteAllMiss: {
+      ...quote,
+      route: 'POST /v1/quote (all new)',
+      bodies: mixes.allMiss.bodies,
+      describe: mixes.allMiss.describe,
+    },
+    revalidate: {
+      ...TARGETS.tokenList,
+      route: `GET ${LIST_PATH} (If-None-Match: 304)`,
+      headers: { 'if-none-match': etag },
+      okStatuses: [304],
+    },
+  } satisfies Record<string, Target>;
+}
+
+/** Steps the connections up to the knee, then confirms the capacity there (see the file's head). */
+async function measureRoute(url: string, target: Target, stepping: Stepping): Promise<RouteLoad> {
+  const { steps, stepSeconds, confirmSeconds, log, quoteCache } = stepping;
+  const run = (connections: number, seconds: number) => stage(url, target, connections, seconds);
+  await run(8, 1); // warm-up: JIT, sockets, the reserves cache for the current block
+  const measured: LoadStage[] = [];
+  let best = 0;
+  let flat = 0;
+  for (const connections of steps) {
+    const result = await run(connections, stepSeconds);
+    measured.push(result);
+    log(`${target.route} ${summarize(result)}`);
+    if (result.errors > 0) break;
+    if (result.requestsPerSecond > best * 1.05) flat = 0;
+    else if (++flat >= 2) break; // two stages without 5% more: saturated
+    best = Math.max(best, result.requestsPerSecond);
+  }
+  const clean = measured.filter((result) => result.errors === 0);
+  const top = Math.max(0, ...clean.map((result) => result.requestsPerSecond));
+  // Candidates from the knee down: a confirmation that sees errors falls back to fewer connections.
+  // If none is error-free the last one is reported with its errors (and the bench row fails).
+  const knee = clean.findIndex((result) => result.requestsPerSecond >= 0.95 * top);
+  let capacity = measured[0] as LoadStage;
+  let cacheHitRate: number | undefined;
+  for (const candidate of clean.slice(0, knee + 1).reverse()) {
+    const [hits, misses] = [quoteCache?.hits ?? 0, quoteCache?.misses ?? 0];
+    capacity = await run(candidate.connections, confirmSeconds);
+    const hit = (quoteCache?.hits ?? 0) - hits;
+    const served = hit + (quoteCache?.misses ?? 0) - misses;
+    cacheHitRate = served > 0 ? Math.round((hit / served) * 1000) / 1000 : undefined;
+    log(`${target.route} confirm ${summarize(capacity)}`);
+    if (capacity.errors === 0) break;
+  }
+  return {
+    route: target.route,
+    ...(target.describe === undefined ? {} : { describe: target.describe }),
+    answerBytes: await answerBytes(url, target),
+    steps: measured,
+    capacity,
+    ...(cacheHitRate === undefined ? {} : { cacheHitRate }),
+  };
 }
 
 /**
