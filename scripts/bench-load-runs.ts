@@ -49,6 +49,7 @@ export async function benchLoadRuns(
 ): Promise<LoadRun[]> {
   const runs: LoadRun[] = [];
   log(`| ${LOAD_RUN_HEADER} |`);
+  log(`|${' --- |'.repeat(LOAD_RUN_HEADER.split(' | ').length)}`);
   for (let run = 1; run <= count; run++) {
     const loadAverage = loadavg().map((n) => Math.round(n * 100) / 100);
     const startedAt = new Date().toISOString();
