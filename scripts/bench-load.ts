@@ -11,9 +11,12 @@
 import { pathToFileURL } from 'node:url';
 import { startDevnet } from '../devnet/start';
 import { startServiceCluster } from '../service/cluster';
+import type { ServiceManifest } from '../service/manifest';
+import { QuoteAnswerCache } from '../service/quote-cache';
 import { startService } from '../service/server';
 import { BENCH_POLICY, QUOTE_BODY } from './bench-service.ts';
 import { runLoad } from './load-generator.ts';
+import { quoteMixes } from './quote-mix.ts';
 
 export interface LoadStage {
   connections: number;
@@ -29,21 +32,33 @@ export interface LoadStage {
 
 export interface RouteLoad {
   route: string;
+  /** What the requests were (for quotes: the mix of bodies). */
+  describe?: string;
+  /** Each answer's size on the wire (body bytes, as sent with the browser's Accept-Encoding). */
+  answerBytes?: number;
   steps: LoadStage[];
   /** The confirmed stage at the measured capacity (errors: 0, or the run failed to find one). */
   capacity: LoadStage;
+  /** Quotes: the share of the confirmation stage's requests the per-block answer cache served. */
+  cacheHitRate?: number;
 }
 
 export interface LoadBenchResult {
+  /** The mix: repeated requests (answered from the per-block cache) and 1 in 5 new ones. */
   quote: RouteLoad;
+  /** Every request a new amount: a route search each time. */
+  quoteAllMiss: RouteLoad;
+  /** Full answers, as on a first load (the browser's Accept-Encoding, no If-None-Match). */
   tokenList: RouteLoad;
+  /** A returning client's revalidation: If-None-Match with the list's ETag, answered 304. */
+  tokenListRevalidated: RouteLoad;
   /** Baselines: the no-op route, POST with the quote's body and GET. */
   noopPost: RouteLoad;
   noopGet: RouteLoad;
   /** Baseline requests/s over the route's (how many times slower than the no-op route). */
   ratios: { quoteThroughput: number; tokenListThroughput: number; quoteP99: number; tokenListP99: number };
   /** Route capacity as a fraction of the no-op route's (the targets: quote >= 0.75, list >= 0.9). */
-  fractions: { quote: number; tokenList: number };
+  fractions: { quote: number; quoteAllMiss: number; tokenList: number; tokenListRevalidated: number };
   /** Quote capacity with the service as 1 and as 2 processes (node:cluster) on the same devnet. */
   workers: { workers: number; quote: RouteLoad }[];
 }
@@ -55,6 +70,8 @@ export interface BenchLoadOptions {
   confirmSeconds?: number;
   /** Connection counts to step through (default 1, 2, 4, …, 128). */
   connections?: number[];
+  /** Service processes to measure the quote mix with (default 1 and 2; [] skips it). */
+  workerCounts?: number[];
   log?: (line: string) => void;
 }
 
@@ -63,6 +80,10 @@ interface Target {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
+  bodies?: string[];
+  headers?: Record<string, string>;
+  okStatuses?: number[];
+  describe?: string;
 }
 
 /**
@@ -73,61 +94,53 @@ interface Target {
  */
 const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br, zstd' } as const;
 
+const LIST_PATH = '/v1/tokens/ethereum/full';
 const TARGETS = {
   noopPost: { route: 'POST /__noop', method: 'POST', path: '/__noop', body: QUOTE_BODY },
-  quote: { route: 'POST /v1/quote', method: 'POST', path: '/v1/quote', body: QUOTE_BODY },
   noopGet: { route: 'GET /__noop', method: 'GET', path: '/__noop' },
-  tokenList: { route: 'GET /v1/tokens/ethereum/full', method: 'GET', path: '/v1/tokens/ethereum/full' },
+  tokenList: { route: `GET ${LIST_PATH}`, method: 'GET', path: LIST_PATH },
 } satisfies Record<string, Target>;
 
+/** Blocks as on Ethereum (a 12 s slot): the answer cache starts again at each. */
+const BLOCK_SECONDS = 12;
+
+interface Stepping {
+  steps: number[];
+  stepSeconds: number;
+  confirmSeconds: number;
+  log: (line: string) => void;
+  /** The service's answer cache, when it runs in this process: the hit rate is read from it. */
+  quoteCache?: QuoteAnswerCache;
+}
+
 export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBenchResult> {
-  const stepSeconds = options.stepSeconds ?? 3;
-  const confirmSeconds = options.confirmSeconds ?? 10;
-  const steps = options.connections ?? [1, 2, 4, 8, 16, 32, 64, 128];
-  const log = options.log ?? (() => {});
-  const devnet = await startDevnet({ ports: { ethereum: 0, base: 0 } });
+  const quoteCache = new QuoteAnswerCache();
+  const stepping: Stepping = {
+    steps: options.connections ?? [1, 2, 4, 8, 16, 32, 64, 128],
+    stepSeconds: options.stepSeconds ?? 3,
+    confirmSeconds: options.confirmSeconds ?? 10,
+    log: options.log ?? (() => {}),
+    quoteCache,
+  };
+  const devnet = await startDevnet({ ports: { ethereum: 0, base: 0 }, blockTime: BLOCK_SECONDS });
   const service = await startService({
     manifest: devnet.manifest,
     port: 0,
     log: () => {},
     policy: BENCH_POLICY,
+    quoteCache,
   });
   try {
-    const measure = async (target: Target, url = service.url): Promise<RouteLoad> => {
-      const run = (target: Target, connections: number, seconds: number) =>
-        stage(url, target, connections, seconds);
-      await run(target, 8, 1); // warm-up: JIT, sockets, the reserves cache for the current block
-      const measured: LoadStage[] = [];
-      let best = 0;
-      let flat = 0;
-      for (const connections of steps) {
-        const result = await run(target, connections, stepSeconds);
-        measured.push(result);
-        log(`${target.route} ${summarize(result)}`);
-        if (result.errors > 0) break;
-        if (result.requestsPerSecond > best * 1.05) flat = 0;
-        else if (++flat >= 2) break; // two stages without 5% more: saturated
-        best = Math.max(best, result.requestsPerSecond);
-      }
-      const clean = measured.filter((result) => result.errors === 0);
-      const top = Math.max(0, ...clean.map((result) => result.requestsPerSecond));
-      // Candidates from the knee down: a confirmation that sees errors falls back to fewer connections.
-      // If none is error-free the last one is reported with its errors (and the bench row fails).
-      const knee = clean.findIndex((result) => result.requestsPerSecond >= 0.95 * top);
-      let capacity = measured[0] as LoadStage;
-      for (const candidate of clean.slice(0, knee + 1).reverse()) {
-        capacity = await run(target, candidate.connections, confirmSeconds);
-        log(`${target.route} confirm ${summarize(capacity)}`);
-        if (capacity.errors === 0) break;
-      }
-      return { route: target.route, steps: measured, capacity };
-    };
+    const targets = mixTargets(devnet.manifest, await brotliReady(service.url));
+    const measure = (target: Target) => measureRoute(service.url, target, stepping);
     const noopPost = await measure(TARGETS.noopPost);
-    const quote = await measure(TARGETS.quote);
+    const quote = await measure(targets.quoteMix);
+    const quoteMissed = await measure(targets.quoteAllMiss);
     const noopGet = await measure(TARGETS.noopGet);
     const tokenList = await measure(TARGETS.tokenList);
+    const tokenListRevalidated = await measure(targets.revalidate);
     const workers: LoadBenchResult['workers'] = [];
-    for (const count of [1, 2]) {
+    for (const count of options.workerCounts ?? [1, 2]) {
       const cluster = await startServiceCluster({
         workers: count,
         manifest: devnet.manifest,
@@ -136,7 +149,8 @@ export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBen
         policy: BENCH_POLICY,
       });
       try {
-        workers.push({ workers: count, quote: await measure(TARGETS.quote, cluster.url) });
+        const { quoteCache: _inOtherProcesses, ...elsewhere } = stepping;
+        workers.push({ workers: count, quote: await measureRoute(cluster.url, targets.quoteMix, elsewhere) });
       } finally {
         await cluster.close();
       }
@@ -146,10 +160,17 @@ export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBen
       workers,
       fractions: {
         quote: ratio(quote.capacity.requestsPerSecond, noopPost.capacity.requestsPerSecond),
+        quoteAllMiss: ratio(quoteMissed.capacity.requestsPerSecond, noopPost.capacity.requestsPerSecond),
         tokenList: ratio(tokenList.capacity.requestsPerSecond, noopGet.capacity.requestsPerSecond),
+        tokenListRevalidated: ratio(
+          tokenListRevalidated.capacity.requestsPerSecond,
+          noopGet.capacity.requestsPerSecond,
+        ),
       },
       quote,
+      quoteAllMiss: quoteMissed,
       tokenList,
+      tokenListRevalidated,
       noopPost,
       noopGet,
       ratios: {
@@ -165,16 +186,119 @@ export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBen
   }
 }
 
+/** The quote mixes (scripts/quote-mix.ts) and the list's revalidation with its ETag. */
+function mixTargets(manifest: ServiceManifest, etag: string) {
+  const mixes = quoteMixes(manifest);
+  const quote = { method: 'POST', path: '/v1/quote' } as const;
+  return {
+    quoteMix: {
+      ...quote,
+      route: 'POST /v1/quote',
+      bodies: mixes.repeated.bodies,
+      describe: mixes.repeated.describe,
+    },
+    quoteAllMiss: {
+      ...quote,
+      route: 'POST /v1/quote (all new)',
+      bodies: mixes.allMiss.bodies,
+      describe: mixes.allMiss.describe,
+    },
+    revalidate: {
+      ...TARGETS.tokenList,
+      route: `GET ${LIST_PATH} (If-None-Match: 304)`,
+      headers: { 'if-none-match': etag },
+      okStatuses: [304],
+    },
+  } satisfies Record<string, Target>;
+}
+
+/** Steps the connections up to the knee, then confirms the capacity there (see the file's head). */
+async function measureRoute(url: string, target: Target, stepping: Stepping): Promise<RouteLoad> {
+  const { steps, stepSeconds, confirmSeconds, log, quoteCache } = stepping;
+  const run = (connections: number, seconds: number) => stage(url, target, connections, seconds);
+  await run(8, 1); // warm-up: JIT, sockets, the reserves cache for the current block
+  const measured: LoadStage[] = [];
+  let best = 0;
+  let flat = 0;
+  for (const connections of steps) {
+    const result = await run(connections, stepSeconds);
+    measured.push(result);
+    log(`${target.route} ${summarize(result)}`);
+    if (result.errors > 0) break;
+    if (result.requestsPerSecond > best * 1.05) flat = 0;
+    else if (++flat >= 2) break; // two stages without 5% more: saturated
+    best = Math.max(best, result.requestsPerSecond);
+  }
+  const clean = measured.filter((result) => result.errors === 0);
+  const top = Math.max(0, ...clean.map((result) => result.requestsPerSecond));
+  // Candidates from the knee down: a confirmation that sees errors falls back to fewer connections.
+  // If none is error-free the last one is reported with its errors (and the bench row fails).
+  const knee = clean.findIndex((result) => result.requestsPerSecond >= 0.95 * top);
+  let capacity = measured[0] as LoadStage;
+  let cacheHitRate: number | undefined;
+  for (const candidate of clean.slice(0, knee + 1).reverse()) {
+    const [hits, misses] = [quoteCache?.hits ?? 0, quoteCache?.misses ?? 0];
+    capacity = await run(candidate.connections, confirmSeconds);
+    const hit = (quoteCache?.hits ?? 0) - hits;
+    const served = hit + (quoteCache?.misses ?? 0) - misses;
+    cacheHitRate = served > 0 ? Math.round((hit / served) * 1000) / 1000 : undefined;
+    log(`${target.route} confirm ${summarize(capacity)}`);
+    if (capacity.errors === 0) break;
+  }
+  return {
+    route: target.route,
+    ...(target.describe === undefined ? {} : { describe: target.describe }),
+    answerBytes: await answerBytes(url, target),
+    steps: measured,
+    capacity,
+    ...(cacheHitRate === undefined ? {} : { cacheHitRate }),
+  };
+}
+
+/**
+ * The service makes the list's brotli on the first request that accepts it, in the background
+ * (seconds of CPU): wait for it before measuring anything. Answers the list's ETag.
+ */
+async function brotliReady(base: string): Promise<string> {
+  for (let i = 0; i < 600; i++) {
+    const response = await fetch(`${base}${LIST_PATH}`, { headers: BROWSER_HEADERS });
+    await response.arrayBuffer();
+    if (response.headers.get('content-encoding') === 'br') return response.headers.get('etag') ?? '';
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the token list was never served with brotli');
+}
+
+function headersOf(target: Target): Record<string, string> {
+  const headers: Record<string, string> = { ...BROWSER_HEADERS, ...target.headers };
+  if (target.body !== undefined || target.bodies !== undefined) headers['content-type'] = 'application/json';
+  return headers;
+}
+
+/** One answer's body bytes as the generator receives them (a mix: its first body's answer). */
+async function answerBytes(base: string, target: Target): Promise<number> {
+  const body = target.bodies?.[0]?.replace('__UNIQUE__', '000000000') ?? target.body;
+  const response = await fetch(`${base}${target.path}`, {
+    method: target.method,
+    headers: { ...headersOf(target) },
+    ...(body === undefined ? {} : { body }),
+  });
+  // fetch decodes gzip and br: the length on the wire is the header's, when the server sent one.
+  const declared = response.headers.get('content-length');
+  const decoded = (await response.arrayBuffer()).byteLength;
+  return declared === null ? decoded : Number(declared);
+}
+
 async function stage(base: string, target: Target, connections: number, seconds: number): Promise<LoadStage> {
-  const headers: Record<string, string> = { ...BROWSER_HEADERS };
-  if (target.body !== undefined) headers['content-type'] = 'application/json';
   const run = await runLoad(
     base,
     {
       method: target.method,
       path: target.path,
-      headers,
+      headers: headersOf(target),
       ...(target.body === undefined ? {} : { body: target.body }),
+      ...(target.bodies === undefined ? {} : { bodies: target.bodies }),
+      ...(target.okStatuses === undefined ? {} : { okStatuses: target.okStatuses }),
     },
     connections,
     seconds,
@@ -222,6 +346,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
 
 function capacities(result: LoadBenchResult) {
   return Object.fromEntries(
-    (['quote', 'tokenList', 'noopPost', 'noopGet'] as const).map((key) => [key, result[key].capacity]),
+    (['quote', 'quoteAllMiss', 'tokenList', 'tokenListRevalidated', 'noopPost', 'noopGet'] as const).map(
+      (key) => [
+        key,
+        { ...result[key].capacity, answerBytes: result[key].answerBytes, hitRate: result[key].cacheHitRate },
+      ],
+    ),
   );
 }

@@ -1,6 +1,7 @@
 // Reference service benchmark: quote latency and throughput against a no-op JSON route of the same
 // server, same run (POST /__noop with the same body: same HTTP stack, body read and JSON reply, no
-// work), sequential and with 8 requests in flight; plus devnet cold and warm start times.
+// work), sequential and with 8 requests in flight; plus devnet cold and warm start times. Quotes are
+// the load bench's mix (most answered from the per-block cache) and, reported beside it, all new.
 // `benchService()` is wired into `npm run bench`; `tsx scripts/bench-service.ts` prints it alone.
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +14,8 @@ import type { ServicePolicy } from '../service/policy';
 import { DEFAULT_RATE_LIMITS } from '../service/rate-limit';
 import { startService } from '../service/server';
 import { USDC } from '../tests/support/addresses.ts';
+import { UNIQUE_MARK } from './load-generator.ts';
+import { quoteMixes } from './quote-mix.ts';
 
 export interface LatencyStats {
   count: number;
@@ -23,10 +26,17 @@ export interface LatencyStats {
 }
 
 export interface ServiceBenchResult {
-  sequential: { noop: LatencyStats; quote: LatencyStats };
+  /** quote: the load bench's mix (1 request in 5 new); quoteAllNew: a route search every time. */
+  sequential: { noop: LatencyStats; quote: LatencyStats; quoteAllNew: LatencyStats };
   concurrent8: { noop: LatencyStats; quote: LatencyStats };
   /** quote / noop: latency ratios (budget: sequential p50 <= 1.5), throughput ratio noop / quote. */
-  ratios: { sequentialP50: number; sequentialP99: number; concurrentP50: number; throughputSlowdown: number };
+  ratios: {
+    sequentialP50: number;
+    sequentialP50AllNew: number;
+    sequentialP99: number;
+    concurrentP50: number;
+    throughputSlowdown: number;
+  };
   devnet: { cold: ChainStart[] | null; warm: ChainStart[] };
 }
 
@@ -76,15 +86,26 @@ export async function benchService(options: BenchServiceOptions = {}): Promise<S
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
   try {
     const url = new URL(service.url);
-    const hit = (path: string) => () => post(agent, url, path, QUOTE_BODY);
-    const noop = hit('/__noop');
-    const quote = hit('/v1/quote');
+    const noop = () => post(agent, url, '/__noop', QUOTE_BODY);
+    // The load bench's mix in turn (scripts/quote-mix.ts: repeated amounts answered from the
+    // per-block cache, 1 in 5 new), and every quote a new amount: a route search each time.
+    const mix = quoteMixes(devnet.manifest);
+    let turn = 0;
+    let fresh = 0;
+    const unique = (body: string) => body.replace(UNIQUE_MARK, String(++fresh % 1e9).padStart(9, '0'));
+    const quote = () =>
+      post(agent, url, '/v1/quote', unique(mix.repeated.bodies[turn++ % mix.repeated.bodies.length] ?? ''));
+    const quoteAllNew = () =>
+      post(agent, url, '/v1/quote', unique(mix.allMiss.bodies[turn++ % mix.allMiss.bodies.length] ?? ''));
     // Warm-up: JIT, sockets, and the reserves cache for the current block.
     for (let i = 0; i < 200; i++) {
       await noop();
       await quote();
+      await quoteAllNew();
     }
-    const sequential = await alternate(noop, quote, phaseMs * 2);
+    const [noopTimes, quoteTimes, allNewTimes] = await alternate([noop, quote, quoteAllNew], phaseMs * 2);
+    if (!noopTimes || !quoteTimes || !allNewTimes) throw new Error('alternate() measures every run');
+    const sequential = { noop: noopTimes, quote: quoteTimes, quoteAllNew: allNewTimes };
     const concurrentNoop = await concurrently(noop, 8, phaseMs);
     const concurrentQuote = await concurrently(quote, 8, phaseMs);
     const result: ServiceBenchResult = {
@@ -92,6 +113,7 @@ export async function benchService(options: BenchServiceOptions = {}): Promise<S
       concurrent8: { noop: concurrentNoop, quote: concurrentQuote },
       ratios: {
         sequentialP50: round(sequential.quote.p50Ms / sequential.noop.p50Ms),
+        sequentialP50AllNew: round(sequential.quoteAllNew.p50Ms / sequential.noop.p50Ms),
         sequentialP99: round(sequential.quote.p99Ms / sequential.noop.p99Ms),
         concurrentP50: round(concurrentQuote.p50Ms / concurrentNoop.p50Ms),
         throughputSlowdown: round(concurrentNoop.throughput / concurrentQuote.throughput),
@@ -133,15 +155,14 @@ function post(agent: Agent, url: URL, path: string, body: string): Promise<numbe
   });
 }
 
-/** Noop and quote requests alternate, so drift (GC, CPU clocks) hits both sides alike. */
-async function alternate(a: () => Promise<number>, b: () => Promise<number>, ms: number) {
-  const times: [number[], number[]] = [[], []];
+/** The requests take turns, so drift (GC, CPU clocks) hits every side alike. */
+async function alternate(runs: (() => Promise<number>)[], ms: number): Promise<LatencyStats[]> {
+  const times = runs.map((): number[] => []);
   const end = performance.now() + ms;
   while (performance.now() < end) {
-    times[0].push(await a());
-    times[1].push(await b());
+    for (const [i, run] of runs.entries()) times[i]?.push(await run());
   }
-  return { noop: stats(times[0]), quote: stats(times[1]) };
+  return times.map(stats);
 }
 
 async function concurrently(run: () => Promise<number>, workers: number, ms: number): Promise<LatencyStats> {

@@ -11,6 +11,7 @@ import { startService } from '../service/server';
 import { USDC } from '../tests/support/addresses.ts';
 import { BENCH_POLICY, QUOTE_BODY } from './bench-service.ts';
 import { runLoad } from './load-generator.ts';
+import { quoteMixes } from './quote-mix.ts';
 import { type SoakMinute, type SoakRoute, startSoakLoad } from './soak-generator.ts';
 
 export interface MemorySample {
@@ -32,6 +33,7 @@ export interface SoakResult {
 }
 
 const ROUTES: SoakRoute[] = [
+  // The load bench's mix (scripts/quote-mix.ts), set once the devnet is up: 1 request in 5 new.
   { name: 'POST /v1/quote', method: 'POST', path: '/v1/quote', body: QUOTE_BODY, weight: 4 },
   { name: 'GET /v1/tokens/ethereum/full', method: 'GET', path: '/v1/tokens/ethereum/full', weight: 1 },
   { name: 'GET search', method: 'GET', path: `/v1/tokens/ethereum/search/${USDC}`, weight: 3 },
@@ -84,17 +86,23 @@ export async function benchSoak(
   let refresher: ReturnType<typeof setInterval> | undefined;
   try {
     const buildBody = await freshQuote(service.url);
+    const mix = quoteMixes(devnet.manifest).repeated.bodies;
+    const routes = ROUTES.map((route) => {
+      if (route.name === 'POST /v1/build') return { ...route, body: buildBody };
+      if (route.name === 'POST /v1/quote') return { ...route, bodies: mix };
+      return route;
+    });
     // Capacity of each route alone (closed loop, 8 connections), then the mix's: 80% of it.
     const capacities: Record<string, number> = {};
-    for (const route of ROUTES) {
-      const body = route.name === 'POST /v1/build' ? buildBody : route.body;
+    for (const route of routes) {
       const run = await runLoad(
         service.url,
         {
           method: route.method,
           path: route.path,
           headers: { 'accept-encoding': 'gzip', 'content-type': 'application/json' },
-          ...(body === undefined ? {} : { body }),
+          ...(route.body === undefined ? {} : { body: route.body }),
+          ...(route.bodies === undefined ? {} : { bodies: route.bodies }),
         },
         8,
         4,
@@ -103,8 +111,8 @@ export async function benchSoak(
       capacities[route.name] = Math.round(run.requests / run.seconds);
       log(`capacity ${route.name}: ${capacities[route.name]} req/s`);
     }
-    const weights = ROUTES.reduce((sum, route) => sum + route.weight, 0);
-    const secondsPerRequest = ROUTES.reduce(
+    const weights = routes.reduce((sum, route) => sum + route.weight, 0);
+    const secondsPerRequest = routes.reduce(
       (sum, route) => sum + route.weight / weights / (capacities[route.name] as number),
       0,
     );
@@ -115,21 +123,15 @@ export async function benchSoak(
 
     const start = sample(0);
     const samples: MemorySample[] = [];
-    const load = startSoakLoad(
-      service.url,
-      ROUTES.map((route) => (route.name === 'POST /v1/build' ? { ...route, body: buildBody } : route)),
-      rate,
-      minutes * 60,
-      (minute) => {
-        const memory = sample(minute.minute);
-        samples.push(memory);
-        log(
-          `minute ${minute.minute}: ${minute.requests} requests, ${minute.errors} errors, p50 ${minute.p50Ms} ms, ` +
-            `p99 ${minute.p99Ms} ms, rss ${memory.rssMb} MB, heap ${memory.heapUsedMb} MB` +
-            (minute.errors > 0 ? ` ${JSON.stringify(minute.failures)}` : ''),
-        );
-      },
-    );
+    const load = startSoakLoad(service.url, routes, rate, minutes * 60, (minute) => {
+      const memory = sample(minute.minute);
+      samples.push(memory);
+      log(
+        `minute ${minute.minute}: ${minute.requests} requests, ${minute.errors} errors, p50 ${minute.p50Ms} ms, ` +
+          `p99 ${minute.p99Ms} ms, rss ${memory.rssMb} MB, heap ${memory.heapUsedMb} MB` +
+          (minute.errors > 0 ? ` ${JSON.stringify(minute.failures)}` : ''),
+      );
+    });
     // A quote stays buildable for 20 blocks (40 s here): refresh the build's body well within that
     // (every 2 s; a failed refresh keeps the previous body, still valid for a while).
     refresher = setInterval(() => {

@@ -9,6 +9,8 @@ export interface SoakRoute {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
+  /** A mix sent in turn instead of `body`; `__UNIQUE__` in one becomes a never-repeated number. */
+  bodies?: string[];
   /** Share of the requests (weights are normalised). */
   weight: number;
 }
@@ -33,6 +35,15 @@ const url = new URL(base);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: 4000 });
 const total = routes.reduce((sum, r) => sum + r.weight, 0);
 const bodies = new Map(routes.map((r) => [r.name, r.body]));
+const turns = new Map(routes.map((r) => [r.name, 0]));
+let fresh = 0;
+function bodyOf(route) {
+  if (!route.bodies || bodies.get(route.name) !== route.body) return bodies.get(route.name);
+  const turn = turns.get(route.name);
+  turns.set(route.name, turn + 1);
+  const body = route.bodies[turn % route.bodies.length];
+  return body.replace('__UNIQUE__', () => String(++fresh % 1e9).padStart(9, '0'));
+}
 parentPort.on('message', (m) => { if (m && m.type === 'body') bodies.set(m.name, m.body); });
 let latencies = [], errors = 0, requests = 0, failures = {};
 let minute = 1, inFlight = 0;
@@ -44,7 +55,7 @@ function pick(i) {
   return routes[routes.length - 1];
 }
 function send(route) {
-  const body = bodies.get(route.name);
+  const body = bodyOf(route);
   const headers = { 'accept-encoding': 'gzip', 'content-type': 'application/json' };
   if (body !== undefined) headers['content-length'] = Buffer.byteLength(body);
   const t0 = performance.now();

@@ -2,8 +2,7 @@
 // createServiceApp takes everything it talks to as deps, so tests can run it without listening.
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import type { core } from 'zod/mini';
-import { AddressSchema, ERROR_CODES, QuoteRequestSchema, QuoteSchema } from '../lib/api/schema';
+import { AddressSchema, ERROR_CODES, QuoteSchema } from '../lib/api/schema';
 import { build } from './build';
 import { type ChainReader, createRpcChainReaders } from './chain-reader';
 import { buildChainRegistry, type ChainContext, type ChainName, type ChainRegistry } from './chains';
@@ -12,9 +11,11 @@ import { ApiError, errorBody } from './errors';
 import { tokenLogoSvg } from './logos';
 import type { ServiceManifest } from './manifest';
 import { resolvePolicy, type ServicePolicy } from './policy';
-import { quote } from './quote';
+import { QuoteAnswerCache } from './quote-cache';
+import { quoteHandler } from './quote-route';
+import { readJson, summarise } from './request-body';
 import { bodyBound, requestBounds } from './request-bounds';
-import { acceptsGzip, matchesEtag, searchResultJson, TokenListCache } from './tokens';
+import { acceptsEncoding, matchesEtag, searchResultJson, TokenListCache } from './tokens';
 import { requireChainById, whitelisted } from './validate';
 
 export interface ServiceDeps {
@@ -25,6 +26,8 @@ export interface ServiceDeps {
   policy?: Partial<ServicePolicy>;
   /** Where unexpected errors are reported (default console.error). */
   log?: (line: string) => void;
+  /** Answers to repeated quote requests within a block (a fresh one when absent; the bench reads its counts). */
+  quoteCache?: QuoteAnswerCache;
 }
 
 /** Extension pages (any id) and local pages; every other origin gets no CORS grant. */
@@ -44,6 +47,7 @@ interface AppContext {
   baseUrl: string;
   limit: MiddlewareHandler;
   tokenLists: TokenListCache;
+  quoteCache: QuoteAnswerCache;
   now(): string;
   fail(c: Context, error: ApiError): Response;
 }
@@ -82,7 +86,21 @@ function createAppContext(deps: ServiceDeps): AppContext {
   };
   const limit = bodyBound(policy.maxBodyBytes, fail);
 
-  return { policy, clock, log, registry, readerFor, chainByName, baseUrl, limit, tokenLists, now, fail };
+  const quoteCache = deps.quoteCache ?? new QuoteAnswerCache();
+  return {
+    policy,
+    clock,
+    log,
+    registry,
+    readerFor,
+    chainByName,
+    baseUrl,
+    limit,
+    tokenLists,
+    quoteCache,
+    now,
+    fail,
+  };
 }
 
 export function createServiceApp(deps: ServiceDeps): Hono {
@@ -141,30 +159,17 @@ function tokenRoutes(app: Hono, { chainByName, tokenLists, baseUrl }: AppContext
       Vary: 'Accept-Encoding',
     };
     if (matchesEtag(c.req.header('If-None-Match'), list.etag)) return c.body(null, 304, headers);
-    if (!acceptsGzip(c.req.header('Accept-Encoding'))) return c.body(list.json, 200, headers);
+    const accepted = c.req.header('Accept-Encoding');
+    const br = acceptsEncoding(accepted, 'br') ? tokenLists.brotliList(chain) : undefined;
+    if (br) return c.body(br, 200, { ...headers, 'Content-Encoding': 'br' });
+    if (!acceptsEncoding(accepted, 'gzip')) return c.body(list.json, 200, headers);
     return c.body(list.gzip, 200, { ...headers, 'Content-Encoding': 'gzip' });
   });
 }
 
 /** POST quote and build. */
-function swapRoutes(app: Hono, { limit, registry, readerFor, policy, now }: AppContext): void {
-  app.post('/v1/quote', limit, async (c) => {
-    const body = await readJson(c);
-    const parsed = QuoteRequestSchema.safeParse(body);
-    if (!parsed.success) {
-      // A negative slippage fails the schema, but it is a slippage error (406), not a malformed body.
-      if (
-        onlyAbout(parsed.error, 'slippage') &&
-        typeof (body as { slippage?: unknown }).slippage === 'number'
-      ) {
-        throw new ApiError(406, ERROR_CODES.slippageOutOfRange, summarise(parsed.error));
-      }
-      throw new ApiError(400, ERROR_CODES.badRequest, summarise(parsed.error));
-    }
-    const chain = requireChainById(registry, parsed.data.chainId);
-    const data = await quote(chain, readerFor(chain), policy, parsed.data);
-    return c.json({ success: true, data, timestamp: now() });
-  });
+function swapRoutes(app: Hono, { limit, registry, readerFor, policy, now, quoteCache }: AppContext): void {
+  app.post('/v1/quote', limit, quoteHandler({ registry, readerFor, policy, now, cache: quoteCache }));
 
   app.post('/v1/build', limit, async (c) => {
     const body = await readJson(c);
@@ -245,34 +250,6 @@ function errorAnswers(app: Hono, { fail, clock, log }: AppContext): void {
       new ApiError(503, ERROR_CODES.serviceUnavailable, 'the service could not answer; try again shortly'),
     );
   });
-}
-
-async function readJson(c: Context): Promise<unknown> {
-  let text: string;
-  try {
-    text = await c.req.text();
-  } catch {
-    throw new ApiError(400, ERROR_CODES.badRequest, 'the request body could not be read');
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new ApiError(400, ERROR_CODES.badRequest, 'the request body is not valid JSON');
-  }
-}
-
-function onlyAbout(error: core.$ZodError, field: string): boolean {
-  return error.issues.length > 0 && error.issues.every((issue) => issue.path[0] === field);
-}
-
-/** The first few zod issues as "path: message" (the whole list can be long and repetitive). */
-export function summarise(error: core.$ZodError): string {
-  const parts = error.issues.slice(0, 3).map((issue) => {
-    const path = issue.path.map(String).join('.');
-    return path ? `${path}: ${issue.message}` : issue.message;
-  });
-  const more = error.issues.length > 3 ? ` (+${error.issues.length - 3} more)` : '';
-  return `invalid request body: ${parts.join('; ')}${more}`;
 }
 
 function clip(text: string): string {

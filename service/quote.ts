@@ -1,7 +1,7 @@
 // POST /v1/quote: price a request at the chain head with the best split route, exact to the wei;
 // native <-> WETH is a wrap route (out = in).
 import { ERROR_CODES, type QuoteRequest } from '../lib/api/schema';
-import type { ChainReader, ChainState } from './chain-reader';
+import type { BlockRef, ChainReader, ChainState } from './chain-reader';
 import type { ChainContext, TokenRecord } from './chains';
 import { ApiError } from './errors';
 import type { ServicePolicy } from './policy';
@@ -15,12 +15,18 @@ import { isWrap, wrapRoute } from './wrap';
 
 export type { QuoteData } from './quote-data';
 
+/** A priced quote and the block it was priced at (its hash keys the answer cache). */
+export interface PricedQuote {
+  data: QuoteData;
+  block: BlockRef;
+}
+
 export async function quote(
   chain: ChainContext,
   reader: ChainReader,
   policy: ServicePolicy,
   request: QuoteRequest,
-): Promise<QuoteData> {
+): Promise<PricedQuote> {
   const slippage = acceptedSlippage(request.slippage, policy);
   if (slippage === null) throw new ApiError(406, ERROR_CODES.slippageOutOfRange, slippageRangeText(policy));
   const inAmount = BigInt(request.inAmount);
@@ -42,10 +48,11 @@ export async function quote(
   }
   if (isWrap(chain, inToken, outToken)) {
     const { block } = await stateAtHead(reader);
-    return {
+    const data = {
       ...quoteFields(chain, request, inToken, outToken, slippage, inAmount, inAmount, block.number),
       bestRoute: wrapRoute(chain, inToken, outToken, inAmount),
     };
+    return { data, block };
   }
   const tokenIn = routeToken(chain, inToken);
   const tokenOut = routeToken(chain, outToken);
@@ -56,10 +63,11 @@ export async function quote(
   );
   if (!route.ok) throw new ApiError(404, ERROR_CODES.noRoute, `no route for this swap: ${route.reason}`);
 
-  return {
+  const data = {
     ...quoteFields(chain, request, inToken, outToken, slippage, inAmount, route.outAmount, head.number),
     bestRoute: routeJson(chain, route),
   };
+  return { data, block: head };
 }
 
 /** Runs a route search, turning its time bound into the client's answer (422, ask again later). */
@@ -107,7 +115,7 @@ function quoteFields(
  * The head and its state: from the reader's head watcher when it has one (no node round trip),
  * else a head lookup and the reserves at that head.
  */
-async function stateAtHead(reader: ChainReader): Promise<ChainState> {
+export async function stateAtHead(reader: ChainReader): Promise<ChainState> {
   if (reader.current) return reader.current();
   const block = await reader.head();
   return { block, snapshot: await reader.reserves(block) };

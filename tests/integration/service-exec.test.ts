@@ -35,6 +35,7 @@ import {
 import { createRpcChainReader } from '../../service/chain-reader';
 import { buildChainContext } from '../../service/chains';
 import { policyFromConfig } from '../../service/policy';
+import { QuoteAnswerCache } from '../../service/quote-cache';
 import type { Path } from '../../service/routing/graph';
 import { simulateRoute } from '../../service/routing/simulate';
 import { type RunningService, startService } from '../../service/server';
@@ -53,6 +54,8 @@ interface ChainKit {
 
 let devnet: Devnet;
 let service: RunningService;
+/** The service's per-block answer cache: the cache's tests read its hit and miss counts. */
+const quoteCache = new QuoteAnswerCache();
 const kits = {} as Record<ChainName, ChainKit>;
 
 const SYMBOL = (name: ChainName, symbol: string): Hex => {
@@ -295,7 +298,7 @@ beforeAll(async () => {
   devnet = await startDevnet({ ports: { ethereum: 0, base: 0 } });
   // The devnet's limits (as npm run service has them): these tests send many requests from one address.
   const policy = policyFromConfig({ limits: DEVNET_LIMITS });
-  service = await startService({ manifest: devnet.manifest, port: 0, log: () => {}, policy });
+  service = await startService({ manifest: devnet.manifest, port: 0, log: () => {}, policy, quoteCache });
   for (const info of devnet.manifest.chains) {
     const chain = defineChain({
       id: info.chainId,
@@ -470,6 +473,45 @@ describe('quotes executed on chain deliver exactly outAmount', () => {
     const response = await post('/v1/build', quote);
     expect(response.status).toBe(400);
     expect(ErrorBodySchema.parse(response.body).error.code).toBe('QUOTE_OUTDATED');
+  });
+});
+
+describe('the per-block answer cache', () => {
+  it('serves a repeated request from the cache with its own id, exact on chain; the next block prices again', async () => {
+    const kit = kits.ethereum;
+    const me = kit.accounts[1]?.address as Hex;
+    const USDC = SYMBOL('ethereum', 'USDC');
+    const ask: QuoteAsk = {
+      chain: 'ethereum',
+      inToken: NATIVE_TOKEN_ADDRESS,
+      outToken: USDC,
+      inAmount: 7n * 10n ** 18n,
+    };
+    const first = await quoteOf(ask);
+    const hits = quoteCache.hits;
+    const cached = await quoteOf(ask); // the same body at the same head: from the cache
+    expect(quoteCache.hits).toBe(hits + 1);
+    expect(cached.quoteId).not.toBe(first.quoteId);
+    expect({ ...cached, quoteId: undefined }).toEqual({ ...first, quoteId: undefined });
+
+    // The cached answer, built and sent in the next block, pays exactly outAmount.
+    const built = await buildOf(cached);
+    const before = await balanceOf(kit, USDC, me);
+    const receipt = await send(kit, 1, {
+      to: built.to as Hex,
+      data: built.transaction as Hex,
+      value: BigInt(built.value),
+    });
+    expect(receipt.status).toBe('success');
+    expect(receipt.blockNumber).toBe(BigInt(cached.blockNumber) + 1n);
+    expect((await balanceOf(kit, USDC, me)) - before).toBe(BigInt(cached.outAmount));
+
+    // That trade made a new block with new reserves: the same body is priced again there.
+    const misses = quoteCache.misses;
+    const after = await quoteOf(ask);
+    expect(after.blockNumber).toBe(cached.blockNumber + 1);
+    expect(quoteCache.misses).toBeGreaterThan(misses);
+    expect(BigInt(after.outAmount)).toBeLessThan(BigInt(cached.outAmount));
   });
 });
 

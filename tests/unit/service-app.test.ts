@@ -8,52 +8,16 @@ import {
   TokenListResponseSchema,
 } from '../../lib/api/schema';
 import { createServiceApp } from '../../service/app';
-import type { BlockRef, ChainReader } from '../../service/chain-reader';
-import { RpcUnavailableError } from '../../service/errors';
-import { makeSnapshot } from '../../service/routing/reserves';
 import { DAI, USDC, WETH } from '../support/addresses';
+import { fakeReader } from '../support/fake-chain-reader';
 import { ethereumManifest } from '../support/service-manifest';
 
 const E18 = 10n ** 18n;
-const E6 = 10n ** 6n;
 
 const manifest = ethereumManifest({
   tokens: [{ address: DAI, name: 'Dai <Stablecoin>', symbol: 'D&I', decimals: 18, pooled: true }],
   pools: [{ dex: 'uniswap-v2', address: `0x${'c'.repeat(40)}`, token0: DAI, token1: USDC }],
 });
-
-function fakeReader(state: { head: bigint; down?: boolean; broken?: boolean }): ChainReader {
-  const ref = (number: bigint): BlockRef => ({ number, hash: `0x${number.toString(16).padStart(64, '0')}` });
-  const snapshots = new Map<bigint, ReturnType<typeof makeSnapshot>>();
-  const check = () => {
-    if (state.down) throw new RpcUnavailableError('ethereum', new Error('ECONNREFUSED'));
-    if (state.broken) throw new Error('a bug');
-  };
-  return {
-    async head() {
-      check();
-      return ref(state.head);
-    },
-    async block(number) {
-      check();
-      return number <= state.head ? ref(number) : null;
-    },
-    async reserves(block) {
-      check();
-      const hit = snapshots.get(block.number);
-      if (hit) return hit;
-      // Reserves drift with the block so a stale quote really would price differently.
-      const drift = block.number * 10n ** 15n;
-      const snapshot = makeSnapshot(block.number, [
-        [30_000_000n * E6, 10_000n * E18 + drift],
-        [12_000_000n * E6, 4_010n * E18],
-        [5_000_000n * E18, 5_000_000n * E6],
-      ]);
-      snapshots.set(block.number, snapshot);
-      return snapshot;
-    },
-  };
-}
 
 function setup(state = { head: 100n } as { head: bigint; down?: boolean; broken?: boolean }) {
   const logged: string[] = [];

@@ -1,16 +1,36 @@
-// Token list HTTP helpers: which Accept-Encoding headers get gzip, which If-None-Match get a 304.
-import { describe, expect, it } from 'vitest';
-import { acceptsGzip, matchesEtag } from '../../service/tokens';
+// Token list HTTP: which Accept-Encoding headers get brotli or gzip, which If-None-Match get a 304,
+// and brotli made once, off the request path, then served to every client that accepts it.
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { describe, expect, it, vi } from 'vitest';
+import { TokenListResponseSchema } from '../../lib/api/schema';
+import { createServiceApp } from '../../service/app';
+import { acceptsEncoding, matchesEtag } from '../../service/tokens';
+import { fakeReader } from '../support/fake-chain-reader';
+import { ethereumManifest } from '../support/service-manifest';
+
+const brotliCalls = vi.hoisted(() => ({ count: 0 }));
+vi.mock('node:zlib', async (importOriginal) => {
+  const zlib = await importOriginal<typeof import('node:zlib')>();
+  const brotliCompress = (...args: Parameters<typeof zlib.brotliCompress>) => {
+    brotliCalls.count += 1;
+    return zlib.brotliCompress(...args);
+  };
+  return { ...zlib, brotliCompress, default: { ...zlib, brotliCompress } };
+});
 
 describe('token list negotiation', () => {
-  it('gzip only when the client accepts it', () => {
-    expect(acceptsGzip('gzip, deflate, br, zstd')).toBe(true);
-    expect(acceptsGzip('br;q=1.0, gzip;q=0.8')).toBe(true);
-    expect(acceptsGzip('*')).toBe(true);
-    expect(acceptsGzip('gzip;q=0')).toBe(false);
-    expect(acceptsGzip('br, deflate')).toBe(false);
-    expect(acceptsGzip(undefined)).toBe(false);
-    expect(acceptsGzip('')).toBe(false);
+  it('a coding only when the client accepts it', () => {
+    expect(acceptsEncoding('gzip, deflate, br, zstd', 'gzip')).toBe(true);
+    expect(acceptsEncoding('gzip, deflate, br, zstd', 'br')).toBe(true);
+    expect(acceptsEncoding('br;q=1.0, gzip;q=0.8', 'gzip')).toBe(true);
+    expect(acceptsEncoding('*', 'gzip')).toBe(true);
+    expect(acceptsEncoding('*', 'br')).toBe(true);
+    expect(acceptsEncoding('gzip;q=0', 'gzip')).toBe(false);
+    expect(acceptsEncoding('br;q=0, gzip', 'br')).toBe(false);
+    expect(acceptsEncoding('br, deflate', 'gzip')).toBe(false);
+    expect(acceptsEncoding('gzip, deflate', 'br')).toBe(false);
+    expect(acceptsEncoding(undefined, 'gzip')).toBe(false);
+    expect(acceptsEncoding('', 'br')).toBe(false);
   });
 
   it('304 only for the same ETag (weak form or *)', () => {
@@ -20,5 +40,48 @@ describe('token list negotiation', () => {
     expect(matchesEtag('*', etag)).toBe(true);
     expect(matchesEtag('"abd"', etag)).toBe(false);
     expect(matchesEtag(undefined, etag)).toBe(false);
+  });
+});
+
+describe('token list: brotli', () => {
+  it('gzip until brotli is ready, then brotli to a browser: one compression, the same list, smaller', {
+    timeout: 60_000,
+  }, async () => {
+    const app = createServiceApp({
+      manifest: ethereumManifest(),
+      readers: { ethereum: fakeReader({ head: 1n }) },
+    });
+    const list = (headers: Record<string, string>) => app.request('/v1/tokens/ethereum/full', { headers });
+    const browser = { 'Accept-Encoding': 'gzip, deflate, br, zstd' };
+    const first = await list(browser);
+    expect(first.headers.get('content-encoding')).toBe('gzip');
+    const gzip = Buffer.from(await first.arrayBuffer());
+    // Requests while it compresses still get gzip, and start nothing more.
+    expect((await list(browser)).headers.get('content-encoding')).toBe('gzip');
+    // It is ready within seconds (quality 11 of ~430 kB); ask until then, as browsers would.
+    let br = await list(browser);
+    for (let i = 0; i < 1500 && br.headers.get('content-encoding') !== 'br'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      br = await list(browser);
+    }
+    expect(brotliCalls.count).toBe(1);
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('vary')).toContain('Accept-Encoding');
+    expect(br.headers.get('etag')).toBe(first.headers.get('etag'));
+    const brotli = Buffer.from(await br.arrayBuffer());
+    const plain = brotliDecompressSync(brotli).toString('utf8');
+    expect(plain).toBe(gunzipSync(gzip).toString('utf8'));
+    expect(TokenListResponseSchema.parse(JSON.parse(plain)).map((token) => token.symbol)).toEqual([
+      'ETH',
+      'WETH',
+      'USDC',
+    ]);
+    // A client that refuses brotli gets gzip, and one that accepts nothing the JSON itself.
+    expect((await list({ 'Accept-Encoding': 'gzip, br;q=0' })).headers.get('content-encoding')).toBe('gzip');
+    const identity = await list({});
+    expect(identity.headers.get('content-encoding')).toBeNull();
+    expect(await identity.text()).toBe(plain);
+    expect(brotli.byteLength).toBeLessThan(gzip.byteLength);
+    expect(brotliCalls.count).toBe(1);
   });
 });
