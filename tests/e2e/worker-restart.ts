@@ -43,23 +43,30 @@ export async function wakeServiceWorker(context: BrowserContext, extensionId: st
 }
 
 /**
- * Evaluates `fn` in the extension's worker, waking it first; an attempt that does not answer within
- * a second (the worker stopped again in between) is retried after another wake-up.
+ * Evaluates `fn` in the extension's worker, waking it first. An attempt still waiting after a second
+ * (the worker stopped in between) is left to answer later, and another starts after a new wake-up:
+ * the first answer of any attempt counts, so a slow machine only takes more attempts.
  */
 async function evaluateInWorker<T>(context: BrowserContext, fn: () => T): Promise<T> {
-  const worker: Worker = await serviceWorkerOf(context);
-  const extensionId = new URL(worker.url()).host;
+  const extensionId = new URL((await serviceWorkerOf(context)).url()).host;
   let answer: { value: T } | undefined;
   await expect
     .poll(
       async () => {
+        if (answer) return true;
         await wakeServiceWorker(context, extensionId);
-        const attempt = worker.evaluate(fn).then((value) => ({ value }));
-        attempt.catch(() => {}); // a late answer or rejection of an abandoned attempt is not needed
-        answer = await Promise.race([
-          attempt.catch(() => undefined),
-          new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1_000)),
-        ]);
+        // Looked up on every attempt: should Chrome give the worker a new target, Playwright a new Worker.
+        const worker: Worker | undefined = context
+          .serviceWorkers()
+          .find((candidate) => candidate.url().startsWith(`chrome-extension://${extensionId}/`));
+        if (!worker) return false;
+        const attempt = worker.evaluate(fn).then(
+          (value) => {
+            answer ??= { value };
+          },
+          () => {}, // a worker going away cannot answer: the next attempt asks the next one
+        );
+        await Promise.race([attempt, new Promise((resolve) => setTimeout(resolve, 1_000))]);
         return answer !== undefined;
       },
       { message: 'the service worker did not answer', timeout: 15_000 },
