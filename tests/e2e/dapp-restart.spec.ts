@@ -14,7 +14,7 @@ import {
   serveStatic,
   startRequests,
 } from './dapp/support';
-import { ACCOUNT, expect, restartServiceWorker, rpcCall, setUpWallet, test } from './fixtures';
+import { ACCOUNT, expect, openHelperTab, restartServiceWorker, rpcCall, setUpWallet, test } from './fixtures';
 
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
@@ -36,9 +36,8 @@ test('a waiting signature and a waiting send survive a worker stop; a page that 
   await page.goto(`${site.url}/index.html`);
   await connectPage(page, context, extensionId);
   // Chrome stops the worker while a request waits; the test wakes the new one itself (the window's
-  // poll would too) and checks it is new. The CDP session is on a blank tab, not an extension page.
-  const helper = await context.newPage();
-  await helper.goto('about:blank');
+  // poll would too) and checks it is new. The CDP session is on a web page, not an extension page.
+  const helper = await openHelperTab(context);
   const restartWorker = () => restartServiceWorker(context, helper, extensionId);
 
   // personal_sign waits; the worker stops; the window still shows it and Sign answers the page.

@@ -9,6 +9,7 @@ import { extensionIdOf, launchWithExtension, serviceWorkerOf } from './launch';
 import {
   expectNewWorker,
   markWorker,
+  openHelperTab,
   restartServiceWorker,
   stopServiceWorker,
   stopWorkerFromBlankTab,
@@ -24,6 +25,7 @@ export {
   extensionIdOf,
   launchWithExtension,
   markWorker,
+  openHelperTab,
   restartServiceWorker,
   serviceWorkerOf,
   stopServiceWorker,

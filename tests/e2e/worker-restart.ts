@@ -92,6 +92,18 @@ export async function expectNewWorker(context: BrowserContext): Promise<void> {
 }
 
 /**
+ * A tab to hold the CDP session that stops the worker: a web page (the e2e service's origin), never
+ * about:blank, which Chrome may place in the extension's own renderer process, so that stopping the
+ * worker closed the tab and its session with it (the stop then never saw the worker's status).
+ */
+export async function openHelperTab(context: BrowserContext): Promise<Page> {
+  const helper = await context.newPage();
+  const serviceUrl = process.env.SWAPLANE_E2E_SERVICE_URL;
+  await helper.goto(serviceUrl ? `${serviceUrl}/` : 'about:blank');
+  return helper;
+}
+
+/**
  * Stops the extension's service worker the way Chrome does when it idles out, through a CDP session
  * on `page`, and returns once the worker reports itself stopped. Anything may wake it right after.
  */
@@ -115,9 +127,20 @@ export async function stopServiceWorker(
   const before = seen.length;
   await cdp.send('Target.closeTarget', { targetId: worker.targetId });
   // Closing is asynchronous: opening an extension page while the old worker is still going down
-  // has closed that page with it. The worker's own status (an event CDP sends) says when it is down.
+  // has closed that page with it. Down is: its own status (an event CDP sends) said "stopped" since
+  // the close, or says so now (a target listed for a worker already stopped), or its target is gone.
   await expect
-    .poll(() => seen.slice(before).includes('stopped'), { message: 'the service worker did not stop' })
+    .poll(
+      async () => {
+        if (seen.slice(before).includes('stopped') || seen.at(-1) === 'stopped') return true;
+        // The session's page may have gone with the worker: ask through a page still open.
+        const asking = await context.newCDPSession(sessionPage(context));
+        const { targetInfos: now } = await asking.send('Target.getTargets');
+        await asking.detach().catch(() => {});
+        return !now.some((target) => target.targetId === worker.targetId);
+      },
+      { message: 'the service worker did not stop' },
+    )
     .toBe(true);
   await cdp.detach().catch(() => {}); // the session's page may have gone meanwhile: nothing to undo
 }
@@ -132,8 +155,7 @@ export async function stopWorkerFromBlankTab(
   extensionId: string,
   closeFirst?: Page,
 ): Promise<void> {
-  const helper = await context.newPage();
-  await helper.goto('about:blank');
+  const helper = await openHelperTab(context);
   await closeFirst?.close();
   await stopServiceWorker(context, helper, extensionId);
 }
