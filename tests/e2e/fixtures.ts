@@ -1,16 +1,37 @@
-import { type BrowserContext, test as base, type Page, type Worker } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { type BrowserContext, test as base, type Page, type TestInfo, type Worker } from '@playwright/test';
 import type { HistoryEntry } from '@/lib/state/pipeline-state';
 import { historyCore } from '@/lib/swap/entry-seal';
 import { deriveTrustKey, fieldMac } from '@/lib/wallet/trust-mac';
 import * as TOKENS from '../support/addresses';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
 import { extensionIdOf, launchWithExtension, serviceWorkerOf } from './launch';
+import {
+  expectNewWorker,
+  markWorker,
+  openHelperTab,
+  restartServiceWorker,
+  stopServiceWorker,
+  stopWorkerFromBlankTab,
+  wakeServiceWorker,
+} from './worker-restart';
 import { selectE2eEnvironment } from './workers';
 
 // This worker's own devnet and service (global-setup.ts starts one per worker).
 selectE2eEnvironment();
 
-export { extensionIdOf, launchWithExtension, serviceWorkerOf };
+export {
+  expectNewWorker,
+  extensionIdOf,
+  launchWithExtension,
+  markWorker,
+  openHelperTab,
+  restartServiceWorker,
+  serviceWorkerOf,
+  stopServiceWorker,
+  stopWorkerFromBlankTab,
+  wakeServiceWorker,
+};
 
 /** Collects console errors, page errors and CSP violations of a page for a final assertion. */
 export async function watchPageProblems(page: Page): Promise<string[]> {
@@ -75,27 +96,23 @@ export async function swapAnswer(page: Page): Promise<unknown> {
   return { ok: answer.ok, result: answer.result?.swap };
 }
 
-/** Marks the running service worker's global scope, so a later check can tell a new worker from it. */
-export async function markWorker(context: BrowserContext): Promise<void> {
-  const worker = await serviceWorkerOf(context);
-  await worker.evaluate(() => {
-    (globalThis as { swaplaneE2eMark?: boolean }).swaplaneE2eMark = true;
-  });
-}
-
-/** Waits until the extension's running service worker is a new one: its global scope has no mark. */
-export async function expectNewWorker(context: BrowserContext): Promise<void> {
-  await expect
-    .poll(async () => {
-      for (const worker of context.serviceWorkers()) {
-        const fresh = await worker
-          .evaluate(() => (globalThis as { swaplaneE2eMark?: boolean }).swaplaneE2eMark === undefined)
-          .catch(() => false); // a stopped worker cannot answer
-        if (fresh) return true;
-      }
-      return false;
-    })
-    .toBe(true);
+/**
+ * Light and dark: axe finds nothing on `page`, and a screenshot of each into the test's output (and
+ * into $SWAPLANE_SCREENS when set, for a person to look at).
+ */
+export async function checkAndShoot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(
+      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      `${name} (${scheme})`,
+    ).toEqual([]);
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${scheme}.png`) });
+    const screens = process.env.SWAPLANE_SCREENS;
+    if (screens) await page.screenshot({ path: `${screens}/${name}-${scheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 /**
@@ -171,33 +188,6 @@ export async function importAnvilWallet(page: Page): Promise<void> {
     confirmation: E2E_PASSWORD,
   })) as { ok: boolean; error?: unknown };
   if (!answer.ok) throw new Error(`wallet import failed: ${JSON.stringify(answer.error)}`);
-}
-
-/** Stops the extension's service worker the way Chrome does when it idles out (CDP). */
-export async function stopServiceWorker(
-  context: BrowserContext,
-  page: Page,
-  extensionId: string,
-): Promise<void> {
-  const cdp = await context.newCDPSession(page);
-  const { targetInfos } = await cdp.send('Target.getTargets');
-  const worker = targetInfos.find(
-    (target) => target.type === 'service_worker' && target.url.includes(extensionId),
-  );
-  if (!worker) throw new Error('no service worker target');
-  await cdp.send('Target.closeTarget', { targetId: worker.targetId });
-  // Closing is asynchronous: opening an extension page while the old worker is still going down
-  // has closed that page with it. Wait until the browser lists the worker no more.
-  await expect
-    .poll(
-      async () => {
-        const { targetInfos: now } = await cdp.send('Target.getTargets');
-        return now.some((target) => target.targetId === worker.targetId);
-      },
-      { timeout: 10_000 },
-    )
-    .toBe(false);
-  await cdp.detach();
 }
 
 // ----- faults (popup-errors.spec.ts, faults.spec.ts) -----
@@ -342,22 +332,6 @@ export async function openWatched(
   const problems = await watchPageProblems(page);
   await page.goto(url);
   return { page, problems };
-}
-
-/**
- * Stops the service worker from a blank helper tab (left open, so the browser keeps a window), as the
- * browser does while the user is away: `closeFirst` (the popup, or any extension page) is closed
- * before, since an extension page holding the CDP session can be closed along with the worker.
- */
-export async function stopWorkerFromBlankTab(
-  context: BrowserContext,
-  extensionId: string,
-  closeFirst?: Page,
-): Promise<void> {
-  const helper = await context.newPage();
-  await helper.goto('about:blank');
-  await closeFirst?.close();
-  await stopServiceWorker(context, helper, extensionId);
 }
 
 /**

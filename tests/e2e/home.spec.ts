@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
-import { ETH, expect, openWalletPopup, pickToken, sendFromView, test, USDC } from './fixtures';
+import type { Page } from '@playwright/test';
+import { checkAndShoot, ETH, expect, openWalletPopup, pickToken, sendFromView, test, USDC } from './fixtures';
 
 const SIZES = [
   { width: 360, height: 480 },
@@ -8,23 +7,6 @@ const SIZES = [
 ];
 /** A private key whose account the devnet never funded. */
 const EMPTY_KEY = `0x${'5a'.repeat(32)}`;
-
-/** Light and dark: axe finds nothing, and a screenshot of each (into /work/screens when present). */
-async function checkAndShoot(page: Page, testInfo: TestInfo, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    expect(
-      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      `${name} (${scheme})`,
-    ).toEqual([]);
-    const path = testInfo.outputPath(`${name}-${scheme}.png`);
-    await page.screenshot({ path });
-    if (process.env.SWAPLANE_SCREENS)
-      await page.screenshot({ path: `${process.env.SWAPLANE_SCREENS}/${name}-${scheme}.png` });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 async function expectNoSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);

@@ -1,29 +1,13 @@
 // Token search results keep the balances the shortlist shows (held matches first), and one asset's
 // logo is the same on Ethereum and Base. At 360x480 and 360x600, axe clean in light and dark.
-import AxeBuilder from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { CHAIN_FIXTURES } from '../../devnet/fixtures';
-import { expect, openWalletPopup, test, USDC } from './fixtures';
+import { checkAndShoot, expect, openWalletPopup, test, USDC } from './fixtures';
 
 const SIZES = [
   { width: 360, height: 480 },
   { width: 360, height: 600 },
 ];
-
-async function checkAndShoot(page: Page, testInfo: TestInfo, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    expect(
-      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      `${name} (${scheme})`,
-    ).toEqual([]);
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${scheme}.png`) });
-    if (process.env.SWAPLANE_SCREENS)
-      await page.screenshot({ path: `${process.env.SWAPLANE_SCREENS}/${name}-${scheme}.png` });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 /** The SVG a token row's logo shows, fetched from the page (the same bytes the image drew). */
 async function logoOf(page: Page, address: string): Promise<string> {

@@ -5,6 +5,7 @@ import {
   expect,
   expectNewWorker,
   markWorker,
+  openHelperTab,
   openWalletPopup,
   pickToken,
   stopServiceWorker,
@@ -31,8 +32,7 @@ test('a review opened before the worker stopped confirms after it restarts, once
 
   // Chrome stops the worker while the review is open (the popup stays).
   await markWorker(context);
-  const helper = await context.newPage();
-  await helper.goto('about:blank');
+  const helper = await openHelperTab(context);
   await stopServiceWorker(context, helper, extensionId);
   await helper.close();
 

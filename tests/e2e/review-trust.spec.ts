@@ -1,28 +1,14 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 import { createPublicClient, erc20Abi, http } from 'viem';
-import { ACCOUNT, ETH, expect, openWalletPopup, pickToken, test, USDC } from './fixtures';
+import { ACCOUNT, checkAndShoot, ETH, expect, openWalletPopup, pickToken, test, USDC } from './fixtures';
+
+/** Where a person wants the screenshots (checkAndShoot writes its own there too). */
+const SCREENS = process.env.SWAPLANE_SCREENS;
 
 const SIZES = [
   { width: 360, height: 600 },
   { width: 360, height: 480 },
 ];
-const SCREENS = process.env.SWAPLANE_SCREENS ?? '/work/screens/27a';
-
-/** Light and dark: axe finds nothing, and a screenshot of each. */
-async function checkAndShoot(page: Page, testInfo: TestInfo, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    expect(
-      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      `${name} (${scheme})`,
-    ).toEqual([]);
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${scheme}.png`) });
-    await page.screenshot({ path: `${SCREENS}/${name}-${scheme}.png` }).catch(() => undefined);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 /** "0.000169 ETH ($0.51)" -> 0.000169 */
 const ethOf = (text: string | null) =>
@@ -39,94 +25,101 @@ async function expectInView(page: Page, testId: string) {
   expect(box?.y ?? -1, `${testId} inside the viewport`).toBeGreaterThanOrEqual(0);
 }
 
-for (const size of SIZES) {
-  test(`first swap on a network at ${size.width}x${size.height}: the router is trusted inside the review, the quote expires there, a new one is taken and confirmed on chain`, async ({
-    context,
-    extensionId,
-  }, testInfo) => {
-    test.setTimeout(150_000);
-    const { popup, rpcUrls } = await openWalletPopup(context, extensionId);
-    await popup.setViewportSize(size);
-    const chain = createPublicClient({ transport: http(rpcUrls['1']) });
-    const usdcBefore = await chain.readContract({
-      address: USDC,
-      abi: erc20Abi,
-      functionName: 'balanceOf',
-      args: [ACCOUNT],
-    });
-    await pickToken(popup, 'from', 'ETH', ETH);
-    await pickToken(popup, 'to', 'USDC', USDC);
-    await popup.getByLabel('Amount').fill('0.5');
-    await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
-    // The swap screen's fee, once known, to compare with the review's.
-    await expect(popup.getByTestId('quote-fee')).toContainText('ETH', { timeout: 20_000 });
-    await popup.getByRole('button', { name: 'Review swap' }).click();
-
-    const review = popup.getByRole('dialog', { name: 'Review swap' });
-    const trust = review.getByRole('region', { name: 'Trust this swap router?' });
-    await expect(trust).toBeVisible({ timeout: 20_000 });
-    await expect(trust).toContainText(/Router: 0x[0-9a-fA-F]{40}/);
-    const confirm = review.getByRole('button', { name: 'Confirm swap' });
-    // Disabled, and it says why.
-    await expect(confirm).toBeDisabled();
-    await expect(review.getByTestId('review-why')).toHaveText(
-      'To confirm, tick that you trust the router above.',
-    );
-    await expectInView(popup, 'review-why');
-    await checkAndShoot(popup, testInfo, `review-trust-${size.height}`);
-
-    // The countdown never exceeds the quote's lifetime (30 s), and only goes down.
-    const countdown = review.getByTestId('review-countdown');
-    const seconds: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      const match = /valid for (\d+)s/.exec((await countdown.textContent()) ?? '');
-      if (match) seconds.push(Number(match[1]));
-      await popup.waitForTimeout(600);
-    }
-    expect(seconds.length).toBeGreaterThan(1);
-    for (const [i, value] of seconds.entries()) {
-      expect(value).toBeLessThanOrEqual(30);
-      if (i > 0) expect(value).toBeLessThanOrEqual(seconds[i - 1] ?? 0);
-    }
-
-    // The quote expires while the user reads: the reason and "Get a new quote" are in the sheet, in view.
-    await trust.getByRole('checkbox', { name: 'I trust this router with my swaps on this service' }).check();
-    await expect(countdown).toHaveText('Quote expired', { timeout: 40_000 });
-    await expect(review.getByRole('alert')).toContainText('This quote expired');
-    await expectInView(popup, 'review-problem');
-    await checkAndShoot(popup, testInfo, `review-expired-${size.height}`);
-    await review.getByRole('button', { name: 'Get a new quote' }).click();
-
-    // The new quote is reviewed again, the trust asked again (a tick belongs to one review).
-    await expect(countdown).toContainText(/valid for \d+s/, { timeout: 20_000 });
-    const tick = trust.getByRole('checkbox', { name: 'I trust this router with my swaps on this service' });
-    await expect(tick).not.toBeChecked({ timeout: 20_000 });
-    await tick.check();
-    await expect(confirm).toBeEnabled();
-    await confirm.click();
-
-    // No sheet after Confirm asks anything: the swap goes through.
-    await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 40_000 });
-    await expect(popup.getByRole('button', { name: /Trust/ })).toHaveCount(0);
-    const usdcAfter = await chain.readContract({
-      address: USDC,
-      abi: erc20Abi,
-      functionName: 'balanceOf',
-      args: [ACCOUNT],
-    });
-    expect(usdcAfter).toBeGreaterThan(usdcBefore);
-    await popup.screenshot({ path: `${SCREENS}/confirmed-${size.height}.png` }).catch(() => undefined);
-    await popup.getByRole('button', { name: 'Done' }).click();
-
-    // The router is trusted now: the next review asks nothing about it.
-    await popup.getByLabel('Amount').fill('0.2');
-    await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
-    await popup.getByRole('button', { name: 'Review swap' }).click();
-    await expect(review.getByTestId('review-fee')).toContainText('ETH', { timeout: 20_000 });
-    await expect(review.getByRole('button', { name: 'Confirm swap' })).toBeEnabled({ timeout: 20_000 });
-    await expect(review.getByTestId('router-trust')).toHaveCount(0);
-  });
+/**
+ * At each popup size (the journey waits out a quote's 30 s lifetime once, so both sizes are checked
+ * on the same screen by resizing it): `testId` is in view, axe is clean in light and dark.
+ */
+async function expectAtEverySize(page: Page, testInfo: TestInfo, testId: string, name: string) {
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await expectInView(page, testId);
+    await checkAndShoot(page, testInfo, `${name}-${size.height}`);
+  }
 }
+
+test('first swap on a network at 360x600 and 360x480: the router is trusted inside the review, the quote expires there, a new one is taken and confirmed on chain', async ({
+  context,
+  extensionId,
+}, testInfo) => {
+  test.setTimeout(150_000);
+  const { popup, rpcUrls } = await openWalletPopup(context, extensionId);
+  const chain = createPublicClient({ transport: http(rpcUrls['1']) });
+  const usdcBefore = await chain.readContract({
+    address: USDC,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [ACCOUNT],
+  });
+  await pickToken(popup, 'from', 'ETH', ETH);
+  await pickToken(popup, 'to', 'USDC', USDC);
+  await popup.getByLabel('Amount').fill('0.5');
+  await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+  // The swap screen's fee, once known, to compare with the review's.
+  await expect(popup.getByTestId('quote-fee')).toContainText('ETH', { timeout: 20_000 });
+  await popup.getByRole('button', { name: 'Review swap' }).click();
+
+  const review = popup.getByRole('dialog', { name: 'Review swap' });
+  const trust = review.getByRole('region', { name: 'Trust this swap router?' });
+  await expect(trust).toBeVisible({ timeout: 20_000 });
+  await expect(trust).toContainText(/Router: 0x[0-9a-fA-F]{40}/);
+  const confirm = review.getByRole('button', { name: 'Confirm swap' });
+  // Disabled, and it says why.
+  await expect(confirm).toBeDisabled();
+  await expect(review.getByTestId('review-why')).toHaveText(
+    'To confirm, tick that you trust the router above.',
+  );
+  await expectAtEverySize(popup, testInfo, 'review-why', 'review-trust');
+
+  // The countdown never exceeds the quote's lifetime (30 s), and only goes down.
+  const countdown = review.getByTestId('review-countdown');
+  const seconds: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const match = /valid for (\d+)s/.exec((await countdown.textContent()) ?? '');
+    if (match) seconds.push(Number(match[1]));
+    await popup.waitForTimeout(600);
+  }
+  expect(seconds.length).toBeGreaterThan(1);
+  for (const [i, value] of seconds.entries()) {
+    expect(value).toBeLessThanOrEqual(30);
+    if (i > 0) expect(value).toBeLessThanOrEqual(seconds[i - 1] ?? 0);
+  }
+
+  // The quote expires while the user reads: the reason and "Get a new quote" are in the sheet, in view.
+  await trust.getByRole('checkbox', { name: 'I trust this router with my swaps on this service' }).check();
+  await expect(countdown).toHaveText('Quote expired', { timeout: 40_000 });
+  await expect(review.getByRole('alert')).toContainText('This quote expired');
+  await expectAtEverySize(popup, testInfo, 'review-problem', 'review-expired');
+  await review.getByRole('button', { name: 'Get a new quote' }).click();
+
+  // The new quote is reviewed again, the trust asked again (a tick belongs to one review).
+  await expect(countdown).toContainText(/valid for \d+s/, { timeout: 20_000 });
+  const tick = trust.getByRole('checkbox', { name: 'I trust this router with my swaps on this service' });
+  await expect(tick).not.toBeChecked({ timeout: 20_000 });
+  await tick.check();
+  await expect(confirm).toBeEnabled();
+  await confirm.click();
+
+  // No sheet after Confirm asks anything: the swap goes through.
+  await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 40_000 });
+  await expect(popup.getByRole('button', { name: /Trust/ })).toHaveCount(0);
+  const usdcAfter = await chain.readContract({
+    address: USDC,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [ACCOUNT],
+  });
+  expect(usdcAfter).toBeGreaterThan(usdcBefore);
+  if (SCREENS) await popup.screenshot({ path: `${SCREENS}/confirmed.png` });
+  await popup.getByRole('button', { name: 'Done' }).click();
+
+  // The router is trusted now: the next review asks nothing about it.
+  await popup.getByLabel('Amount').fill('0.2');
+  await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+  await popup.getByRole('button', { name: 'Review swap' }).click();
+  await expect(review.getByTestId('review-fee')).toContainText('ETH', { timeout: 20_000 });
+  await expect(review.getByRole('button', { name: 'Confirm swap' })).toBeEnabled({ timeout: 20_000 });
+  await expect(review.getByTestId('router-trust')).toHaveCount(0);
+});
 
 test('the swap screen shows the network fee the review shows (within 5% on the first look, before any review), and "up to" for the most', async ({
   context,
@@ -193,7 +186,7 @@ test('while the next quote loads, "You receive" keeps the last quote dimmed, nev
   const pending = popup.getByTestId('quote-out-pending');
   await expect(pending).toHaveText(first ?? '');
   await expect(popup.getByRole('status', { name: /last quote, a new one is loading/ })).toBeVisible();
-  await popup.screenshot({ path: `${SCREENS}/quote-loading-480.png` }).catch(() => undefined);
+  if (SCREENS) await popup.screenshot({ path: `${SCREENS}/quote-loading-480.png` });
   await expect(live).not.toHaveText(first ?? '', { timeout: 20_000 });
   await expect(live).toContainText('USDC');
   await expect(popup.getByText('0.0', { exact: true })).toHaveCount(0);

@@ -1,6 +1,10 @@
 // How many Playwright workers run the e2e suite, each with its own devnet and service (global-setup.ts).
 // One for now: with two, the run took 11.2 instead of 12.5 minutes on two cores (the tests are mostly
-// CPU-bound there), and review-trust.spec's fee test hung once in a review that never finished simulating.
+// CPU-bound there), and review-trust.spec's fee test hung once in a review that never finished simulating
+// (not explained yet). Vitest beside the e2e was tried too: on a loaded machine unit tests ran past
+// their 5 s timeouts, so it runs before them. Tests on one devnet see what earlier ones left on it: one
+// that mines a high priority fee mines it out of the fee history after (signing-attacks.spec), or a
+// later small swap reads a fee over 10% and must be ticked.
 export const E2E_WORKERS = 1;
 
 /**

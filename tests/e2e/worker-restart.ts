@@ -1,0 +1,176 @@
+// Stopping and restarting the extension's service worker, as Chrome does when it idles out.
+//
+// Why it is done this way (Chromium 156, Playwright 1.65): a stopped extension worker keeps its CDP
+// target id, and Playwright keeps ONE Worker object across its restarts (no new `serviceworker`
+// event, no `close`). An evaluate on that Worker waits, without limit, while the worker is stopped,
+// and the target is listed again as soon as anything wakes the worker (an approval window's or a
+// popup's poll), so "wait until the target is gone" can miss the gap. So: the stop waits for the
+// worker's own "stopped" status (CDP's ServiceWorker domain, an event, not a poll of the target
+// list), the wake-up is ServiceWorker.startWorker (the same start a message would cause), and every
+// evaluate on the worker is bounded and retried after waking it.
+import { type BrowserContext, type CDPSession, expect, type Page, type Worker } from '@playwright/test';
+import { serviceWorkerOf } from './launch';
+
+type WorkerVersion = { runningStatus: string; scriptURL: string };
+
+/** Records the extension worker's running statuses that CDP reports on `cdp` from now on. */
+async function watchStatus(cdp: CDPSession, extensionId: string): Promise<string[]> {
+  const seen: string[] = [];
+  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }: { versions: WorkerVersion[] }) => {
+    for (const version of versions) {
+      if (version.scriptURL.startsWith(`chrome-extension://${extensionId}/`))
+        seen.push(version.runningStatus);
+    }
+  });
+  await cdp.send('ServiceWorker.enable');
+  return seen;
+}
+
+/** A page of the context to hold a CDP session: a web page or blank tab if there is one. */
+function sessionPage(context: BrowserContext): Page {
+  const pages = context.pages();
+  const page = pages.find((candidate) => !candidate.url().startsWith('chrome-extension://')) ?? pages[0];
+  if (!page) throw new Error('no page to hold a CDP session');
+  return page;
+}
+
+/** Starts the extension's worker if it is stopped (a no-op while it runs). */
+export async function wakeServiceWorker(context: BrowserContext, extensionId: string): Promise<void> {
+  const cdp = await context.newCDPSession(sessionPage(context));
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.startWorker', { scopeURL: `chrome-extension://${extensionId}/` });
+  await cdp.detach().catch(() => {}); // the session's page may have gone meanwhile: nothing to undo
+}
+
+/**
+ * Evaluates `fn` in the extension's worker, waking it first. An attempt still waiting after a second
+ * (the worker stopped in between) is left to answer later, and another starts after a new wake-up:
+ * the first answer of any attempt counts, so a slow machine only takes more attempts.
+ */
+async function evaluateInWorker<T>(context: BrowserContext, fn: () => T): Promise<T> {
+  const extensionId = new URL((await serviceWorkerOf(context)).url()).host;
+  let answer: { value: T } | undefined;
+  await expect
+    .poll(
+      async () => {
+        if (answer) return true;
+        await wakeServiceWorker(context, extensionId);
+        // Looked up on every attempt: should Chrome give the worker a new target, Playwright a new Worker.
+        const worker: Worker | undefined = context
+          .serviceWorkers()
+          .find((candidate) => candidate.url().startsWith(`chrome-extension://${extensionId}/`));
+        if (!worker) return false;
+        const attempt = worker.evaluate(fn).then(
+          (value) => {
+            answer ??= { value };
+          },
+          () => {}, // a worker going away cannot answer: the next attempt asks the next one
+        );
+        await Promise.race([attempt, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+        return answer !== undefined;
+      },
+      { message: 'the service worker did not answer', timeout: 15_000 },
+    )
+    .toBe(true);
+  return (answer as { value: T }).value;
+}
+
+/** Marks the running service worker's global scope, so a later check can tell a new worker from it. */
+export async function markWorker(context: BrowserContext): Promise<void> {
+  await evaluateInWorker(context, () => {
+    (globalThis as { swaplaneE2eMark?: boolean }).swaplaneE2eMark = true;
+  });
+}
+
+/** Checks that the extension's running service worker is a new one: its global scope has no mark. */
+export async function expectNewWorker(context: BrowserContext): Promise<void> {
+  const fresh = await evaluateInWorker(
+    context,
+    () => (globalThis as { swaplaneE2eMark?: boolean }).swaplaneE2eMark === undefined,
+  );
+  expect(fresh, 'the service worker was not restarted').toBe(true);
+}
+
+/**
+ * A tab to hold the CDP session that stops the worker: a web page (the e2e service's origin), never
+ * about:blank, which Chrome may place in the extension's own renderer process, so that stopping the
+ * worker closed the tab and its session with it (the stop then never saw the worker's status).
+ */
+export async function openHelperTab(context: BrowserContext): Promise<Page> {
+  const helper = await context.newPage();
+  const serviceUrl = process.env.SWAPLANE_E2E_SERVICE_URL;
+  await helper.goto(serviceUrl ? `${serviceUrl}/` : 'about:blank');
+  return helper;
+}
+
+/**
+ * Stops the extension's service worker the way Chrome does when it idles out, through a CDP session
+ * on `page`, and returns once the worker reports itself stopped. Anything may wake it right after.
+ */
+export async function stopServiceWorker(
+  context: BrowserContext,
+  page: Page,
+  extensionId: string,
+): Promise<void> {
+  const cdp = await context.newCDPSession(page);
+  const seen = await watchStatus(cdp, extensionId);
+  const { targetInfos } = await cdp.send('Target.getTargets');
+  const worker = targetInfos.find(
+    (target) =>
+      target.type === 'service_worker' && target.url.startsWith(`chrome-extension://${extensionId}/`),
+  );
+  if (!worker) {
+    // Already stopped (idle): nothing to stop.
+    await cdp.detach();
+    return;
+  }
+  const before = seen.length;
+  await cdp.send('Target.closeTarget', { targetId: worker.targetId });
+  // Closing is asynchronous: opening an extension page while the old worker is still going down
+  // has closed that page with it. Down is: its own status (an event CDP sends) said "stopped" since
+  // the close, or says so now (a target listed for a worker already stopped), or its target is gone.
+  await expect
+    .poll(
+      async () => {
+        if (seen.slice(before).includes('stopped') || seen.at(-1) === 'stopped') return true;
+        // The session's page may have gone with the worker: ask through a page still open.
+        const asking = await context.newCDPSession(sessionPage(context));
+        const { targetInfos: now } = await asking.send('Target.getTargets');
+        await asking.detach().catch(() => {});
+        return !now.some((target) => target.targetId === worker.targetId);
+      },
+      { message: 'the service worker did not stop' },
+    )
+    .toBe(true);
+  await cdp.detach().catch(() => {}); // the session's page may have gone meanwhile: nothing to undo
+}
+
+/**
+ * Stops the service worker from a blank helper tab (left open, so the browser keeps a window), as the
+ * browser does while the user is away: `closeFirst` (the popup, or any extension page) is closed
+ * before, since an extension page holding the CDP session can be closed along with the worker.
+ */
+export async function stopWorkerFromBlankTab(
+  context: BrowserContext,
+  extensionId: string,
+  closeFirst?: Page,
+): Promise<void> {
+  const helper = await openHelperTab(context);
+  await closeFirst?.close();
+  await stopServiceWorker(context, helper, extensionId);
+}
+
+/**
+ * Chrome stops the worker and something wakes it (here the test itself, as a message would): marks
+ * the running worker, stops it through a CDP session on `page` (a blank or web page), starts it again
+ * and checks the one running is new.
+ */
+export async function restartServiceWorker(
+  context: BrowserContext,
+  page: Page,
+  extensionId: string,
+): Promise<void> {
+  await markWorker(context);
+  await stopServiceWorker(context, page, extensionId);
+  await expectNewWorker(context); // wakes it first
+}
