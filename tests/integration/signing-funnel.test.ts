@@ -20,8 +20,9 @@ import type { ManifestChain } from '../../devnet/manifest';
 import { NATIVE_TOKEN_ADDRESS } from '../../lib/api/schema';
 import { createHandlers, handleMessage } from '../../lib/background/router';
 import { type BackgroundServices, createBackgroundServices } from '../../lib/background/services';
-import { RESULT_SCHEMAS, type Response } from '../../lib/messaging/protocol';
+import type { Response } from '../../lib/messaging/protocol';
 import { publicClientFor, type RpcClient } from '../../lib/rpc/network';
+import { okSender, sessionQuoted, until } from '../support/background';
 import { type FaultProxy, lyingFeeRules, onPath, onRpc } from '../support/fault-proxy';
 import { type ProxiedDevnet, resetToProxies, startProxiedDevnet } from '../support/proxied-devnet';
 
@@ -43,27 +44,9 @@ function send(message: unknown): Promise<Response> {
   return handleMessage(createHandlers(services), services, message, 'view');
 }
 
-async function ok<T extends keyof typeof RESULT_SCHEMAS>(message: { type: T } & Record<string, unknown>) {
-  const answer = await send(message);
-  if (!answer.ok) throw new Error(`${answer.error.code}: ${answer.error.message}`);
-  return RESULT_SCHEMAS[message.type].parse(answer.result) as ReturnType<(typeof RESULT_SCHEMAS)[T]['parse']>;
-}
-
-async function until<T>(read: () => T | undefined | null, what: string, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const value = read();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-/** A quote of `inAmount` of `inToken` for `outToken` in the session, ready to review. */
-async function quoted(inToken: string, outToken: string, inAmount: bigint) {
-  services.session.setInput({ chainId: 1, inToken, outToken, inAmount: inAmount.toString(), slippage: 1 });
-  await until(() => services.session.getState().status === 'ready', 'a quote');
-}
+const ok = okSender(send);
+const quoted = (inToken: string, outToken: string, inAmount: bigint) =>
+  sessionQuoted(services, inToken, outToken, inAmount);
 
 /** The acknowledgements a review asks for, ticked. */
 const ticks = (preview: { warnings: { code: string; needsAcknowledgement: boolean }[] }) =>

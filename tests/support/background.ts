@@ -7,6 +7,7 @@ import {
   type BackgroundServices,
   createBackgroundServices,
 } from '@/lib/background/services';
+import { RESULT_SCHEMAS, type Response } from '@/lib/messaging/protocol';
 
 export const ANVIL_PHRASE = 'test test test test test test test test test test test junk';
 export const TEST_PASSWORD = 'correct horse battery';
@@ -34,4 +35,37 @@ export async function importAnvilPhrase(send: ReturnType<typeof viewSender>): Pr
     confirmation: TEST_PASSWORD,
   });
   expect(imported.ok).toBe(true);
+}
+
+/** A request the background must answer ok: its result, parsed with the protocol's result schema. */
+export function okSender(send: (message: unknown) => Promise<Response>) {
+  return async <T extends keyof typeof RESULT_SCHEMAS>(message: { type: T } & Record<string, unknown>) => {
+    const answer = await send(message);
+    if (!answer.ok) throw new Error(`${answer.error.code}: ${answer.error.message}`);
+    return RESULT_SCHEMAS[message.type].parse(answer.result) as ReturnType<
+      (typeof RESULT_SCHEMAS)[T]['parse']
+    >;
+  };
+}
+
+/** Polls `read` every 50 ms until it gives a value, at most `ms`. */
+export async function until<T>(read: () => T | undefined | null, what: string, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const value = read();
+    if (value) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A quote of `inAmount` of `inToken` for `outToken` on Ethereum in the session, ready to review. */
+export async function sessionQuoted(
+  services: BackgroundServices,
+  inToken: string,
+  outToken: string,
+  inAmount: bigint,
+): Promise<void> {
+  services.session.setInput({ chainId: 1, inToken, outToken, inAmount: inAmount.toString(), slippage: 1 });
+  await until(() => services.session.getState().status === 'ready', 'a quote');
 }
