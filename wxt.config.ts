@@ -55,9 +55,24 @@ export default defineConfig({
   }),
   vite: () => ({
     plugins: [preact(), harden(), abiLiterals()],
+    // Chromium and Firefox (>= 115) preload modules natively: Vite's polyfill would only run a
+    // document query and watch the whole document with a MutationObserver in every page.
+    build: { modulePreload: { polyfill: false } },
     define: { __SWAPLANE_BUILD__: JSON.stringify(build.defaults) },
   }),
   hooks: {
+    // The popup is built alone, not with the other pages: a multi-page build splits every module the
+    // popup shares with options or the approval page into shared chunks, each one more file the popup
+    // waits for at start-up (docs/PERFORMANCE.md, "How the popup opens fast").
+    'entrypoints:grouped': (_wxt, groups) => {
+      for (const group of groups) {
+        if (!Array.isArray(group)) continue;
+        const popup = group.findIndex((entrypoint) => entrypoint.type === 'popup');
+        if (popup < 0 || group.length < 2) continue;
+        groups.push(group.splice(popup, 1));
+        return;
+      }
+    },
     // The explorer content script and the popup's preload script use the browser's own promise API
     // (`browser`, or `chrome` in Chromium MV3) instead of webextension-polyfill: they only send
     // runtime messages and open a port, which both do natively, and the polyfill alone is ~3 kB of

@@ -45,12 +45,19 @@ async function rotate(context: BrowserContext, urls: Record<PageName, string>, r
       ready[name].push(await readyOf(context, urls[name]));
     }
   const empty = p50(ready.empty);
+  // Paired within each round (the three opens are seconds apart, so the machine's load is nearly the
+  // same for them): cancels the drift of a shared machine's load across the run.
+  const paired = ready.this.map((ms, round) => ms / (ready.other[round] ?? Number.NaN));
   return {
     emptyMs: Number(empty.toFixed(1)),
     thisMs: Number(p50(ready.this).toFixed(1)),
     otherMs: Number(p50(ready.other).toFixed(1)),
     thisRatio: Number((p50(ready.this) / empty).toFixed(2)),
     otherRatio: Number((p50(ready.other) / empty).toFixed(2)),
+    /** p50 of this / other in the same round (< 1: this build is faster). */
+    pairedThisOverOther: Number(p50(paired).toFixed(3)),
+    /** Rounds in which this build was ready first. */
+    thisFirstInRounds: `${paired.filter((ratio) => ratio < 1).length} of ${paired.length}`,
   };
 }
 

@@ -1,3 +1,5 @@
+// First: sends popupStart and opens the session port before the rest of the graph is evaluated.
+import './send-first';
 import '@/lib/zod-config';
 import { render } from 'preact';
 import { holdLogos, releaseLogos } from '@/components/logo-gate';

@@ -1,10 +1,10 @@
 // The popup's first requests: what its first frame needs (popupStart) and the quote-session port,
-// sent at once. popup.html runs them from a classic script (entrypoints/popup-preload.ts) while
-// the parser is still in <head>, so they travel while the popup's modules load and evaluate (the
-// shared chunk of preact and zod alone takes longer than a whole empty popup). The state lives on
-// `globalThis` because that script and the popup's module are separate bundles. Raw answers
-// only: start.ts, their one reader, parses them with the protocol's schemas (and sends them itself
-// if the script did not run).
+// sent at once. The popup is one module file (wxt.config.ts builds it alone), and send-first.ts,
+// the first module it evaluates, calls `startPreload`: they travel while zod's schemas and the
+// screens' modules are still being evaluated (that alone takes longer than a whole empty popup).
+// The state lives on `globalThis` so a second start (tests, a reload) finds what was sent. Raw
+// answers only: start.ts, their one reader, parses them with the protocol's schemas (and sends
+// them itself if nothing did).
 import { browser } from 'wxt/browser';
 
 /** QUOTE_SESSION_PORT of lib/messaging/protocol.ts, not imported: that module builds zod schemas. */

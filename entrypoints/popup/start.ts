@@ -1,6 +1,6 @@
-// The popup's start-up, view side, in one place. popup.html's classic script (popup-preload.ts,
-// through preload.ts) sends `popupStart` and opens the quote-session port before the modules load;
-// this module is the only reader of both. `bootPopup` (main.tsx) parses the answer before the first
+// The popup's start-up, view side, in one place. send-first.ts (through preload.ts) sends
+// `popupStart` and opens the quote-session port before the rest of the modules evaluate; this
+// module is the only reader of both. `bootPopup` (main.tsx) parses the answer before the first
 // render (capped), `takeStart` hands it to the first mount of each reader, and `takeSessionStart`
 // hands over the port with what it buffered, merged with the answer's session and swap, so the same
 // state never arrives by two roads. Every later change comes through the port (useQuoteSession).
@@ -43,7 +43,7 @@ function track<T>(promise: Promise<T>): Booted<T> {
  * (or failed), or after `maxWaitMs` (a slow background then shows "Loading…", never a blank popup).
  */
 export function bootPopup(maxWaitMs: number): Promise<void> {
-  startPreload(); // does nothing when popup-preload.js already sent it
+  startPreload(); // does nothing when send-first.ts already sent it
   const raw = takePreloadedStart();
   startedRawSession = undefined;
   raw?.then(

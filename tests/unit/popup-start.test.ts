@@ -1,5 +1,5 @@
-// The popup's start-up, view side (entrypoints/popup/start.ts): the one reader of what popup.html's
-// classic script sent (the popupStart answer, the buffered quote-session port).
+// The popup's start-up, view side (entrypoints/popup/start.ts): the one reader of what send-first.ts
+// sent (the popupStart answer, the buffered quote-session port).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { PreloadedPort } from '@/entrypoints/popup/preload';
