@@ -5,7 +5,8 @@
 // The other build's chunks are copied beside this build's (Vite names them by content, so a shared
 // name is the same file) and its popup.html becomes popup-other.html: same extension, same origin,
 // same background, same cached list. Prints p50 of the ready mark for each page and each popup's
-// ratio, with the cached list and then reopened on a live quote (as scripts/bench-popup.ts).
+// ratio, with the cached list and then reopened on a live quote (as scripts/bench-popup.ts), and
+// the two builds compared round by round (p50 of this / other, and how many rounds this one won).
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
