@@ -56,6 +56,8 @@ export default defineConfig({
   vite: () => ({
     plugins: [preact(), harden(), abiLiterals()],
     define: { __SWAPLANE_BUILD__: JSON.stringify(build.defaults) },
+    // scripts/bundle-sources.ts: which module each byte of a built script comes from.
+    ...(process.env.SWAPLANE_SOURCEMAP ? { build: { sourcemap: true } } : {}),
   }),
   hooks: {
     // The explorer content script and the popup's preload script use the browser's own promise API
