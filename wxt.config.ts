@@ -59,6 +59,8 @@ export default defineConfig({
     // document query and watch the whole document with a MutationObserver in every page.
     build: { modulePreload: { polyfill: false } },
     define: { __SWAPLANE_BUILD__: JSON.stringify(build.defaults) },
+    // scripts/bundle-sources.ts: which module each byte of a built script comes from.
+    ...(process.env.SWAPLANE_SOURCEMAP ? { build: { sourcemap: true } } : {}),
   }),
   hooks: {
     // The popup is built alone, not with the other pages: a multi-page build splits every module the

@@ -3,7 +3,7 @@
 // (lib/dapp/methods.ts), and answers a result or an EIP-1193 error. Requests that need the user
 // wait in one bounded queue shown by one approval window (./dapp-approvals.ts).
 
-import { getAddress, type Hex, recoverMessageAddress } from 'viem';
+import type { Hex } from 'viem';
 import { browser } from 'wxt/browser';
 import { sameAddress } from '@/lib/api/schema';
 import type { DappResponse } from '@/lib/dapp/approval';
@@ -14,6 +14,7 @@ import { parseParams } from '@/lib/dapp/params';
 import { createRateLimiter } from '@/lib/dapp/rate-limit';
 import { type ConnectedSite, hexChainId, siteFor } from '@/lib/dapp/sites';
 import { publicClientFor } from '@/lib/rpc/network';
+import { recoverMessageAddress } from '@/lib/rpc/recover-signer';
 import type { Settings } from '@/lib/settings/settings';
 import type { DappSettings } from '@/lib/state/dapp';
 import { dappSettingsItem } from '@/lib/storage/items';
@@ -324,12 +325,7 @@ async function answerWalletMethod(
     case 'personal_ecRecover': {
       const [message, signature] = parseParams(method, params);
       try {
-        return getAddress(
-          await recoverMessageAddress({
-            message: { raw: messageBytesHex(message) },
-            signature: signature as Hex,
-          }),
-        );
+        return recoverMessageAddress(messageBytesHex(message), signature as Hex);
       } catch {
         throw new DappRpcError(
           RPC_ERROR.invalidParams,

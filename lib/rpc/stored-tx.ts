@@ -3,7 +3,8 @@
 // they must be the transaction the record names (keccak(raw) == hash) and signed by the account
 // (the signature recovers to it) on the record's chain. Read with RLP alone: viem's
 // parseTransaction would bring every transaction type's parser into the background bundle.
-import { type Address, fromRlp, getAddress, type Hex, keccak256, recoverAddress, toRlp } from 'viem';
+import { type Address, fromRlp, getAddress, type Hex, keccak256, toRlp } from 'viem';
+import { recoverAddress } from './recover-signer';
 
 export interface StoredTxFields {
   chainId: number;
@@ -49,10 +50,7 @@ export async function verifyStoredTx(input: {
   const unsigned = `0x02${toRlp(fields.slice(0, 9) as Hex[]).slice(2)}` as Hex;
   let recovered: Address;
   try {
-    recovered = await recoverAddress({
-      hash: keccak256(unsigned),
-      signature: { r: r as Hex, s: s as Hex, yParity: Number(big(v)) },
-    });
+    recovered = recoverAddress(keccak256(unsigned), { r: r as Hex, s: s as Hex, yParity: Number(big(v)) });
   } catch {
     throw forged('has no valid signature');
   }

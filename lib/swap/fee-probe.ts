@@ -42,15 +42,27 @@ interface Probed extends ProbeResult {
   at: number;
 }
 
+/** The route part of a probe's key, per quote object: the swap screen asks about the same quote at each look. */
+const routeKeys = new WeakMap<Quote, string>();
+
+function routeKeyOf(quote: Quote): string {
+  let key = routeKeys.get(quote);
+  if (key === undefined) {
+    const route = quote.bestRoute.map((share) => [
+      share.percent,
+      share.swaps.map((swap) => String((swap as { pool?: unknown }).pool ?? JSON.stringify(swap))),
+    ]);
+    key = JSON.stringify(route).toLowerCase();
+    routeKeys.set(quote, key);
+  }
+  return key;
+}
+
 /** The same route and amount from the same account: pools, percents and the amount, not the block. */
 export function probeKey(quote: Quote, from: string): string {
-  const route = quote.bestRoute.map((share) => [
-    share.percent,
-    share.swaps.map((swap) => String((swap as { pool?: unknown }).pool ?? JSON.stringify(swap))),
-  ]);
   return (
     [from.toLowerCase(), quote.chainId, quote.inToken, quote.outToken, quote.inAmount].join(':') +
-    JSON.stringify(route).toLowerCase()
+    routeKeyOf(quote)
   );
 }
 

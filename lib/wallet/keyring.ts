@@ -7,10 +7,11 @@
 // get something that signs, and it checks the account's address against the secrets, so a
 // tampered metadata entry can never make the wallet sign with (or show) an unexpected account.
 import { bytesToHex, type Hex } from 'viem';
-import { HDKey, type LocalAccount, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
+import { type LocalAccount, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
 import * as z from 'zod/mini';
 import { type Address, AddressSchema } from '@/lib/api/schema';
 import { wipe } from './bytes';
+import { childNode, derivePath, masterNode, wipeNode } from './hd-key';
 import { type MnemonicIssue, type PrivateKeyIssue, parsePrivateKey, validateMnemonic } from './mnemonic';
 import type { VaultSecrets } from './vault';
 
@@ -173,21 +174,21 @@ async function withDerivedKeys<T>(
   use: (privateKey: Hex, index: number) => T,
 ): Promise<T[]> {
   const seed = await seedOf(checkedMnemonic(mnemonic));
-  const root = HDKey.fromMasterSeed(seed);
-  wipe(seed);
-  const parent = root.derive(DERIVATION_PARENT_PATH);
-  root.wipePrivateData();
+  const root = await masterNode(seed).finally(() => wipe(seed));
+  const parent = await derivePath(root, DERIVATION_PARENT_PATH).finally(() => wipeNode(root));
   try {
-    return indices.map((index) => {
-      const child = parent.deriveChild(checkedIndex(index));
-      const key = child.privateKey;
-      if (!key) throw new Error('derivation produced no private key');
-      const result = use(bytesToHex(key), index);
-      child.wipePrivateData();
-      return result;
-    });
+    const results: T[] = [];
+    for (const index of indices) {
+      const child = await childNode(parent, checkedIndex(index));
+      try {
+        results.push(use(bytesToHex(child.privateKey), index));
+      } finally {
+        wipeNode(child);
+      }
+    }
+    return results;
   } finally {
-    parent.wipePrivateData();
+    wipeNode(parent);
   }
 }
 

@@ -249,6 +249,14 @@ export async function pickToken(page: Page, picker: 'from' | 'to', query: string
   await page.locator(`button[data-token="${address.toLowerCase()}"]`).click();
 }
 
+/** ETH -> USDC for `amount` on the swap screen, until the quote shows what you receive in USDC. */
+export async function quoteEthToUsdc(page: Page, amount: string): Promise<void> {
+  await pickToken(page, 'from', 'ETH', ETH);
+  await pickToken(page, 'to', 'USDC', USDC);
+  await page.getByLabel('Amount').fill(amount);
+  await expect(page.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+}
+
 /** One JSON-RPC call straight to a node (anvil), bypassing the extension and any proxy. */
 export async function rpcCall(url: string, method: string, params: unknown[] = []): Promise<unknown> {
   const response = await fetch(url, {

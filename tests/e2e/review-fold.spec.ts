@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { ETH, expect, openWalletPopup, pickToken, TRUST_ROUTER_TICK, test, USDC } from './fixtures';
+import { expect, openWalletPopup, quoteEthToUsdc, TRUST_ROUTER_TICK, test } from './fixtures';
 
 const SCREENS = process.env.SWAPLANE_SCREENS ?? '/work/screens/27a';
 
@@ -12,10 +12,7 @@ test('at 360x480 the router-trust tick is in view with Confirm, no scrolling, li
   test.setTimeout(90_000);
   const { popup } = await openWalletPopup(context, extensionId);
   await popup.setViewportSize({ width: 360, height: 480 });
-  await pickToken(popup, 'from', 'ETH', ETH);
-  await pickToken(popup, 'to', 'USDC', USDC);
-  await popup.getByLabel('Amount').fill('0.5');
-  await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+  await quoteEthToUsdc(popup, '0.5');
   await popup.getByRole('button', { name: 'Review swap' }).click();
 
   const review = popup.getByRole('dialog', { name: 'Review swap' });

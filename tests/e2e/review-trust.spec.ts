@@ -1,6 +1,16 @@
 import type { Page, TestInfo } from '@playwright/test';
 import { createPublicClient, erc20Abi, http } from 'viem';
-import { ACCOUNT, checkAndShoot, ETH, expect, openWalletPopup, pickToken, test, USDC } from './fixtures';
+import {
+  ACCOUNT,
+  checkAndShoot,
+  ETH,
+  expect,
+  openWalletPopup,
+  pickToken,
+  quoteEthToUsdc,
+  test,
+  USDC,
+} from './fixtures';
 
 /** Where a person wants the screenshots (checkAndShoot writes its own there too). */
 const SCREENS = process.env.SWAPLANE_SCREENS;
@@ -50,10 +60,7 @@ test('first swap on a network at 360x600 and 360x480: the router is trusted insi
     functionName: 'balanceOf',
     args: [ACCOUNT],
   });
-  await pickToken(popup, 'from', 'ETH', ETH);
-  await pickToken(popup, 'to', 'USDC', USDC);
-  await popup.getByLabel('Amount').fill('0.5');
-  await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+  await quoteEthToUsdc(popup, '0.5');
   // The swap screen's fee, once known, to compare with the review's.
   await expect(popup.getByTestId('quote-fee')).toContainText('ETH', { timeout: 20_000 });
   await popup.getByRole('button', { name: 'Review swap' }).click();
@@ -175,11 +182,8 @@ test('while the next quote loads, "You receive" keeps the last quote dimmed, nev
   test.setTimeout(90_000);
   const { popup } = await openWalletPopup(context, extensionId);
   await popup.setViewportSize({ width: 360, height: 480 });
-  await pickToken(popup, 'from', 'ETH', ETH);
-  await pickToken(popup, 'to', 'USDC', USDC);
-  await popup.getByLabel('Amount').fill('1');
+  await quoteEthToUsdc(popup, '1');
   const live = popup.getByTestId('quote-out');
-  await expect(live).toContainText('USDC', { timeout: 20_000 });
   const first = await live.textContent();
   await popup.getByLabel('Amount').fill('2');
   // The debounce and the request take a moment: meanwhile the last figure stays, marked as loading.

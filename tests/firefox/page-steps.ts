@@ -1,6 +1,7 @@
 // The web-page steps of the Firefox smoke: an explorer page at its real URL (served by request
 // interception, nothing leaves the machine) gets its controls and a quote card; a local dapp finds
-// Swaplane through EIP-6963, connects and gets a personal_sign that viem verifies.
+// Swaplane through EIP-6963, connects and gets a personal_sign that viem verifies; a closed approval
+// window answers 4001.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
@@ -188,6 +189,18 @@ export async function dappConnectAndSign(browser: Browser, account: string): Pro
     if (!signature) throw new Error(`personal_sign answered ${JSON.stringify(signed)}`);
     if (!(await verifyMessage({ address: account as `0x${string}`, message, signature })))
       throw new Error('the signature does not verify for the account');
+    // Closing the window refuses: the event page hears the window go (windows.onRemoved), answers 4001.
+    const closed = await askAndApprove(
+      browser,
+      page,
+      { name: 'closed', method: 'personal_sign', params: [hex, account] },
+      async (prompt) => {
+        await waitForText(prompt, approval.signHeading);
+        await prompt.close();
+      },
+    );
+    if ((closed as { error?: { code?: number } }).error?.code !== 4001)
+      throw new Error(`closing the approval window answered ${JSON.stringify(closed)}, not 4001`);
     await page.close();
   } finally {
     await new Promise((resolve) => server.close(resolve));

@@ -97,6 +97,9 @@ export const popup = {
     await fill(page, 'Confirm password', password);
   },
   importButton: 'Import',
+  createButton: 'Create a new wallet',
+  copyPhraseButton: 'Copy',
+  phraseCopied: 'clears it from the clipboard in 30 seconds',
   async unlock(page: Page, password: string): Promise<void> {
     await fill(page, 'Password', password);
     await click(page, 'Unlock');

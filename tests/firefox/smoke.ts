@@ -5,7 +5,15 @@
 import { startEmbeddedDefault } from '../../scripts/embedded.ts';
 import { launchFirefox } from './firefox.ts';
 import { dappConnectAndSign, explorerQuote } from './page-steps.ts';
-import { ACCOUNT, autoLockAndUnlock, importWallet, swapAndReadActivity } from './wallet-steps.ts';
+import {
+  ACCOUNT,
+  autoLockAndUnlock,
+  type CopiedPhrase,
+  copyRecoveryPhrase,
+  expectPhraseCleared,
+  importWallet,
+  swapAndReadActivity,
+} from './wallet-steps.ts';
 
 const STEP_LIMIT_MS = 150_000;
 
@@ -42,6 +50,11 @@ async function main(): Promise<void> {
       if (firefox.problems.length > 0)
         throw new Error(`Firefox printed errors:\n${firefox.problems.join('\n')}`);
     };
+    let copied: CopiedPhrase | undefined;
+    await step("a new wallet's recovery phrase copied: on the clipboard, its clear due in 30 s", async () => {
+      copied = await copyRecoveryPhrase(firefox);
+      checkProblems();
+    });
     let popup: Awaited<ReturnType<typeof importWallet>> | undefined;
     await step('import a wallet in the popup (fits 360x600 and 360x480)', async () => {
       popup = await importWallet(firefox.browser, urls);
@@ -56,8 +69,16 @@ async function main(): Promise<void> {
       await explorerQuote(firefox.browser, urls);
       checkProblems();
     });
-    await step('dapp: EIP-6963, connect, personal_sign verified with viem', async () => {
-      await dappConnectAndSign(firefox.browser, ACCOUNT);
+    await step(
+      'dapp: EIP-6963, connect, personal_sign verified with viem, a closed window answers 4001',
+      async () => {
+        await dappConnectAndSign(firefox.browser, ACCOUNT);
+        checkProblems();
+      },
+    );
+    await step('the copied phrase cleared from the clipboard by the event page, no page open', async () => {
+      if (!copied) throw new Error('nothing was copied');
+      await expectPhraseCleared(firefox, copied);
       checkProblems();
     });
     await step('auto-lock with the event page unloaded, then unlock', async () => {

@@ -1,5 +1,6 @@
 // The popup's steps of the Firefox smoke: set up, import, swap ETH -> USDC and USDC -> DAI (with an
-// approval), Activity, and the auto-lock after the event page was unloaded.
+// approval), Activity, the auto-lock after the event page was unloaded, and a copied recovery phrase
+// cleared from the clipboard by the event page.
 import type { Browser, Page } from 'puppeteer-core';
 import { createPublicClient, erc20Abi, http } from 'viem';
 import { formatAmount } from '../../lib/amounts/index.ts';
@@ -154,4 +155,65 @@ export async function autoLockAndUnlock(firefox: Firefox): Promise<void> {
   await popup.unlock(page, PASSWORD);
   await waitForText(page, ACCOUNT.slice(0, 6));
   await find(page, 'Lock', 'button');
+}
+
+/** The system clipboard's text, read from an extension page (the extension holds clipboardRead). */
+function readClipboard(page: Page): Promise<string> {
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+/** The background's clipboard alarm, read from an extension page (alarms are the extension's, not the page's). */
+function clipboardAlarm(page: Page): Promise<{ scheduledTime: number } | undefined> {
+  return page.evaluate(() =>
+    (
+      globalThis as unknown as {
+        browser: { alarms: { get(name: string): Promise<{ scheduledTime: number } | undefined> } };
+      }
+    ).browser.alarms.get('clear-clipboard'),
+  );
+}
+
+export interface CopiedPhrase {
+  /** When the background's alarm clears it. */
+  clearAt: number;
+}
+
+/**
+ * A new wallet's recovery phrase copied with Copy: 12 words on the clipboard and the background's
+ * clear due 30 s later; then every page closes, so only the event page (woken by its alarm) can clear it.
+ */
+export async function copyRecoveryPhrase(firefox: Firefox): Promise<CopiedPhrase> {
+  const page = await openExtensionPage(firefox.browser, 'popup.html');
+  await click(page, popup.createButton);
+  const copiedAt = Date.now();
+  await click(page, popup.copyPhraseButton);
+  await waitForText(page, popup.phraseCopied);
+  const reader = await openExtensionPage(firefox.browser, 'options.html');
+  const words = (await readClipboard(reader)).split(' ');
+  if (words.length !== 12)
+    throw new Error(`the clipboard holds ${words.length} words, not the 12 of the phrase`);
+  const alarm = await clipboardAlarm(reader);
+  if (!alarm || alarm.scheduledTime < copiedAt + 29_000 || alarm.scheduledTime > Date.now() + 31_000)
+    throw new Error(`no clear due 30 s after the copy: ${JSON.stringify(alarm)}`);
+  await page.close();
+  await reader.close();
+  return { clearAt: alarm.scheduledTime };
+}
+
+/** The copied phrase left the clipboard at its time, cleared by the event page with no page of ours open. */
+export async function expectPhraseCleared(firefox: Firefox, copied: CopiedPhrase): Promise<void> {
+  // Other steps ran meanwhile: usually past due already. Firefox may run an alarm a little late.
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, copied.clearAt - Date.now())));
+  const reader = await openExtensionPage(firefox.browser, 'options.html');
+  const deadline = Date.now() + 20_000;
+  let text = await readClipboard(reader);
+  while (text !== '') {
+    if (Date.now() > deadline)
+      throw new Error(
+        `the clipboard still holds ${text.split(' ').length} words 20 s after the clear was due`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    text = await readClipboard(reader);
+  }
+  await reader.close();
 }

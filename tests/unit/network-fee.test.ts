@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Quote } from '@/lib/api/schema';
 import { feeEstimate } from '@/lib/rpc/fees';
@@ -130,6 +130,25 @@ describe('fee probe key', () => {
     ];
     expect(probeKey(quoteOf({ bestRoute: split }), from)).not.toBe(key);
     expect(probeKey(quoteOf(), '0x3333333333333333333333333333333333333333')).not.toBe(key);
+  });
+
+  it("serialises a quote's route once, however often the screen looks at that quote", () => {
+    const quote = quoteOf();
+    const from = '0x2222222222222222222222222222222222222222';
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const key = probeKey(quote, from);
+      const once = stringify.mock.calls.length;
+      expect(once).toBeGreaterThan(0);
+      for (let look = 0; look < 5; look++) expect(probeKey(quote, from)).toBe(key);
+      expect(probeKey(quote, '0x3333333333333333333333333333333333333333')).not.toBe(key);
+      expect(stringify.mock.calls.length).toBe(once);
+      // A new quote object (the next refresh) is read again, to the same key.
+      expect(probeKey(quoteOf(), from)).toBe(key);
+      expect(stringify.mock.calls.length).toBeGreaterThan(once);
+    } finally {
+      stringify.mockRestore();
+    }
   });
 });
 
