@@ -7,7 +7,7 @@ import { formatImpact, impactLevel } from '@/lib/swap/price-impact';
 import {
   allAcknowledged,
   type ChangedFigure,
-  FALLBACK_QUOTE_LIFETIME_MS,
+  QUOTE_LIFETIME_MS,
   quoteChanges,
   requiredAcknowledgements,
   reviewWarnings,
@@ -113,8 +113,9 @@ function reviewBlock(input: {
  */
 function useShownExpiry(preview: SwapPreview | null, fallback: number, quoteKey: unknown): number {
   const seen = useRef<{ key: unknown; at: number } | null>(null);
-  if (!preview) return fallback;
   const before = seen.current !== null && seen.current.key === quoteKey ? seen.current.at : null;
+  // A re-check loading (another approval choice) keeps the earlier preview's end, never the fallback's.
+  if (!preview) return shownExpiry(before, fallback);
   const at = shownExpiry(before, preview.expiresAt);
   seen.current = { key: quoteKey, at };
   return at;
@@ -169,7 +170,8 @@ function toggled(set: ReadonlySet<string>, code: string, on: boolean): ReadonlyS
 
 export function ReviewSheet(props: ReviewSheetProps) {
   const { from, to, native, now, error } = props;
-  const [frozen, setFrozen] = useState({ quote: props.quote, receivedAt: props.receivedAt });
+  // A quote with no arrival time counts from the review's opening, never from each render's `now`.
+  const [frozen, setFrozen] = useState({ quote: props.quote, receivedAt: props.receivedAt ?? now });
   const [previous, setPrevious] = useState<Quote | null>(null);
   const [approvalMode, setApprovalMode] = useState<ApprovalMode>('exact');
   const [state, setState] = useState<PreviewState>({ status: 'loading' });
@@ -210,7 +212,7 @@ export function ReviewSheet(props: ReviewSheetProps) {
   const all = reviewWarnings(preview?.warnings ?? [], impact, preview ? preview.calldata.readable : true);
   const trust = routerTrustWarning(all);
   const warnings = all.filter((warning) => warning !== trust);
-  const expiresAt = useShownExpiry(preview, (frozen.receivedAt ?? now) + FALLBACK_QUOTE_LIFETIME_MS, frozen);
+  const expiresAt = useShownExpiry(preview, (frozen.receivedAt ?? now) + QUOTE_LIFETIME_MS, frozen);
   const expired = now >= expiresAt;
   const block = reviewBlock({ state, expired, error, gaveUp: asking.gaveUp, warnings: all, ticked, trust });
 

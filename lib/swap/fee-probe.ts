@@ -5,10 +5,11 @@
 // encoded here would know neither the router (the build names it) nor another service's route format.
 // Nothing is signed or sent: the build is only simulated. One probe per distinct route and amount:
 // quote refreshes of the same route reuse it (after a fresh allowance read), and equal probes in
-// flight are shared, so the service sees at most one build per route the user looks at.
-import type { Address, Hex } from 'viem';
+// flight are shared, so the service sees at most one build per route the user looks at. An amount
+// the account cannot pay is never built: its simulation could only fail (the screen then says "about").
+import { type Address, erc20Abi, type Hex } from 'viem';
 import type { SwapApiClient } from '@/lib/api/client';
-import type { Quote } from '@/lib/api/schema';
+import { isNativeToken, type Quote } from '@/lib/api/schema';
 import type { CappedFees } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
 import { approvalFor } from './approval';
@@ -66,9 +67,27 @@ export function probeKey(quote: Quote, from: string): string {
   );
 }
 
+/** Whether `from` holds the amount paid in: a build of an amount it cannot pay is never simulated. */
+export async function affordable(client: RpcClient, quote: Quote, from: Address): Promise<boolean> {
+  const held = isNativeToken(quote.inToken)
+    ? await client.getBalance({ address: from })
+    : await client.readContract({
+        address: quote.inToken as Address,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [from],
+      });
+  return held >= BigInt(quote.inAmount);
+}
+
+/** The routers' key: the service's contract on a chain (its builds name one router for it). */
+const routerKey = (quote: Pick<Quote, 'chainId' | 'contractAddress'>) =>
+  `${quote.chainId}:${quote.contractAddress.toLowerCase()}`;
+
 /** Builds and simulates once; null when the simulation cannot tell (unsupported RPC, reverts, no funds). */
 async function probeOnce(input: ProbeInput): Promise<ProbeResult | null> {
   const { client, quote, from } = input;
+  if (!(await affordable(client, quote, from))) return null;
   const { build } = await input.api.build(quote, {
     retry: false,
     signal: AbortSignal.timeout(PROBE_BUILD_TIMEOUT_MS),
@@ -99,6 +118,8 @@ async function probeOnce(input: ProbeInput): Promise<ProbeResult | null> {
 export function createFeeProbe(now: () => number = Date.now, limit = 16) {
   const done = new Map<string, Probed>();
   const running = new Map<string, Promise<ProbeResult | null>>();
+  /** The router the last build for each service contract named (the spender a review approves). */
+  const routers = new Map<string, Address>();
 
   /** A reused probe holds while the approvals it counted are still the ones needed. */
   async function reusable(input: ProbeInput, key: string): Promise<Probed | null> {
@@ -116,18 +137,21 @@ export function createFeeProbe(now: () => number = Date.now, limit = 16) {
     return approval.calls.length === last.approvals.length ? last : null;
   }
 
-  function keep(key: string, found: ProbeResult): void {
+  function keep(key: string, quote: Quote, found: ProbeResult): void {
+    routers.delete(routerKey(quote));
+    routers.set(routerKey(quote), found.router);
+    if (routers.size > limit) routers.delete(routers.keys().next().value as string);
     done.delete(key);
     done.set(key, { ...found, at: now() });
     if (done.size > limit) done.delete(done.keys().next().value as string);
   }
 
   /** Runs `work` as the one probe of `key`: a look meanwhile waits for it instead of building again. */
-  function track(key: string, work: Promise<ProbeResult | null>): Promise<ProbeResult | null> {
+  function track(key: string, quote: Quote, work: Promise<ProbeResult | null>): Promise<ProbeResult | null> {
     const pending = work
       .catch(() => null)
       .then((found) => {
-        if (found) keep(key, found);
+        if (found) keep(key, quote, found);
         return found;
       })
       .finally(() => {
@@ -144,12 +168,15 @@ export function createFeeProbe(now: () => number = Date.now, limit = 16) {
       if (inFlight) return inFlight;
       const reused = await reusable(input, key);
       if (reused) return reused;
-      return running.get(key) ?? track(key, probeOnce(input));
+      return running.get(key) ?? track(key, input.quote, probeOnce(input));
     },
     /** The review's own build and simulation of `quote`: the screen's next look at it reuses them. */
     share(quote: Quote, from: string, review: Promise<ProbeResult | null>): void {
-      void track(probeKey(quote, from), review);
+      void track(probeKey(quote, from), quote, review);
     },
+    /** The router the last build of this service contract named (probe or review), if any yet. */
+    routerFor: (quote: Pick<Quote, 'chainId' | 'contractAddress'>): Address | undefined =>
+      routers.get(routerKey(quote)),
   };
 }
 export type FeeProbe = ReturnType<typeof createFeeProbe>;

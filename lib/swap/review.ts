@@ -4,8 +4,16 @@ import type { Quote } from '@/lib/api/schema';
 import type { PreviewWarning } from './preview';
 import { PRICE_IMPACT_HIGH, priceImpactWarning } from './price-impact';
 
-/** Without a preview, how long the frozen quote may be confirmed (the session marks it stale then too). */
-export const FALLBACK_QUOTE_LIFETIME_MS = 30_000;
+/**
+ * How long after it arrived a quote may be reviewed and confirmed: the one figure the session's
+ * staleness (lib/swap/session.ts), the review's expiry (reviewExpiry) and the review's countdown
+ * before its preview all use. The service's contract gives no quote lifetime (an outdated quote is
+ * only a 400 from /v1/build), so this is Swaplane's own bound on how old a price it signs; the
+ * service's word comes from the review's own build, which it must accept before the review shows a
+ * countdown at all (a 400 there is "The price moved" and a new quote), and Confirm signs that
+ * accepted build, asking the service nothing more.
+ */
+export const QUOTE_LIFETIME_MS = 30_000;
 
 export const UNREADABLE_CALLDATA = 'UNREADABLE_CALLDATA';
 
@@ -66,8 +74,9 @@ export function secondsLeft(expiresAt: number, now: number): number {
 }
 
 /**
- * The review's expiry as shown: the earliest any preview of the same quote gave, so the countdown
- * only goes down (a re-check after an approval choice never adds time the quote does not have).
+ * The review's expiry as shown: the earliest any preview of the same quote gave (or, while a
+ * re-check loads, the quote's own lifetime), so the countdown only goes down (a re-check after an
+ * approval choice never adds time the quote does not have).
  */
 export function shownExpiry(seen: number | null, latest: number): number {
   return seen === null ? latest : Math.min(seen, latest);

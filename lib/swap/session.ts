@@ -11,6 +11,7 @@ import {
   type UserMessage,
 } from '@/lib/state/session-state';
 import { requestFor } from './request';
+import { QUOTE_LIFETIME_MS } from './review';
 import { verifyFailureMessage, verifyQuote } from './verify';
 
 export interface QuotePolicy {
@@ -28,7 +29,7 @@ export const DEFAULT_QUOTE_POLICY: QuotePolicy = {
   debounceMs: 350,
   refreshMs: 15_000,
   maxRefreshes: 20,
-  staleAfterMs: 30_000,
+  staleAfterMs: QUOTE_LIFETIME_MS,
 };
 
 export interface QuoteSessionDeps {

@@ -3,10 +3,10 @@
 // it is the review's figure within 5% (the review's own simulation of the quote's build, run early);
 // a refresh of the same route costs the service no second build; a service that refuses the build
 // leaves the remembered or estimated fee, said "about", and never a missing quote.
-import type { Address } from 'viem';
+import { type Address, encodeFunctionData, erc20Abi } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { TEST_MNEMONIC } from '../../devnet/accounts';
+import { FUNDED_ACCOUNTS, TEST_MNEMONIC } from '../../devnet/accounts';
 import type { ManifestChain } from '../../devnet/manifest';
 import { NATIVE_TOKEN_ADDRESS } from '../../lib/api/schema';
 import { createHandlers, handleMessage } from '../../lib/background/router';
@@ -45,6 +45,26 @@ const quoted = (inToken: string, outToken: string, inAmount: bigint) =>
   sessionQuoted(services, inToken, outToken, inAmount);
 
 const builds = () => service.hits.filter(onPath('/v1/build')).length;
+
+/** The wallet's account (anvil's first, unlocked there) approves `spender` for `amount` of `token`. */
+async function approveOnChain(token: Address, spender: Address, amount: bigint): Promise<void> {
+  const rpc = async (method: string, params: unknown[]) => {
+    const answer = await fetch(chain.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    const body = (await answer.json()) as { result?: unknown; error?: { message: string } };
+    if (body.error) throw new Error(body.error.message);
+    return body.result;
+  };
+  const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, amount] });
+  const hash = await rpc('eth_sendTransaction', [{ from: FUNDED_ACCOUNTS[0], to: token, data }]);
+  for (let tries = 0; !(await rpc('eth_getTransactionReceipt', [hash])); tries++) {
+    if (tries > 100) throw new Error('the approval was not mined');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 beforeAll(async () => {
   embedded = await startEmbeddedDefault({ ports: { ethereum: 0, base: 0, service: 0 } });
@@ -181,5 +201,35 @@ describe("the swap screen's network fee", () => {
     // The gas last simulated for this route's shape (the review's, or a probe's), else the route's estimate.
     const remembered = await swapGasMemory.recall(quote);
     expect(screen?.gas).toBe((remembered ?? estimatedGas(quote, false).swap).toString());
+  });
+
+  it('an amount the account cannot pay is never built: the fee is the remembered or estimated one, "about"', async () => {
+    // 20,000 ETH from an account holding 10,000: no simulation could pass.
+    await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 20_000n * 10n ** 18n);
+    service.hits.length = 0;
+    const screen = await ok({ type: 'quoteFee', chainId: 1 });
+    expect(builds(), 'no build for a swap that cannot be paid').toBe(0);
+    expect(screen?.basis).toBe('about');
+    expect(services.session.getState().quote?.inAmount).toBe((20_000n * 10n ** 18n).toString());
+  });
+
+  it("the fallback's approval is read for the router the builds name, not the service's executor", async () => {
+    // A first look builds: the probe learns the router this service's builds name.
+    await quoted(usdc(), NATIVE_TOKEN_ADDRESS, 100n * 10n ** 6n);
+    const first = await ok({ type: 'quoteFee', chainId: 1 });
+    expect(first?.basis).toBe('simulated');
+    expect(chain.router.toLowerCase()).not.toBe(chain.executor.toLowerCase());
+    await approveOnChain(usdc(), chain.router, 10n ** 12n);
+    service.add({ match: onPath('/v1/build'), fault: { kind: 'status', status: 503 } });
+    // Another amount, refused its build: the fallback, with the router's allowance covering it.
+    await quoted(usdc(), NATIVE_TOKEN_ADDRESS, 200n * 10n ** 6n);
+    const screen = await ok({ type: 'quoteFee', chainId: 1 });
+    expect(screen?.basis).toBe('about');
+    expect(screen?.approvalNeeded, 'the router may already spend it: no approval counted').toBe(false);
+    // More than the router may spend: the approval is counted again.
+    await quoted(usdc(), NATIVE_TOKEN_ADDRESS, 2n * 10n ** 12n);
+    const over = await ok({ type: 'quoteFee', chainId: 1 });
+    expect(over?.basis).toBe('about');
+    expect(over?.approvalNeeded).toBe(true);
   });
 });

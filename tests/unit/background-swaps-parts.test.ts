@@ -27,6 +27,8 @@ import type { SwapMachine } from '@/lib/swap/execute';
 import type { TransactionPlan } from '@/lib/swap/funnel';
 import { WARNING_CODES } from '@/lib/swap/preview-words';
 import { ReplaceError } from '@/lib/swap/replace';
+import { QUOTE_LIFETIME_MS } from '@/lib/swap/review';
+import { DEFAULT_QUOTE_POLICY } from '@/lib/swap/session';
 
 const ACCOUNT = { address: `0x${'ab'.repeat(20)}` } as unknown as LocalAccount;
 const REQUEST = { chainId: 1, inToken: '0xin', outToken: '0xout' };
@@ -125,6 +127,17 @@ describe('reviewExpiry', () => {
     expect(reviewExpiry(1_000_000, 990_000, 30_000)).toBe(1_020_000);
     expect(reviewExpiry(1_000_000, 1_000_000, 300_000)).toBe(1_060_000);
     expect(reviewExpiry(1_000_000, null, 30_000)).toBe(1_060_000);
+  });
+
+  it("ends when the session calls the quote too old, and the popup's countdown never shows later", () => {
+    // One figure: the session's staleness is the quote lifetime the review and its countdown use.
+    expect(DEFAULT_QUOTE_POLICY.staleAfterMs).toBe(QUOTE_LIFETIME_MS);
+    const receivedAt = 5_000_000;
+    for (let opened = receivedAt; opened <= receivedAt + QUOTE_LIFETIME_MS; opened += 1_000) {
+      const ends = reviewExpiry(opened, receivedAt, DEFAULT_QUOTE_POLICY.staleAfterMs);
+      expect(ends).toBeLessThanOrEqual(receivedAt + QUOTE_LIFETIME_MS);
+      expect(ends).toBeGreaterThanOrEqual(opened);
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import type { QuoteFigures } from '@/components/QuoteCard';
 import { approvalWords, ReviewSheet, type ReviewSheetProps } from '@/components/ReviewSheet';
 import type { Quote, Token } from '@/lib/api/schema';
 import type { SwapPreview } from '@/lib/swap/preview';
+import { QUOTE_LIFETIME_MS } from '@/lib/swap/review';
 
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
@@ -329,6 +330,38 @@ describe('ReviewSheet', () => {
     );
     expect((screen.getByRole('button', { name: 'Get a new quote' }) as HTMLButtonElement).disabled).toBe(
       false,
+    );
+  });
+
+  it("while a re-check loads (another approval choice), the countdown keeps the earlier preview's end", async () => {
+    const token = {
+      ...usdc,
+      address: '0x6b175474e89094c44da98b954eedeac495271d0f',
+      symbol: 'DAI',
+      decimals: 18,
+    };
+    const { props, view } = show({ from: token }, Promise.resolve(preview({ expiresAt: NOW + 20_000 })));
+    await settle();
+    expect(screen.getByTestId('review-countdown').textContent).toBe('Quote valid for 20s');
+    (props.loadPreview as ReturnType<typeof vi.fn>).mockImplementation(() => new Promise(() => undefined));
+    fireEvent.click(screen.getByLabelText('Unlimited'));
+    view.rerender(<ReviewSheet {...props} now={NOW + 1_000} />);
+    await settle();
+    expect(screen.getByTestId('review-countdown').textContent, 'never back up to the fallback').toBe(
+      'Quote valid for 19s',
+    );
+  });
+
+  it('a quote with no arrival time counts down from the review opening, not from each render', async () => {
+    const { props, view } = show({ receivedAt: null }, new Promise(() => undefined));
+    await settle();
+    expect(screen.getByTestId('review-countdown').textContent).toBe(
+      `Quote valid for ${QUOTE_LIFETIME_MS / 1000}s`,
+    );
+    view.rerender(<ReviewSheet {...props} now={NOW + 5_000} />);
+    await settle();
+    expect(screen.getByTestId('review-countdown').textContent).toBe(
+      `Quote valid for ${QUOTE_LIFETIME_MS / 1000 - 5}s`,
     );
   });
 

@@ -155,9 +155,11 @@ describe('fee probe key', () => {
 describe('fee probe reuse', () => {
   const from = '0x2222222222222222222222222222222222222222';
   const router = '0x4444444444444444444444444444444444444444';
-  /** Coin in: no allowance to read, so no RPC is needed before a build; every build is refused here. */
+  /** Coin in: no allowance to read, only the balance before a build; every build is refused here. */
   function setUp() {
     let clock = 1_000;
+    const account = { balance: 10n ** 18n };
+    const client = { getBalance: async () => account.balance } as unknown as RpcClient;
     const asked: Quote[] = [];
     const api = {
       build: async (quote: Quote) => {
@@ -166,8 +168,8 @@ describe('fee probe reuse', () => {
       },
     };
     const probe = createFeeProbe(() => clock);
-    const look = (quote: Quote) => probe.probe({ client: {} as RpcClient, api, quote, from, fees });
-    return { probe, look, asked, tick: (ms: number) => (clock += ms) };
+    const look = (quote: Quote) => probe.probe({ client, api, quote, from, fees });
+    return { probe, look, asked, account, tick: (ms: number) => (clock += ms) };
   }
 
   it("takes the review's own gas for the reviewed quote and its refreshes, without a build, until it is old", async () => {
@@ -192,5 +194,32 @@ describe('fee probe reuse', () => {
     ).toBeNull();
     expect(await look(quoteOf({ inAmount: '8' }))).toBeNull();
     expect(asked, 'the next look builds').toHaveLength(2);
+  });
+
+  it('never builds an amount the account cannot pay', async () => {
+    const { look, asked, account } = setUp();
+    account.balance = 5n;
+    expect(await look(quoteOf({ inAmount: '6' }))).toBeNull();
+    expect(await look(quoteOf({ inAmount: '6', blockNumber: 3 }))).toBeNull();
+    expect(asked, 'no build for a balance short of the amount').toHaveLength(0);
+    expect(await look(quoteOf({ inAmount: '5' }))).toBeNull();
+    expect(asked, 'the whole balance may be swapped').toHaveLength(1);
+  });
+
+  it("keeps the router a build named, for the fallback's allowance read", async () => {
+    const { probe } = setUp();
+    expect(probe.routerFor(quoteOf())).toBeUndefined();
+    probe.share(quoteOf(), from, Promise.resolve({ swap: 170_000n, approvals: [], router }));
+    await probe.probe({
+      client: {} as RpcClient,
+      api: { build: async () => Promise.reject() },
+      quote: quoteOf(),
+      from,
+      fees,
+    });
+    expect(probe.routerFor(quoteOf({ inAmount: '99' })), 'any amount of the same service contract').toBe(
+      router,
+    );
+    expect(probe.routerFor({ ...quoteOf(), chainId: 8453 })).toBeUndefined();
   });
 });

@@ -27,12 +27,17 @@ export function createFeeHandlers(services: BackgroundServices, probe: FeeProbe 
     return active ? (active.address as Address) : null;
   }
 
-  /** Fallback only: the router the review approves is named by its build, so this reads the quote's contract. */
+  /**
+   * Fallback only: whether the review will ask for an approval. The spender is the router the last
+   * build of this service's contract named (the probe keeps it), never the quote's contract (the
+   * service's executor, which the review does not approve); with no build seen yet, the approval is
+   * counted (the figure says "about" either way).
+   */
   async function approvalNeeded(client: RpcClient, quote: Quote, from: Address | null): Promise<boolean> {
     if (isNativeToken(quote.inToken)) return false;
-    if (!from) return true;
-    const spender = quote.contractAddress as Address;
-    return (await readAllowance(client, quote.inToken as Address, from, spender)) < BigInt(quote.inAmount);
+    const router = probe.routerFor(quote);
+    if (!from || !router) return true;
+    return (await readAllowance(client, quote.inToken as Address, from, router)) < BigInt(quote.inAmount);
   }
 
   async function feeOf(quote: Quote) {
