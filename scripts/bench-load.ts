@@ -1,13 +1,20 @@
 // Load run: the reference service on the devnet (loopback, as scripts/bench-service.ts starts it)
-// under a closed-loop load generator (scripts/load-generator.ts). For each route the number of connections steps up (1, 2, 4, …) in short,
-// time-bounded stages until throughput stops growing or a stage sees an error; the capacity is the
-// fewest connections that reach 95% of the best error-free throughput (past that knee more
-// connections only queue). A longer confirmation stage at that many connections gives the reported
-// requests/s and p99, and must itself be error-free (no connection error, timeout or non-2xx);
-// otherwise the next lower stage is confirmed instead. The no-op route of the same server, under
-// the same stepping, is the baseline. The generator runs in a worker thread so it does not share
-// the service's event loop. `benchLoad()` is wired into `npm run bench`; `tsx scripts/bench-load.ts`
-// prints it alone.
+// under a closed-loop load generator (scripts/load-generator.ts). For each route the number of
+// connections steps up (1, 2, 4, …) in short, time-bounded stages until throughput stops growing or
+// a stage sees an error; the capacity is the fewest connections that reach 95% of the best
+// error-free throughput (past that knee more connections only queue). A longer confirmation stage
+// at that many connections gives the reported requests/s and p99, and must itself be error-free
+// (no connection error, timeout or non-2xx); otherwise the next lower stage is confirmed instead.
+// The no-op route of the same server, under the same stepping, is the baseline.
+// Which side sets the pace: the generator is its own process (raw sockets, scripts/load-generator.ts)
+// and, on a machine with 2 or more CPUs and `taskset`, runs pinned to CPU 1 while this process (the
+// service: its event loop, GC and libuv threads) is pinned to CPU 0, for every route and baseline
+// alike. Each stage records the service's CPU (this process, in cores), its event loop's
+// utilization and the generator's CPU. `benchLoad()` is wired into `npm run bench`;
+// `tsx scripts/bench-load.ts` prints it alone.
+import { execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { startDevnet } from '../devnet/start';
 import { startServiceCluster } from '../service/cluster';
@@ -28,6 +35,12 @@ export interface LoadStage {
   errors: number;
   non2xx: number;
   timeouts: number;
+  /** The service's process CPU over the stage, in cores (1 = one core busy throughout). */
+  serverCpu: number;
+  /** The service's event loop utilization over the stage (0-1). */
+  serverLoop: number;
+  /** The generator process's CPU over the stage, in cores. */
+  generatorCpu: number;
 }
 
 export interface RouteLoad {
@@ -55,10 +68,24 @@ export interface LoadBenchResult {
   /** Baselines: the no-op route, POST with the quote's body and GET. */
   noopPost: RouteLoad;
   noopGet: RouteLoad;
+  /**
+   * Not a baseline of any budget: the no-op GET answering prepared bytes as many as the token
+   * list's brotli (the same transfer, no route work): what moving the list's bytes alone costs.
+   */
+  noopGetListSized: RouteLoad;
+  /** The CPUs the service and the generator were pinned to (undefined: not pinned). */
+  pinned?: { service: number; generator: number };
   /** Baseline requests/s over the route's (how many times slower than the no-op route). */
   ratios: { quoteThroughput: number; tokenListThroughput: number; quoteP99: number; tokenListP99: number };
   /** Route capacity as a fraction of the no-op route's (the targets: quote >= 0.75, list >= 0.9). */
-  fractions: { quote: number; quoteAllMiss: number; tokenList: number; tokenListRevalidated: number };
+  fractions: {
+    quote: number;
+    quoteAllMiss: number;
+    tokenList: number;
+    tokenListRevalidated: number;
+    /** The token list over the list-sized no-op GET (beside the budget's figure, not instead). */
+    tokenListOverSizedNoop: number;
+  };
   /** Quote capacity with the service as 1 and as 2 processes (node:cluster) on the same devnet. */
   workers: { workers: number; quote: RouteLoad }[];
 }
@@ -72,6 +99,8 @@ export interface BenchLoadOptions {
   connections?: number[];
   /** Service processes to measure the quote mix with (default 1 and 2; [] skips it). */
   workerCounts?: number[];
+  /** Pin the service and the generator to a CPU each (default: when there are 2 CPUs and taskset). */
+  pin?: boolean;
   log?: (line: string) => void;
 }
 
@@ -111,83 +140,134 @@ interface Stepping {
   log: (line: string) => void;
   /** The service's answer cache, when it runs in this process: the hit rate is read from it. */
   quoteCache?: QuoteAnswerCache;
+  /** The generator's CPU, when pinned. */
+  generatorCpu?: number;
 }
 
 export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBenchResult> {
   const quoteCache = new QuoteAnswerCache();
+  const pinned = options.pin === false ? undefined : pinService();
   const stepping: Stepping = {
     steps: options.connections ?? [1, 2, 4, 8, 16, 32, 64, 128],
     stepSeconds: options.stepSeconds ?? 3,
     confirmSeconds: options.confirmSeconds ?? 10,
     log: options.log ?? (() => {}),
     quoteCache,
+    ...(pinned ? { generatorCpu: pinned.pins.generator } : {}),
   };
-  const devnet = await startDevnet({ ports: { ethereum: 0, base: 0 }, blockTime: BLOCK_SECONDS });
-  const service = await startService({
-    manifest: devnet.manifest,
-    port: 0,
-    log: () => {},
-    policy: BENCH_POLICY,
-    quoteCache,
-  });
   try {
-    const targets = mixTargets(devnet.manifest, await brotliReady(service.url));
-    const measure = (target: Target) => measureRoute(service.url, target, stepping);
-    const noopPost = await measure(TARGETS.noopPost);
-    const quote = await measure(targets.quoteMix);
-    const quoteMissed = await measure(targets.quoteAllMiss);
-    const noopGet = await measure(TARGETS.noopGet);
-    const tokenList = await measure(TARGETS.tokenList);
-    const tokenListRevalidated = await measure(targets.revalidate);
-    const workers: LoadBenchResult['workers'] = [];
-    for (const count of options.workerCounts ?? [1, 2]) {
-      const cluster = await startServiceCluster({
-        workers: count,
-        manifest: devnet.manifest,
-        port: 0,
-        log: () => {},
-        policy: BENCH_POLICY,
-      });
-      try {
-        const { quoteCache: _inOtherProcesses, ...elsewhere } = stepping;
-        workers.push({ workers: count, quote: await measureRoute(cluster.url, targets.quoteMix, elsewhere) });
-      } finally {
-        await cluster.close();
-      }
+    const devnet = await startDevnet({ ports: { ethereum: 0, base: 0 }, blockTime: BLOCK_SECONDS });
+    const service = await startService({
+      manifest: devnet.manifest,
+      port: 0,
+      log: () => {},
+      policy: BENCH_POLICY,
+      quoteCache,
+    });
+    try {
+      const listed = await brotliReady(service.url);
+      const targets = mixTargets(devnet.manifest, listed);
+      const measure = (target: Target) => measureRoute(service.url, target, stepping);
+      const noopPost = await measure(TARGETS.noopPost);
+      const quote = await measure(targets.quoteMix);
+      const quoteMissed = await measure(targets.quoteAllMiss);
+      const noopGet = await measure(TARGETS.noopGet);
+      const tokenList = await measure(TARGETS.tokenList);
+      const tokenListRevalidated = await measure(targets.revalidate);
+      const noopGetListSized = await measure(targets.listSized);
+      // Worker processes fork with this process's CPU mask: unpinned, so two can use both cores.
+      pinned?.restore();
+      const { generatorCpu: _pinnedGenerator, ...unpinned } = stepping;
+      const workers = await workerRuns(devnet.manifest, targets.quoteMix, unpinned, options.workerCounts);
+      const ratio = (a: RouteLoad, b: RouteLoad) =>
+        Math.round((a.capacity.requestsPerSecond / b.capacity.requestsPerSecond) * 100) / 100;
+      return {
+        workers,
+        ...(pinned ? { pinned: pinned.pins } : {}),
+        fractions: {
+          quote: ratio(quote, noopPost),
+          quoteAllMiss: ratio(quoteMissed, noopPost),
+          tokenList: ratio(tokenList, noopGet),
+          tokenListRevalidated: ratio(tokenListRevalidated, noopGet),
+          tokenListOverSizedNoop: ratio(tokenList, noopGetListSized),
+        },
+        quote,
+        quoteAllMiss: quoteMissed,
+        tokenList,
+        tokenListRevalidated,
+        noopPost,
+        noopGet,
+        noopGetListSized,
+        ratios: {
+          quoteThroughput: ratio(noopPost, quote),
+          tokenListThroughput: ratio(noopGet, tokenList),
+          quoteP99: Math.round((quote.capacity.p99Ms / noopPost.capacity.p99Ms) * 100) / 100,
+          tokenListP99: Math.round((tokenList.capacity.p99Ms / noopGet.capacity.p99Ms) * 100) / 100,
+        },
+      };
+    } finally {
+      await service.close();
+      await devnet.stop();
     }
-    const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
-    return {
-      workers,
-      fractions: {
-        quote: ratio(quote.capacity.requestsPerSecond, noopPost.capacity.requestsPerSecond),
-        quoteAllMiss: ratio(quoteMissed.capacity.requestsPerSecond, noopPost.capacity.requestsPerSecond),
-        tokenList: ratio(tokenList.capacity.requestsPerSecond, noopGet.capacity.requestsPerSecond),
-        tokenListRevalidated: ratio(
-          tokenListRevalidated.capacity.requestsPerSecond,
-          noopGet.capacity.requestsPerSecond,
-        ),
-      },
-      quote,
-      quoteAllMiss: quoteMissed,
-      tokenList,
-      tokenListRevalidated,
-      noopPost,
-      noopGet,
-      ratios: {
-        quoteThroughput: ratio(noopPost.capacity.requestsPerSecond, quote.capacity.requestsPerSecond),
-        tokenListThroughput: ratio(noopGet.capacity.requestsPerSecond, tokenList.capacity.requestsPerSecond),
-        quoteP99: ratio(quote.capacity.p99Ms, noopPost.capacity.p99Ms),
-        tokenListP99: ratio(tokenList.capacity.p99Ms, noopGet.capacity.p99Ms),
-      },
-    };
   } finally {
-    await service.close();
-    await devnet.stop();
+    pinned?.restore();
   }
 }
 
-/** The quote mixes (scripts/quote-mix.ts) and the list's revalidation with its ETag. */
-function mixTargets(manifest: ServiceManifest, etag: string) {
+/** The quote mix with the service as 1 and as 2 processes (node:cluster) on the same devnet. */
+async function workerRuns(
+  manifest: ServiceManifest,
+  target: Target,
+  stepping: Stepping,
+  counts: number[] = [1, 2],
+): Promise<LoadBenchResult['workers']> {
+  const workers: LoadBenchResult['workers'] = [];
+  for (const count of counts) {
+    const cluster = await startServiceCluster({
+      workers: count,
+      manifest,
+      port: 0,
+      log: () => {},
+      policy: BENCH_POLICY,
+    });
+    try {
+      const { quoteCache: _inOtherProcesses, ...elsewhere } = stepping;
+      workers.push({ workers: count, quote: await measureRoute(cluster.url, target, elsewhere) });
+    } finally {
+      await cluster.close();
+    }
+  }
+  return workers;
+}
+
+/**
+ * Pins every thread of this process (the service) to CPU 0; the generator is then started on
+ * CPU 1. Nothing is pinned on one CPU or without `taskset`. `restore()` puts the old mask back.
+ */
+function pinService(): { pins: { service: number; generator: number }; restore(): void } | undefined {
+  if (availableParallelism() < 2) return undefined;
+  const pid = String(process.pid);
+  let mask: string;
+  try {
+    mask = /:\s*([0-9a-f]+)\s*$/i.exec(execFileSync('taskset', ['-p', pid], { encoding: 'utf8' }))?.[1] ?? '';
+    if (!mask) return undefined;
+    execFileSync('taskset', ['-a', '-p', '-c', '0', pid], { stdio: 'ignore' });
+  } catch {
+    return undefined;
+  }
+  let restored = false;
+  return {
+    pins: { service: 0, generator: 1 },
+    restore() {
+      if (restored) return;
+      restored = true;
+      execFileSync('taskset', ['-a', '-p', mask, pid], { stdio: 'ignore' });
+    },
+  };
+}
+
+/** The quote mixes (scripts/quote-mix.ts), the list's revalidation with its ETag, and its size. */
+function mixTargets(manifest: ServiceManifest, list: { etag: string; bytes: number }) {
   const mixes = quoteMixes(manifest);
   const quote = { method: 'POST', path: '/v1/quote' } as const;
   return {
@@ -206,16 +286,22 @@ function mixTargets(manifest: ServiceManifest, etag: string) {
     revalidate: {
       ...TARGETS.tokenList,
       route: `GET ${LIST_PATH} (If-None-Match: 304)`,
-      headers: { 'if-none-match': etag },
+      headers: { 'if-none-match': list.etag },
       okStatuses: [304],
+    },
+    listSized: {
+      route: `GET /__noop/bytes/${list.bytes} (as many bytes as the list)`,
+      method: 'GET',
+      path: `/__noop/bytes/${list.bytes}`,
     },
   } satisfies Record<string, Target>;
 }
 
 /** Steps the connections up to the knee, then confirms the capacity there (see the file's head). */
 async function measureRoute(url: string, target: Target, stepping: Stepping): Promise<RouteLoad> {
-  const { steps, stepSeconds, confirmSeconds, log, quoteCache } = stepping;
-  const run = (connections: number, seconds: number) => stage(url, target, connections, seconds);
+  const { steps, stepSeconds, confirmSeconds, log, quoteCache, generatorCpu } = stepping;
+  const run = (connections: number, seconds: number) =>
+    stage(url, target, connections, seconds, generatorCpu);
   await run(8, 1); // warm-up: JIT, sockets, the reserves cache for the current block
   const measured: LoadStage[] = [];
   let best = 0;
@@ -257,13 +343,16 @@ async function measureRoute(url: string, target: Target, stepping: Stepping): Pr
 
 /**
  * The service makes the list's brotli on the first request that accepts it, in the background
- * (seconds of CPU): wait for it before measuring anything. Answers the list's ETag.
+ * (seconds of CPU): wait for it before measuring anything. Answers the list's ETag and size.
  */
-async function brotliReady(base: string): Promise<string> {
+async function brotliReady(base: string): Promise<{ etag: string; bytes: number }> {
   for (let i = 0; i < 600; i++) {
     const response = await fetch(`${base}${LIST_PATH}`, { headers: BROWSER_HEADERS });
     await response.arrayBuffer();
-    if (response.headers.get('content-encoding') === 'br') return response.headers.get('etag') ?? '';
+    if (response.headers.get('content-encoding') === 'br') {
+      const bytes = Number(response.headers.get('content-length'));
+      return { etag: response.headers.get('etag') ?? '', bytes };
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error('the token list was never served with brotli');
@@ -289,7 +378,15 @@ async function answerBytes(base: string, target: Target): Promise<number> {
   return declared === null ? decoded : Number(declared);
 }
 
-async function stage(base: string, target: Target, connections: number, seconds: number): Promise<LoadStage> {
+async function stage(
+  base: string,
+  target: Target,
+  connections: number,
+  seconds: number,
+  generatorCpu?: number,
+): Promise<LoadStage> {
+  const loop = performance.eventLoopUtilization();
+  const cpu = process.cpuUsage();
   const run = await runLoad(
     base,
     {
@@ -302,7 +399,12 @@ async function stage(base: string, target: Target, connections: number, seconds:
     },
     connections,
     seconds,
+    generatorCpu === undefined ? {} : { cpu: generatorCpu },
   );
+  const used = process.cpuUsage(cpu);
+  // The generator's process start-up (~50 ms) is in the service's window too: a small overstatement.
+  const window = performance.eventLoopUtilization(loop);
+  const windowSeconds = window.idle / 1000 + window.active / 1000;
   return {
     connections,
     seconds: run.seconds,
@@ -312,13 +414,17 @@ async function stage(base: string, target: Target, connections: number, seconds:
     errors: run.errors + run.non2xx,
     non2xx: run.non2xx,
     timeouts: run.timeouts,
+    serverCpu: Math.round(((used.user + used.system) / 1e6 / windowSeconds) * 100) / 100,
+    serverLoop: Math.round(window.utilization * 100) / 100,
+    generatorCpu: run.generatorCpu,
   };
 }
 
 function summarize(result: LoadStage): string {
   return (
     `${result.connections} conns: ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, ` +
-    `p99 ${result.p99Ms} ms, ${result.errors} errors`
+    `p99 ${result.p99Ms} ms, ${result.errors} errors; CPU: service ${result.serverCpu} ` +
+    `(loop ${result.serverLoop}), generator ${result.generatorCpu}`
   );
 }
 
@@ -346,11 +452,19 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
 
 function capacities(result: LoadBenchResult) {
   return Object.fromEntries(
-    (['quote', 'quoteAllMiss', 'tokenList', 'tokenListRevalidated', 'noopPost', 'noopGet'] as const).map(
-      (key) => [
-        key,
-        { ...result[key].capacity, answerBytes: result[key].answerBytes, hitRate: result[key].cacheHitRate },
-      ],
-    ),
+    (
+      [
+        'quote',
+        'quoteAllMiss',
+        'tokenList',
+        'tokenListRevalidated',
+        'noopPost',
+        'noopGet',
+        'noopGetListSized',
+      ] as const
+    ).map((key) => [
+      key,
+      { ...result[key].capacity, answerBytes: result[key].answerBytes, hitRate: result[key].cacheHitRate },
+    ]),
   );
 }

@@ -126,3 +126,17 @@ describe('service app (fake chain)', () => {
     expect(ErrorBodySchema.parse(await missing.json()).error.code).toBe('NOT_FOUND');
   });
 });
+
+describe("the bench's list-sized no-op route", () => {
+  it('answers as many prepared bytes as asked, up to 1 MiB, and a 400 past that', async () => {
+    const { app } = setup();
+    const sized = await app.request('/__noop/bytes/92012');
+    expect(sized.status).toBe(200);
+    expect((await sized.arrayBuffer()).byteLength).toBe(92_012);
+    const tooMany = await app.request('/__noop/bytes/1048577');
+    expect(tooMany.status).toBe(400);
+    expect(ErrorBodySchema.parse(await tooMany.json()).error.message).toContain('at most 1048576 bytes');
+    expect((await app.request('/__noop/bytes/many')).status).toBe(404);
+    expect((await app.request('/__noop/bytes/12', { method: 'POST' })).status).toBe(405);
+  });
+});
