@@ -51,6 +51,7 @@ export const LOAD_RUN_HEADER =
 export async function benchLoadRuns(
   count: number,
   log: (line: string) => void = console.log,
+  pin = true,
 ): Promise<LoadRun[]> {
   const runs: LoadRun[] = [];
   log(`| ${LOAD_RUN_HEADER} |`);
@@ -58,7 +59,7 @@ export async function benchLoadRuns(
   for (let run = 1; run <= count; run++) {
     const loadAverage = loadavg().map((n) => Math.round(n * 100) / 100);
     const startedAt = new Date().toISOString();
-    const result = await benchLoad({ stepSeconds: 2, confirmSeconds: 5, workerCounts: [] });
+    const result = await benchLoad({ stepSeconds: 2, confirmSeconds: 5, workerCounts: [], pin });
     const entry = { run, startedAt, loadAverage, result };
     runs.push(entry);
     log(`| ${loadRunRow(entry)} |`);
