@@ -16,10 +16,14 @@ export interface LoadRun {
   result: LoadBenchResult;
 }
 
-/** Requests/s (connections; CPU of the service / of the generator, in cores, at that stage). */
+/**
+ * Requests/s (connections; CPU of the service / of the generator, in cores, at that stage; the
+ * service's CPU per request in µs).
+ */
 const cell = (route: RouteLoad) =>
   `${route.capacity.requestsPerSecond.toLocaleString('en-US')} (${route.capacity.connections}; ` +
-  `${route.capacity.serverCpu.toFixed(2)}/${route.capacity.generatorCpu.toFixed(2)})` +
+  `${route.capacity.serverCpu.toFixed(2)}/${route.capacity.generatorCpu.toFixed(2)}; ` +
+  `${Math.round(route.capacity.serverMicrosPerRequest)} µs)` +
   (route.capacity.errors > 0 ? ` ${route.capacity.errors} errors` : '');
 
 export function loadRunRow({ run, loadAverage, result }: LoadRun): string {

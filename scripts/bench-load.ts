@@ -41,6 +41,12 @@ export interface LoadStage {
   serverLoop: number;
   /** The generator process's CPU over the stage, in cores. */
   generatorCpu: number;
+  /**
+   * The service's CPU per answered request, in µs: what the route costs the service whichever side
+   * set the pace (a route over its baseline by this figure is the capacity fraction a service-bound
+   * run would read).
+   */
+  serverMicrosPerRequest: number;
 }
 
 export interface RouteLoad {
@@ -146,6 +152,8 @@ interface Stepping {
 
 export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBenchResult> {
   const quoteCache = new QuoteAnswerCache();
+  // The devnet first: anvil is another process, and started after the pinning it would share CPU 0.
+  const devnet = await startDevnet({ ports: { ethereum: 0, base: 0 }, blockTime: BLOCK_SECONDS });
   const pinned = options.pin === false ? undefined : pinService();
   const stepping: Stepping = {
     steps: options.connections ?? [1, 2, 4, 8, 16, 32, 64, 128],
@@ -156,7 +164,6 @@ export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBen
     ...(pinned ? { generatorCpu: pinned.pins.generator } : {}),
   };
   try {
-    const devnet = await startDevnet({ ports: { ethereum: 0, base: 0 }, blockTime: BLOCK_SECONDS });
     const service = await startService({
       manifest: devnet.manifest,
       port: 0,
@@ -207,10 +214,10 @@ export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBen
       };
     } finally {
       await service.close();
-      await devnet.stop();
     }
   } finally {
     pinned?.restore();
+    await devnet.stop();
   }
 }
 
@@ -405,6 +412,7 @@ async function stage(
   // The generator's process start-up (~50 ms) is in the service's window too: a small overstatement.
   const window = performance.eventLoopUtilization(loop);
   const windowSeconds = window.idle / 1000 + window.active / 1000;
+  const cpuMicros = used.user + used.system;
   return {
     connections,
     seconds: run.seconds,
@@ -414,7 +422,8 @@ async function stage(
     errors: run.errors + run.non2xx,
     non2xx: run.non2xx,
     timeouts: run.timeouts,
-    serverCpu: Math.round(((used.user + used.system) / 1e6 / windowSeconds) * 100) / 100,
+    serverCpu: Math.round((cpuMicros / 1e6 / windowSeconds) * 100) / 100,
+    serverMicrosPerRequest: run.requests > 0 ? Math.round((cpuMicros / run.requests) * 10) / 10 : 0,
     serverLoop: Math.round(window.utilization * 100) / 100,
     generatorCpu: run.generatorCpu,
   };
@@ -424,6 +433,7 @@ function summarize(result: LoadStage): string {
   return (
     `${result.connections} conns: ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, ` +
     `p99 ${result.p99Ms} ms, ${result.errors} errors; CPU: service ${result.serverCpu} ` +
+    `(${result.serverMicrosPerRequest} µs/request) ` +
     `(loop ${result.serverLoop}), generator ${result.generatorCpu}`
   );
 }
