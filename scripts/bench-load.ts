@@ -1,13 +1,17 @@
 // Load run: the reference service on the devnet (loopback, as scripts/bench-service.ts starts it)
-// under a closed-loop load generator (scripts/load-generator.ts). For each route the number of connections steps up (1, 2, 4, …) in short,
-// time-bounded stages until throughput stops growing or a stage sees an error; the capacity is the
-// fewest connections that reach 95% of the best error-free throughput (past that knee more
-// connections only queue). A longer confirmation stage at that many connections gives the reported
-// requests/s and p99, and must itself be error-free (no connection error, timeout or non-2xx);
-// otherwise the next lower stage is confirmed instead. The no-op route of the same server, under
-// the same stepping, is the baseline. The generator runs in a worker thread so it does not share
-// the service's event loop. `benchLoad()` is wired into `npm run bench`; `tsx scripts/bench-load.ts`
-// prints it alone.
+// under a closed-loop load generator (scripts/load-generator.ts). For each route the number of
+// connections steps up (1, 2, 4, …) in short, time-bounded stages until throughput stops growing or
+// a stage sees an error; the capacity is the fewest connections that reach 95% of the best
+// error-free throughput (past that knee more connections only queue). A longer confirmation stage
+// at that many connections gives the reported requests/s and p99, and must itself be error-free
+// (no connection error, timeout or non-2xx); otherwise the next lower stage is confirmed instead.
+// The no-op route of the same server, under the same stepping, is the baseline.
+// Which side sets the pace: the generator is its own process (raw sockets, scripts/load-generator.ts)
+// and, on a machine with 2 or more CPUs and `taskset`, runs pinned to CPU 1 while this process (the
+// service: its event loop, GC and libuv threads) is pinned to CPU 0, for every route and baseline
+// alike. Each stage records the service's CPU (this process, in cores), its event loop's
+// utilization and the generator's CPU. `benchLoad()` is wired into `npm run bench`;
+// `tsx scripts/bench-load.ts` prints it alone.
 import { pathToFileURL } from 'node:url';
 import { startDevnet } from '../devnet/start';
 import { startServiceCluster } from '../service/cluster';
@@ -15,20 +19,19 @@ import type { ServiceManifest } from '../service/manifest';
 import { QuoteAnswerCache } from '../service/quote-cache';
 import { startService } from '../service/server';
 import { BENCH_POLICY, QUOTE_BODY } from './bench-service.ts';
-import { runLoad } from './load-generator.ts';
-import { quoteMixes } from './quote-mix.ts';
 
-export interface LoadStage {
-  connections: number;
-  seconds: number;
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  /** Connection errors (timeouts included) + non-2xx answers + body mismatches. */
-  errors: number;
-  non2xx: number;
-  timeouts: number;
-}
+export type { LoadStage } from './bench-load-stage.ts';
+
+import {
+  answerBytes,
+  BROWSER_HEADERS,
+  type LoadStage,
+  pinService,
+  stage,
+  summarize,
+  type Target,
+} from './bench-load-stage.ts';
+import { quoteMixes } from './quote-mix.ts';
 
 export interface RouteLoad {
   route: string;
@@ -55,10 +58,24 @@ export interface LoadBenchResult {
   /** Baselines: the no-op route, POST with the quote's body and GET. */
   noopPost: RouteLoad;
   noopGet: RouteLoad;
+  /**
+   * Not a baseline of any budget: the no-op GET answering prepared bytes as many as the token
+   * list's brotli (the same transfer, no route work): what moving the list's bytes alone costs.
+   */
+  noopGetListSized: RouteLoad;
+  /** The CPUs the service and the generator were pinned to (undefined: not pinned). */
+  pinned?: { service: number; generator: number };
   /** Baseline requests/s over the route's (how many times slower than the no-op route). */
   ratios: { quoteThroughput: number; tokenListThroughput: number; quoteP99: number; tokenListP99: number };
   /** Route capacity as a fraction of the no-op route's (the targets: quote >= 0.75, list >= 0.9). */
-  fractions: { quote: number; quoteAllMiss: number; tokenList: number; tokenListRevalidated: number };
+  fractions: {
+    quote: number;
+    quoteAllMiss: number;
+    tokenList: number;
+    tokenListRevalidated: number;
+    /** The token list over the list-sized no-op GET (beside the budget's figure, not instead). */
+    tokenListOverSizedNoop: number;
+  };
   /** Quote capacity with the service as 1 and as 2 processes (node:cluster) on the same devnet. */
   workers: { workers: number; quote: RouteLoad }[];
 }
@@ -72,27 +89,10 @@ export interface BenchLoadOptions {
   connections?: number[];
   /** Service processes to measure the quote mix with (default 1 and 2; [] skips it). */
   workerCounts?: number[];
+  /** Pin the service and the generator to a CPU each (default: when there are 2 CPUs and taskset). */
+  pin?: boolean;
   log?: (line: string) => void;
 }
-
-interface Target {
-  route: string;
-  method: 'GET' | 'POST';
-  path: string;
-  body?: string;
-  bodies?: string[];
-  headers?: Record<string, string>;
-  okStatuses?: number[];
-  describe?: string;
-}
-
-/**
- * Every request carries the Accept-Encoding a browser (and so the extension's fetch) always sends:
- * the service answers the token list with bytes it gzipped once, as a browser would receive them.
- * The no-op baselines carry the same headers. Not sent: If-None-Match, so every list answer is the
- * full body (a first load), never a 304.
- */
-const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br, zstd' } as const;
 
 const LIST_PATH = '/v1/tokens/ethereum/full';
 const TARGETS = {
@@ -111,83 +111,109 @@ interface Stepping {
   log: (line: string) => void;
   /** The service's answer cache, when it runs in this process: the hit rate is read from it. */
   quoteCache?: QuoteAnswerCache;
+  /** The generator's CPU, when pinned. */
+  generatorCpu?: number;
 }
 
 export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBenchResult> {
   const quoteCache = new QuoteAnswerCache();
+  // The devnet first: anvil is another process, and started after the pinning it would share CPU 0.
+  const devnet = await startDevnet({ ports: { ethereum: 0, base: 0 }, blockTime: BLOCK_SECONDS });
+  const pinned = options.pin === false ? undefined : pinService();
   const stepping: Stepping = {
     steps: options.connections ?? [1, 2, 4, 8, 16, 32, 64, 128],
     stepSeconds: options.stepSeconds ?? 3,
     confirmSeconds: options.confirmSeconds ?? 10,
     log: options.log ?? (() => {}),
     quoteCache,
+    ...(pinned ? { generatorCpu: pinned.pins.generator } : {}),
   };
-  const devnet = await startDevnet({ ports: { ethereum: 0, base: 0 }, blockTime: BLOCK_SECONDS });
-  const service = await startService({
-    manifest: devnet.manifest,
-    port: 0,
-    log: () => {},
-    policy: BENCH_POLICY,
-    quoteCache,
-  });
   try {
-    const targets = mixTargets(devnet.manifest, await brotliReady(service.url));
-    const measure = (target: Target) => measureRoute(service.url, target, stepping);
-    const noopPost = await measure(TARGETS.noopPost);
-    const quote = await measure(targets.quoteMix);
-    const quoteMissed = await measure(targets.quoteAllMiss);
-    const noopGet = await measure(TARGETS.noopGet);
-    const tokenList = await measure(TARGETS.tokenList);
-    const tokenListRevalidated = await measure(targets.revalidate);
-    const workers: LoadBenchResult['workers'] = [];
-    for (const count of options.workerCounts ?? [1, 2]) {
-      const cluster = await startServiceCluster({
-        workers: count,
-        manifest: devnet.manifest,
-        port: 0,
-        log: () => {},
-        policy: BENCH_POLICY,
-      });
-      try {
-        const { quoteCache: _inOtherProcesses, ...elsewhere } = stepping;
-        workers.push({ workers: count, quote: await measureRoute(cluster.url, targets.quoteMix, elsewhere) });
-      } finally {
-        await cluster.close();
-      }
+    const service = await startService({
+      manifest: devnet.manifest,
+      port: 0,
+      log: () => {},
+      policy: BENCH_POLICY,
+      quoteCache,
+    });
+    try {
+      const listed = await brotliReady(service.url);
+      const targets = mixTargets(devnet.manifest, listed);
+      const measure = (target: Target) => measureRoute(service.url, target, stepping);
+      const noopPost = await measure(TARGETS.noopPost);
+      const quote = await measure(targets.quoteMix);
+      const quoteMissed = await measure(targets.quoteAllMiss);
+      const noopGet = await measure(TARGETS.noopGet);
+      const tokenList = await measure(TARGETS.tokenList);
+      const tokenListRevalidated = await measure(targets.revalidate);
+      const noopGetListSized = await measure(targets.listSized);
+      // Worker processes fork with this process's CPU mask: unpinned, so two can use both cores.
+      pinned?.restore();
+      const { generatorCpu: _pinnedGenerator, ...unpinned } = stepping;
+      const workers = await workerRuns(devnet.manifest, targets.quoteMix, unpinned, options.workerCounts);
+      const ratio = (a: RouteLoad, b: RouteLoad) =>
+        Math.round((a.capacity.requestsPerSecond / b.capacity.requestsPerSecond) * 100) / 100;
+      return {
+        workers,
+        ...(pinned ? { pinned: pinned.pins } : {}),
+        fractions: {
+          quote: ratio(quote, noopPost),
+          quoteAllMiss: ratio(quoteMissed, noopPost),
+          tokenList: ratio(tokenList, noopGet),
+          tokenListRevalidated: ratio(tokenListRevalidated, noopGet),
+          tokenListOverSizedNoop: ratio(tokenList, noopGetListSized),
+        },
+        quote,
+        quoteAllMiss: quoteMissed,
+        tokenList,
+        tokenListRevalidated,
+        noopPost,
+        noopGet,
+        noopGetListSized,
+        ratios: {
+          quoteThroughput: ratio(noopPost, quote),
+          tokenListThroughput: ratio(noopGet, tokenList),
+          quoteP99: Math.round((quote.capacity.p99Ms / noopPost.capacity.p99Ms) * 100) / 100,
+          tokenListP99: Math.round((tokenList.capacity.p99Ms / noopGet.capacity.p99Ms) * 100) / 100,
+        },
+      };
+    } finally {
+      await service.close();
     }
-    const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
-    return {
-      workers,
-      fractions: {
-        quote: ratio(quote.capacity.requestsPerSecond, noopPost.capacity.requestsPerSecond),
-        quoteAllMiss: ratio(quoteMissed.capacity.requestsPerSecond, noopPost.capacity.requestsPerSecond),
-        tokenList: ratio(tokenList.capacity.requestsPerSecond, noopGet.capacity.requestsPerSecond),
-        tokenListRevalidated: ratio(
-          tokenListRevalidated.capacity.requestsPerSecond,
-          noopGet.capacity.requestsPerSecond,
-        ),
-      },
-      quote,
-      quoteAllMiss: quoteMissed,
-      tokenList,
-      tokenListRevalidated,
-      noopPost,
-      noopGet,
-      ratios: {
-        quoteThroughput: ratio(noopPost.capacity.requestsPerSecond, quote.capacity.requestsPerSecond),
-        tokenListThroughput: ratio(noopGet.capacity.requestsPerSecond, tokenList.capacity.requestsPerSecond),
-        quoteP99: ratio(quote.capacity.p99Ms, noopPost.capacity.p99Ms),
-        tokenListP99: ratio(tokenList.capacity.p99Ms, noopGet.capacity.p99Ms),
-      },
-    };
   } finally {
-    await service.close();
+    pinned?.restore();
     await devnet.stop();
   }
 }
 
-/** The quote mixes (scripts/quote-mix.ts) and the list's revalidation with its ETag. */
-function mixTargets(manifest: ServiceManifest, etag: string) {
+/** The quote mix with the service as 1 and as 2 processes (node:cluster) on the same devnet. */
+async function workerRuns(
+  manifest: ServiceManifest,
+  target: Target,
+  stepping: Stepping,
+  counts: number[] = [1, 2],
+): Promise<LoadBenchResult['workers']> {
+  const workers: LoadBenchResult['workers'] = [];
+  for (const count of counts) {
+    const cluster = await startServiceCluster({
+      workers: count,
+      manifest,
+      port: 0,
+      log: () => {},
+      policy: BENCH_POLICY,
+    });
+    try {
+      const { quoteCache: _inOtherProcesses, ...elsewhere } = stepping;
+      workers.push({ workers: count, quote: await measureRoute(cluster.url, target, elsewhere) });
+    } finally {
+      await cluster.close();
+    }
+  }
+  return workers;
+}
+
+/** The quote mixes (scripts/quote-mix.ts), the list's revalidation with its ETag, and its size. */
+function mixTargets(manifest: ServiceManifest, list: { etag: string; bytes: number }) {
   const mixes = quoteMixes(manifest);
   const quote = { method: 'POST', path: '/v1/quote' } as const;
   return {
@@ -206,16 +232,22 @@ function mixTargets(manifest: ServiceManifest, etag: string) {
     revalidate: {
       ...TARGETS.tokenList,
       route: `GET ${LIST_PATH} (If-None-Match: 304)`,
-      headers: { 'if-none-match': etag },
+      headers: { 'if-none-match': list.etag },
       okStatuses: [304],
+    },
+    listSized: {
+      route: `GET /__noop/bytes/${list.bytes} (as many bytes as the list)`,
+      method: 'GET',
+      path: `/__noop/bytes/${list.bytes}`,
     },
   } satisfies Record<string, Target>;
 }
 
 /** Steps the connections up to the knee, then confirms the capacity there (see the file's head). */
 async function measureRoute(url: string, target: Target, stepping: Stepping): Promise<RouteLoad> {
-  const { steps, stepSeconds, confirmSeconds, log, quoteCache } = stepping;
-  const run = (connections: number, seconds: number) => stage(url, target, connections, seconds);
+  const { steps, stepSeconds, confirmSeconds, log, quoteCache, generatorCpu } = stepping;
+  const run = (connections: number, seconds: number) =>
+    stage(url, target, connections, seconds, generatorCpu);
   await run(8, 1); // warm-up: JIT, sockets, the reserves cache for the current block
   const measured: LoadStage[] = [];
   let best = 0;
@@ -257,69 +289,19 @@ async function measureRoute(url: string, target: Target, stepping: Stepping): Pr
 
 /**
  * The service makes the list's brotli on the first request that accepts it, in the background
- * (seconds of CPU): wait for it before measuring anything. Answers the list's ETag.
+ * (seconds of CPU): wait for it before measuring anything. Answers the list's ETag and size.
  */
-async function brotliReady(base: string): Promise<string> {
+async function brotliReady(base: string): Promise<{ etag: string; bytes: number }> {
   for (let i = 0; i < 600; i++) {
     const response = await fetch(`${base}${LIST_PATH}`, { headers: BROWSER_HEADERS });
     await response.arrayBuffer();
-    if (response.headers.get('content-encoding') === 'br') return response.headers.get('etag') ?? '';
+    if (response.headers.get('content-encoding') === 'br') {
+      const bytes = Number(response.headers.get('content-length'));
+      return { etag: response.headers.get('etag') ?? '', bytes };
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error('the token list was never served with brotli');
-}
-
-function headersOf(target: Target): Record<string, string> {
-  const headers: Record<string, string> = { ...BROWSER_HEADERS, ...target.headers };
-  if (target.body !== undefined || target.bodies !== undefined) headers['content-type'] = 'application/json';
-  return headers;
-}
-
-/** One answer's body bytes as the generator receives them (a mix: its first body's answer). */
-async function answerBytes(base: string, target: Target): Promise<number> {
-  const body = target.bodies?.[0]?.replace('__UNIQUE__', '000000000') ?? target.body;
-  const response = await fetch(`${base}${target.path}`, {
-    method: target.method,
-    headers: { ...headersOf(target) },
-    ...(body === undefined ? {} : { body }),
-  });
-  // fetch decodes gzip and br: the length on the wire is the header's, when the server sent one.
-  const declared = response.headers.get('content-length');
-  const decoded = (await response.arrayBuffer()).byteLength;
-  return declared === null ? decoded : Number(declared);
-}
-
-async function stage(base: string, target: Target, connections: number, seconds: number): Promise<LoadStage> {
-  const run = await runLoad(
-    base,
-    {
-      method: target.method,
-      path: target.path,
-      headers: headersOf(target),
-      ...(target.body === undefined ? {} : { body: target.body }),
-      ...(target.bodies === undefined ? {} : { bodies: target.bodies }),
-      ...(target.okStatuses === undefined ? {} : { okStatuses: target.okStatuses }),
-    },
-    connections,
-    seconds,
-  );
-  return {
-    connections,
-    seconds: run.seconds,
-    requestsPerSecond: Math.round(run.requests / run.seconds),
-    p50Ms: run.p50Ms,
-    p99Ms: run.p99Ms,
-    errors: run.errors + run.non2xx,
-    non2xx: run.non2xx,
-    timeouts: run.timeouts,
-  };
-}
-
-function summarize(result: LoadStage): string {
-  return (
-    `${result.connections} conns: ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, ` +
-    `p99 ${result.p99Ms} ms, ${result.errors} errors`
-  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
@@ -346,11 +328,19 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
 
 function capacities(result: LoadBenchResult) {
   return Object.fromEntries(
-    (['quote', 'quoteAllMiss', 'tokenList', 'tokenListRevalidated', 'noopPost', 'noopGet'] as const).map(
-      (key) => [
-        key,
-        { ...result[key].capacity, answerBytes: result[key].answerBytes, hitRate: result[key].cacheHitRate },
-      ],
-    ),
+    (
+      [
+        'quote',
+        'quoteAllMiss',
+        'tokenList',
+        'tokenListRevalidated',
+        'noopPost',
+        'noopGet',
+        'noopGetListSized',
+      ] as const
+    ).map((key) => [
+      key,
+      { ...result[key].capacity, answerBytes: result[key].answerBytes, hitRate: result[key].cacheHitRate },
+    ]),
   );
 }

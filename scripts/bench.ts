@@ -149,8 +149,10 @@ function loadRuns(argv: readonly string[]): number | undefined {
 
 async function main(): Promise<void> {
   const runs = loadRuns(process.argv.slice(2));
+  // `--no-pin`: the service and the generator where the OS puts them (a machine others load too).
+  const pin = !process.argv.includes('--no-pin');
   if (runs !== undefined) {
-    await benchLoadRuns(runs);
+    await benchLoadRuns(runs, console.log, pin);
     return;
   }
   const minutes = soakMinutes(process.argv.slice(2));
@@ -161,7 +163,7 @@ async function main(): Promise<void> {
   benchTokenSearch();
 
   const service = await serviceRows();
-  const load = await loadRows();
+  const load = await loadRows(pin);
   const explorer = await explorerRows();
   const overhead = await benchQuoteOverhead();
   overheadRow(overhead);
@@ -219,10 +221,12 @@ async function serviceRows() {
 }
 
 /** Capacity under load: quote and token list against the no-op route, 1 and 2 workers. */
-async function loadRows() {
-  const load = await benchLoad();
+async function loadRows(pin: boolean) {
+  const load = await benchLoad({ pin });
+  // The service's and the generator's CPU at that stage (cores): the side near 1.0 set the pace.
   const at = (stage: RouteLoad['capacity']) =>
-    `${stage.requestsPerSecond} req/s, p99 ${stage.p99Ms} ms (${stage.connections} conns)`;
+    `${stage.requestsPerSecond} req/s, p99 ${stage.p99Ms} ms (${stage.connections} conns; ` +
+    `CPU service ${stage.serverCpu}, generator ${stage.generatorCpu})`;
   const hits = (route: RouteLoad) =>
     route.cacheHitRate === undefined
       ? ''
@@ -250,6 +254,13 @@ async function loadRows() {
       load.fractions.tokenListRevalidated,
       null,
     ],
+    [
+      'token list over a no-op GET of as many bytes (the transfer alone; not the budget)',
+      load.tokenList,
+      load.noopGetListSized,
+      load.fractions.tokenListOverSizedNoop,
+      null,
+    ],
   ] as const) {
     const clean = route.capacity.errors === 0 && baseline.capacity.errors === 0;
     rows.push({
@@ -268,7 +279,7 @@ async function loadRows() {
       figure: `${at(quote.capacity)}, ${quote.capacity.errors} errors`,
       baseline: single ? `1 worker ${single.quote.capacity.requestsPerSecond} req/s` : '-',
       ratio: single ? quote.capacity.requestsPerSecond / single.quote.capacity.requestsPerSecond : null,
-      budget: 'reported (2 cores shared with the load generator and anvil)',
+      budget: 'reported (unpinned: 2 cores shared with the load generator and anvil)',
       withinBudget: null,
     });
   }

@@ -1,10 +1,13 @@
 // A small closed-loop HTTP load generator for the service benchmarks: `connections` keep-alive
 // sockets, each sending its next request as soon as the previous answer has fully arrived, for
-// `seconds`. It runs in a worker thread, off the service's event loop. Bodies are counted, never
-// decoded: autocannon appends every body chunk to a JS string, so a binary answer (the gzipped
-// token list) costs the client a UTF-8 decode per chunk and the client, not the server, sets the
-// pace. The same generator measures each route and its no-op baseline.
-import { Worker } from 'node:worker_threads';
+// `seconds`. It runs in its own process (pinned to its own core when asked: see `cpu`), so the
+// service's process has the other core to itself. It speaks HTTP/1.1 over raw `net` sockets:
+// requests are prepared bytes, and of an answer it parses only the status line and Content-Length,
+// then counts the body's bytes without copying or decoding them. node:http's client (the previous
+// generator) cost about as much CPU per request as the server did, so a no-op baseline measured
+// the client as much as the service. The same generator measures each route and its baseline, and
+// reports its own CPU so a run can say which side set the pace.
+import { spawn } from 'node:child_process';
 
 export interface LoadTarget {
   method: 'GET' | 'POST';
@@ -29,106 +32,177 @@ export interface LoadRun {
   requests: number;
   p50Ms: number;
   p99Ms: number;
-  /** Connection errors and timeouts. */
+  /** Connection errors and timeouts (and answers the generator cannot frame: no Content-Length). */
   errors: number;
   non2xx: number;
   timeouts: number;
+  /** Body bytes received over the run. */
+  bodyBytes: number;
+  /** The generator process's CPU over the run, in cores (1 = one core busy the whole time). */
+  generatorCpu: number;
 }
 
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const http = require('node:http');
-const { base, target, connections, seconds, timeoutMs, uniqueStart } = workerData;
-const okStatuses = target.okStatuses;
+export interface LoadOptions {
+  /** Run the generator on this CPU only (`taskset -c`); default: wherever the OS puts it. */
+  cpu?: number;
+  timeoutMs?: number;
+}
+
+const GENERATOR_SOURCE = `
+const net = require('node:net');
+const { base, target, connections, seconds, timeoutMs, uniqueStart } = JSON.parse(process.argv[1]);
 const url = new URL(target.path, base);
-const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-const latencies = [];
-let errors = 0, non2xx = 0, timeouts = 0;
-const started = performance.now();
-const deadline = started + seconds * 1000;
-const bodies = target.bodies ?? (target.body === undefined ? [] : [target.body]);
-const unique = bodies.map((body) => body.includes('__UNIQUE__'));
+const okStatuses = target.okStatuses;
+const headerLines = Object.entries({ host: url.host, ...target.headers })
+  .map(([name, value]) => name + ': ' + value + '\\r\\n').join('');
+const start = target.method + ' ' + url.pathname + url.search + ' HTTP/1.1\\r\\n' + headerLines;
+const requestText = (body) => body === undefined ? start + '\\r\\n'
+  : start + 'content-length: ' + Buffer.byteLength(body) + '\\r\\n\\r\\n' + body;
+const bodies = target.bodies ?? (target.body === undefined ? [undefined] : [target.body]);
+// Requests whose body never changes are encoded once; new-every-time ones per request.
+const prepared = bodies.map((body) => body !== undefined && body.includes('__UNIQUE__') ? null : Buffer.from(requestText(body)));
 let sent = 0;
 let fresh = uniqueStart;
-function nextBody() {
-  if (bodies.length === 0) return undefined;
+function nextRequest() {
   const i = sent++ % bodies.length;
-  return unique[i] ? bodies[i].replace('__UNIQUE__', String(++fresh % 1e9).padStart(9, '0')) : bodies[i];
+  return prepared[i] ?? requestText(bodies[i].replace('__UNIQUE__', String(++fresh % 1e9).padStart(9, '0')));
 }
-function once() {
+const latencies = [];
+let errors = 0, non2xx = 0, timeouts = 0, bodyBytes = 0;
+const cpuStart = process.cpuUsage();
+const started = performance.now();
+const deadline = started + seconds * 1000;
+const CRLF2 = Buffer.from('\\r\\n\\r\\n');
+
+function connection() {
   return new Promise((resolve) => {
-    const body = nextBody();
-    const headers = { ...target.headers };
-    if (body !== undefined) headers['content-length'] = Buffer.byteLength(body);
-    const t0 = performance.now();
-    const req = http.request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: target.method, agent, headers },
-      (res) => {
-        res.on('data', () => {});
-        res.on('end', () => {
-          const ok = okStatuses ? okStatuses.includes(res.statusCode) : res.statusCode >= 200 && res.statusCode <= 299;
-          if (!ok) non2xx++;
-          latencies.push(performance.now() - t0);
-          resolve();
-        });
-        res.on('error', () => { errors++; resolve(); });
-      },
-    );
-    req.setTimeout(timeoutMs, () => { timeouts++; errors++; req.destroy(); resolve(); });
-    req.on('error', () => { errors++; resolve(); });
-    req.end(body);
+    let pending = null; // header bytes received so far
+    let remaining = -1; // body bytes still to come; -1 while reading a header
+    let status = 0;
+    let t0 = 0;
+    let finished = false;
+    const socket = net.connect({ host: url.hostname.replace(/^\\[|\\]$/g, ''), port: Number(url.port) });
+    socket.setNoDelay(true);
+    socket.setTimeout(timeoutMs);
+    const stop = () => { if (!finished) { finished = true; socket.destroy(); resolve(); } };
+    const send = () => {
+      if (performance.now() >= deadline) return stop();
+      t0 = performance.now();
+      socket.write(nextRequest());
+    };
+    const answered = () => {
+      const ok = okStatuses ? okStatuses.includes(status) : status >= 200 && status <= 299;
+      if (!ok) non2xx++;
+      latencies.push(performance.now() - t0);
+      remaining = -1;
+      send();
+    };
+    socket.on('connect', send);
+    socket.on('timeout', () => { timeouts++; errors++; stop(); });
+    socket.on('error', () => { errors++; stop(); });
+    // The service closing a connection mid-run is an error (keep-alive is what is measured).
+    socket.on('close', () => { if (!finished && performance.now() < deadline) errors++; stop(); });
+    socket.on('data', (chunk) => {
+      let data = chunk;
+      let offset = 0;
+      while (offset < data.length && !finished) {
+        if (remaining < 0) {
+          if (pending) { data = Buffer.concat([pending, data.subarray(offset)]); offset = 0; pending = null; }
+          const end = data.indexOf(CRLF2, offset);
+          if (end < 0) { pending = Buffer.from(data.subarray(offset)); return; }
+          const head = data.latin1Slice(offset, end);
+          status = Number(head.slice(9, 12));
+          const length = /\\r\\ncontent-length: *(\\d+)/i.exec(head);
+          offset = end + 4;
+          if (status === 304 || status === 204) remaining = 0;
+          else if (length) remaining = Number(length[1]);
+          else { errors++; return stop(); } // chunked or unframed: not what the service sends
+          if (remaining === 0) { answered(); continue; }
+        }
+        const take = Math.min(remaining, data.length - offset);
+        remaining -= take;
+        bodyBytes += take;
+        offset += take;
+        if (remaining === 0) answered();
+      }
+    });
   });
 }
-async function loop() { while (performance.now() < deadline) await once(); }
-Promise.all(Array.from({ length: connections }, loop)).then(() => {
+
+Promise.all(Array.from({ length: connections }, connection)).then(() => {
   const elapsed = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuStart);
   latencies.sort((a, b) => a - b);
   const at = (q) => latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : 0;
-  agent.destroy();
-  parentPort.postMessage({ requests: latencies.length, elapsed, p50: at(0.5), p99: at(0.99), errors, non2xx, timeouts });
+  process.stdout.write(JSON.stringify({
+    requests: latencies.length, elapsed, p50: at(0.5), p99: at(0.99), errors, non2xx, timeouts, bodyBytes,
+    cpu: (cpu.user + cpu.system) / 1e6 / elapsed,
+  }));
 });
 `;
 
 /** Where the next run's never-repeated numbers start: runs of one process never reuse one. */
 let nextUniqueStart = 0;
 
+interface GeneratorAnswer {
+  requests: number;
+  elapsed: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  timeouts: number;
+  bodyBytes: number;
+  cpu: number;
+}
+
 export function runLoad(
   base: string,
   target: LoadTarget,
   connections: number,
   seconds: number,
+  options: LoadOptions = {},
 ): Promise<LoadRun> {
   // A run sends at most a few hundred thousand requests; numbers wrap at 10^9 (9 digits).
   nextUniqueStart = (nextUniqueStart + 10_000_000) % 1e9;
+  const job = JSON.stringify({
+    base,
+    target,
+    connections,
+    seconds,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    uniqueStart: nextUniqueStart,
+  });
+  const node = [process.execPath, '-e', GENERATOR_SOURCE, job];
+  const [command, ...args] =
+    options.cpu === undefined ? node : ['taskset', '-c', String(options.cpu), ...node];
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { base, target, connections, seconds, timeoutMs: 10_000, uniqueStart: nextUniqueStart },
+    const child = spawn(command as string, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      out += text;
     });
-    worker.once('error', reject);
-    worker.once(
-      'message',
-      (m: {
-        requests: number;
-        elapsed: number;
-        p50: number;
-        p99: number;
-        errors: number;
-        non2xx: number;
-        timeouts: number;
-      }) => {
-        void worker.terminate();
-        resolve({
-          connections,
-          seconds: Math.round(m.elapsed * 100) / 100,
-          requests: m.requests,
-          p50Ms: Math.round(m.p50 * 100) / 100,
-          p99Ms: Math.round(m.p99 * 100) / 100,
-          errors: m.errors,
-          non2xx: m.non2xx,
-          timeouts: m.timeouts,
-        });
-      },
-    );
+    child.stderr.setEncoding('utf8').on('data', (text: string) => {
+      err += text;
+    });
+    child.once('error', reject);
+    child.once('close', (code) => {
+      if (code !== 0) return reject(new Error(`the load generator exited with ${code}: ${err.trim()}`));
+      const m = JSON.parse(out) as GeneratorAnswer;
+      const round = (n: number) => Math.round(n * 100) / 100;
+      resolve({
+        connections,
+        seconds: round(m.elapsed),
+        requests: m.requests,
+        p50Ms: round(m.p50),
+        p99Ms: round(m.p99),
+        errors: m.errors,
+        non2xx: m.non2xx,
+        timeouts: m.timeouts,
+        bodyBytes: m.bodyBytes,
+        generatorCpu: round(m.cpu),
+      });
+    });
   });
 }

@@ -1,20 +1,22 @@
 // Where a service route spends its CPU under load: the devnet and the service start in-process as
-// scripts/bench-load.ts starts them, the closed-loop generator (a worker thread, not profiled) loads
+// scripts/bench-load.ts starts them, the closed-loop generator (its own process, not profiled) loads
 // one route at a fixed number of connections, and the V8 profiler records the main thread for that
 // stage only (start-up and deploys excluded). Prints the top self-time entries and the share per
 // area; writes the .cpuprofile for DevTools. Self-time shares hold on a busy machine; req/s do not.
-//   npx tsx scripts/profile-service.ts [routes, comma-separated: quote,noop-post,tokens,noop-get] [connections=8] [seconds=6]
+//   npx tsx scripts/profile-service.ts [routes, comma-separated: quote,quote-mix,quote-new,noop-post,tokens,noop-get] [connections=8] [seconds=6]
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { startDevnet } from '../devnet/start';
 import { startService } from '../service/server';
 import { BENCH_POLICY, QUOTE_BODY } from './bench-service.ts';
 import { type LoadTarget, runLoad } from './load-generator.ts';
+import { quoteMixes } from './quote-mix.ts';
 
 const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 const JSON_POST = { ...BROWSER, 'content-type': 'application/json' };
+const QUOTE_TARGET: LoadTarget = { method: 'POST', path: '/v1/quote', headers: JSON_POST };
 const TARGETS: Record<string, LoadTarget> = {
-  quote: { method: 'POST', path: '/v1/quote', headers: JSON_POST, body: QUOTE_BODY },
+  quote: { ...QUOTE_TARGET, body: QUOTE_BODY },
   tokens: { method: 'GET', path: '/v1/tokens/ethereum/full', headers: BROWSER },
   'noop-post': { method: 'POST', path: '/__noop', headers: JSON_POST, body: QUOTE_BODY },
   'noop-get': { method: 'GET', path: '/__noop', headers: BROWSER },
@@ -114,6 +116,10 @@ async function main(): Promise<void> {
     log: () => {},
     policy: BENCH_POLICY,
   });
+  // The load bench's quote mixes: 1 in 5 new (quote-mix) and every request new (quote-new).
+  const mixes = quoteMixes(devnet.manifest);
+  TARGETS['quote-mix'] = { ...QUOTE_TARGET, bodies: mixes.repeated.bodies };
+  TARGETS['quote-new'] = { ...QUOTE_TARGET, bodies: mixes.allMiss.bodies };
   try {
     for (const route of routes.split(',')) {
       await profileRoute(service.url, route, Number(connections), Number(seconds));

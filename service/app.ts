@@ -181,7 +181,7 @@ function swapRoutes(app: Hono, { limit, registry, readerFor, policy, now, quoteC
   });
 }
 
-/** Logos, health and the bench's no-op route. */
+/** Logos, health and the bench's no-op routes. */
 function utilityRoutes(app: Hono, { registry, limit, now }: AppContext): void {
   app.get('/logos/:chain/:file', (c) => {
     const chain = registry.byName(c.req.param('chain'));
@@ -209,7 +209,30 @@ function utilityRoutes(app: Hono, { registry, limit, now }: AppContext): void {
     if (c.req.method === 'POST') await readJson(c);
     return c.json({ success: true, data: { ok: true }, timestamp: now() });
   });
+  // The bench's transfer baseline: n prepared bytes (as many as the token list's brotli), no work.
+  const sized = new Map<number, Uint8Array<ArrayBuffer>>();
+  app.get('/__noop/bytes/:count{[0-9]{1,7}}', (c) => {
+    const count = Number(c.req.param('count'));
+    if (count > MAX_NOOP_BYTES) {
+      throw new ApiError(
+        400,
+        ERROR_CODES.badRequest,
+        `the no-op route answers at most ${MAX_NOOP_BYTES} bytes`,
+      );
+    }
+    let bytes = sized.get(count);
+    if (!bytes) {
+      if (sized.size >= 4) sized.clear();
+      bytes = new Uint8Array(count).fill(0x20);
+      sized.set(count, bytes);
+    }
+    return c.body(bytes, 200, NOOP_BYTES_HEADERS);
+  });
 }
+
+const MAX_NOOP_BYTES = 1 << 20;
+/** One header object for every sized no-op answer (Hono passes a plain one through as is). */
+const NOOP_BYTES_HEADERS = { 'Content-Type': 'application/octet-stream' } as const;
 
 /** 405 with Allow on known paths, 404 elsewhere, and every error as the contract's JSON body. */
 function errorAnswers(app: Hono, { fail, clock, log }: AppContext): void {
@@ -221,6 +244,7 @@ function errorAnswers(app: Hono, { fail, clock, log }: AppContext): void {
     ['/logos/:chain/:file', 'GET'],
     ['/v1/health', 'GET'],
     ['/__noop', 'GET, POST'],
+    ['/__noop/bytes/:count{[0-9]{1,7}}', 'GET'],
   ];
   for (const [path, methods] of allowed) {
     app.all(path, (c) => {

@@ -35,6 +35,11 @@ export interface ChainReader {
    * known fresh; the state of each new head is read once. Quotes use this when present.
    */
   current?(): Promise<ChainState>;
+  /**
+   * What current() would answer, when it can be answered without waiting (the head fresh and its
+   * state already read): the answer cache's hit path checks the head with no promise in between.
+   */
+  currentNow?(): ChainState | undefined;
   /** Drops pooled connections (the service's close calls it). */
   close?(): void;
 }
@@ -120,6 +125,8 @@ export function createRpcChainReader(options: RpcChainReaderOptions): ChainReade
     // Read each new block's state as soon as it is seen; a failure here reaches the next quote.
     onHead: (head) => void reserves(head).catch(() => {}),
   });
+  /** The snapshots of `cache` that have arrived, by block hash (for currentNow, without a promise). */
+  const arrived = new Map<string, ReserveSnapshot>();
 
   function reserves(block: BlockRef): Promise<ReserveSnapshot> {
     const key = block.hash;
@@ -133,13 +140,19 @@ export function createRpcChainReader(options: RpcChainReaderOptions): ChainReade
     const pending = fetchReserves(block);
     cache.set(key, pending);
     // A failed read must not poison the cache; the rejection itself reaches the caller.
-    pending.catch(() => {
-      if (cache.get(key) === pending) cache.delete(key);
-    });
+    pending.then(
+      (snapshot) => {
+        if (cache.get(key) === pending) arrived.set(key, snapshot);
+      },
+      () => {
+        if (cache.get(key) === pending) cache.delete(key);
+      },
+    );
     while (cache.size > cacheSize) {
       const oldest = cache.keys().next().value;
       if (oldest === undefined) break;
       cache.delete(oldest);
+      arrived.delete(oldest);
     }
     return pending;
   }
@@ -148,6 +161,11 @@ export function createRpcChainReader(options: RpcChainReaderOptions): ChainReade
     async current() {
       const block = await watcher.current();
       return { block, snapshot: await reserves(block) };
+    },
+    currentNow() {
+      const block = watcher.known();
+      const snapshot = block && arrived.get(block.hash);
+      return snapshot ? { block, snapshot } : undefined;
     },
     async head() {
       const block = await getBlock('latest');

@@ -30,6 +30,11 @@ export interface HeadWatcherOptions {
 export interface HeadWatcher {
   /** The newest head seen; waits for the first one; throws RpcUnavailableError when stale. */
   current(): Promise<BlockRef>;
+  /**
+   * The head, without waiting, when current() would answer it at once (watching, fresh, the node's
+   * last word not a failure); undefined whenever current() would first ask the node or fail.
+   */
+  known(): BlockRef | undefined;
   close(): void;
 }
 
@@ -150,6 +155,9 @@ export function createHeadWatcher(options: HeadWatcherOptions): HeadWatcher {
       if (lastError) throw new RpcUnavailableError(options.chainName, lastError);
       if (!head) throw new RpcUnavailableError(options.chainName, new Error('no latest block'));
       return head;
+    },
+    known() {
+      return !closed && started && head && !lastError && fresh() ? head : undefined;
     },
     close() {
       closed = true;

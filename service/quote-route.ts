@@ -32,7 +32,9 @@ export function quoteHandler({ registry, readerFor, policy, now, cache }: QuoteR
     const cached = cache.lookup(text);
     const cachedChain = cached && registry.byId(cached.chainId);
     if (cached && cachedChain) {
-      const { block } = await stateAtHead(readerFor(cachedChain));
+      const reader = readerFor(cachedChain);
+      // The head without a promise when the reader knows it fresh; else asked (and maybe failed).
+      const block = reader.currentNow?.()?.block ?? (await stateAtHead(reader)).block;
       if (block.hash === cached.blockHash) {
         cache.hits += 1;
         return answer(c, cached.dataHead);

@@ -116,6 +116,8 @@ function quoteFields(
  * else a head lookup and the reserves at that head.
  */
 export async function stateAtHead(reader: ChainReader): Promise<ChainState> {
+  const known = reader.currentNow?.();
+  if (known) return known;
   if (reader.current) return reader.current();
   const block = await reader.head();
   return { block, snapshot: await reader.reserves(block) };

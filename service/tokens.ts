@@ -11,8 +11,13 @@ import { brotliCompress, constants, gzipSync } from 'node:zlib';
 import type { Token } from '../lib/api/schema';
 import type { ChainContext, TokenRecord } from './chains';
 
+/**
+ * The address as the entry's `address` spells it (checksummed): brotli then finds the path's 40
+ * hex digits as a repeat of the entry's own. Lowercase, they were 20 bytes of new data per token,
+ * a fifth of the list's brotli (91,777 bytes for the devnet's 2,010 tokens, 72,956 this way).
+ */
 export function logoUrl(baseUrl: string, chain: ChainContext, token: TokenRecord): string {
-  return `${baseUrl}/logos/${chain.name}/${token.address.toLowerCase()}.svg`;
+  return `${baseUrl}/logos/${chain.name}/${token.address}.svg`;
 }
 
 export function tokenJson(baseUrl: string, chain: ChainContext, token: TokenRecord): Token {

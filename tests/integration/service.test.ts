@@ -109,7 +109,7 @@ describe('GET /v1/tokens/:chain/search/:address', () => {
         opListId: 'swaplane-devnet-ethereum',
         opTokenId: USDC.toLowerCase(),
       });
-      expect(token?.logoURI).toBe(`${service.url}/logos/ethereum/${USDC.toLowerCase()}.svg`);
+      expect(token?.logoURI).toBe(`${service.url}/logos/ethereum/${USDC}.svg`);
     }
     const native = await call(`/v1/tokens/base/search/${NATIVE_TOKEN_ADDRESS}`);
     expect(TokenSearchResponseSchema.parse(native.body)[0]).toMatchObject({

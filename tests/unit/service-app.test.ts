@@ -108,7 +108,10 @@ describe('service app (fake chain)', () => {
     );
     expect(list.map((token) => token.symbol)).toEqual(['ETH', 'WETH', 'USDC', 'D&I']);
     // No public URL configured and not listening (startService sets it to its address): the default.
-    expect(list[3]?.logoURI).toBe(`http://127.0.0.1:8787/logos/ethereum/${DAI.toLowerCase()}.svg`);
+    expect(list[3]?.logoURI).toBe(`http://127.0.0.1:8787/logos/ethereum/${DAI}.svg`);
+    // The path spells the address as the entry does (brotli then finds it as a repeat), any case serves.
+    expect(list.every((token) => token.logoURI.endsWith(`/${token.address}.svg`))).toBe(true);
+    expect((await app.request(`/logos/ethereum/${DAI}.svg`)).status).toBe(200);
     const logo = await app.request(`/logos/ethereum/${DAI.toLowerCase()}.svg`);
     expect(logo.headers.get('content-type')).toBe('image/svg+xml');
     const svg = await logo.text();
@@ -124,5 +127,19 @@ describe('service app (fake chain)', () => {
     const missing = await app.request('/v1/nothing', { method: 'DELETE' });
     expect(missing.status).toBe(404);
     expect(ErrorBodySchema.parse(await missing.json()).error.code).toBe('NOT_FOUND');
+  });
+});
+
+describe("the bench's list-sized no-op route", () => {
+  it('answers as many prepared bytes as asked, up to 1 MiB, and a 400 past that', async () => {
+    const { app } = setup();
+    const sized = await app.request('/__noop/bytes/92012');
+    expect(sized.status).toBe(200);
+    expect((await sized.arrayBuffer()).byteLength).toBe(92_012);
+    const tooMany = await app.request('/__noop/bytes/1048577');
+    expect(tooMany.status).toBe(400);
+    expect(ErrorBodySchema.parse(await tooMany.json()).error.message).toContain('at most 1048576 bytes');
+    expect((await app.request('/__noop/bytes/many')).status).toBe(404);
+    expect((await app.request('/__noop/bytes/12', { method: 'POST' })).status).toBe(405);
   });
 });

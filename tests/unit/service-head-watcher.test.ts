@@ -81,6 +81,26 @@ describe('head watcher', () => {
     expect((await w.current()).number).toBe(9n);
   });
 
+  it('knows the head without waiting exactly when current() would answer it at once', async () => {
+    const { state, client } = scripted();
+    const clock = { now: 1_000 };
+    const w = watch(client, clock);
+    expect(w.known()).toBeUndefined(); // never asked yet
+    await w.current();
+    expect(w.known()).toEqual({ number: 5n, hash: hash(5) });
+    clock.now += 400; // stale: current() would ask the node first
+    expect(w.known()).toBeUndefined();
+    state.down = true;
+    await expect(w.current()).rejects.toBeInstanceOf(RpcUnavailableError);
+    clock.now -= 400; // even within the freshness window, the node's last word was a failure
+    expect(w.known()).toBeUndefined();
+    state.down = false;
+    await w.current();
+    expect(w.known()?.number).toBe(5n);
+    w.close();
+    expect(w.known()).toBeUndefined();
+  });
+
   it('never served before the first answer: a dead node at start is a 503', async () => {
     const { state, client } = scripted();
     state.down = true;

@@ -250,11 +250,26 @@ describe('request bounds', () => {
 
   it('the search clock throws only past its budget', () => {
     let now = 0;
-    const clock = searchClock(100, () => now);
+    const clock = searchClock(100, () => now, 1);
     now = 100;
     expect(() => clock.check()).not.toThrow();
     now = 101;
     expect(() => clock.check()).toThrow(RouteSearchTimeout);
+  });
+
+  it('the search clock reads the time on its first check and every stride-th after it', () => {
+    let now = 0;
+    let reads = 0;
+    const read = () => {
+      reads += 1;
+      return now;
+    };
+    const clock = searchClock(100, read, 4);
+    now = 500; // already past the budget
+    expect(() => clock.check()).toThrow(RouteSearchTimeout); // check 1 reads
+    for (let i = 0; i < 3; i++) expect(() => clock.check()).not.toThrow(); // checks 2-4 do not
+    expect(() => clock.check()).toThrow(RouteSearchTimeout); // check 5 reads again
+    expect(reads).toBe(3); // the deadline's read and two checks
   });
 });
 
