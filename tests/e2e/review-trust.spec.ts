@@ -69,16 +69,10 @@ test('first swap on a network at 360x600 and 360x480: the router is trusted insi
   const trust = review.getByRole('region', { name: 'Trust this swap router?' });
   await expect(trust).toBeVisible({ timeout: 20_000 });
   await expect(trust).toContainText(/Router: 0x[0-9a-fA-F]{40}/);
-  const confirm = review.getByRole('button', { name: 'Confirm swap' });
-  // Disabled, and it says why.
-  await expect(confirm).toBeDisabled();
-  await expect(review.getByTestId('review-why')).toHaveText(
-    'To confirm, tick that you trust the router above.',
-  );
-  await expectAtEverySize(popup, testInfo, 'review-why', 'review-trust');
-
-  // The countdown never exceeds the quote's lifetime (30 s), and only goes down.
+  // The countdown never exceeds the quote's lifetime (30 s), and only goes down. Read first, before the
+  // resizes and axe checks below, which can take most of the quote's 30 s on a loaded machine.
   const countdown = review.getByTestId('review-countdown');
+  await expect(countdown).toContainText(/valid for \d+s/, { timeout: 20_000 });
   const seconds: number[] = [];
   for (let i = 0; i < 4; i++) {
     const match = /valid for (\d+)s/.exec((await countdown.textContent()) ?? '');
@@ -90,6 +84,14 @@ test('first swap on a network at 360x600 and 360x480: the router is trusted insi
     expect(value).toBeLessThanOrEqual(30);
     if (i > 0) expect(value).toBeLessThanOrEqual(seconds[i - 1] ?? 0);
   }
+
+  const confirm = review.getByRole('button', { name: 'Confirm swap' });
+  // Disabled, and it says why.
+  await expect(confirm).toBeDisabled();
+  await expect(review.getByTestId('review-why')).toHaveText(
+    'To confirm, tick that you trust the router above.',
+  );
+  await expectAtEverySize(popup, testInfo, 'review-why', 'review-trust');
 
   // The quote expires while the user reads: the reason and "Get a new quote" are in the sheet, in view.
   await trust.getByRole('checkbox', { name: 'I trust this router with my swaps on this service' }).check();

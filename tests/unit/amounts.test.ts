@@ -309,7 +309,8 @@ function atScale(text: string, scale: number): bigint {
   return fromDecimalString(text, scale);
 }
 
-describe('properties', () => {
+// Thousands of generated cases each: a bound for a loaded machine (a hang guard, not a speed check).
+describe('properties', { timeout: 30_000 }, () => {
   it('parseAmount(formatAmountExact(x, d), d) === x', () => {
     fc.assert(
       fc.property(uint256, decimalsArb, (x, d) => {
