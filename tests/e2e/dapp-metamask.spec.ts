@@ -177,6 +177,10 @@ test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a se
   });
 
   await test.step('the primary button waits a second; a double click never signs the next request', async () => {
+    // Every page of the test runs on Playwright's clock from here (the service worker does not). It
+    // flows with real time until paused below; paused, the button's second passes only when the
+    // test moves the clock, so a slow machine cannot let it pass between two checks.
+    await context.clock.install();
     const approval = nextApprovalWindow(context, extensionId);
     const message = (text: string) => `0x${Buffer.from(text).toString('hex')}`;
     await startRequests(dapp, [
@@ -187,24 +191,32 @@ test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a se
     const sign = prompt.getByRole('button', { name: 'Sign' });
     await expect(prompt.getByRole('region', { name: 'Message' })).toContainText('Request A');
     await expect(prompt.getByRole('navigation', { name: 'Request queue' })).toContainText('1 of 2');
-    await expect(sign).toBeDisabled();
-    await expect(sign).toBeEnabled();
-    // Focus moves away and back: the button waits again.
     await dapp.bringToFront();
     await prompt.bringToFront();
+    await expect(sign).toBeEnabled();
+    await context.clock.pauseAt(Date.now() + 1_000);
+    // Focus comes back: the button waits its second again, to the millisecond.
     await prompt.evaluate(() => window.dispatchEvent(new Event('focus')));
     await expect(sign).toBeDisabled();
+    await context.clock.runFor(999);
+    await expect(sign).toBeDisabled();
+    await context.clock.runFor(1);
     await expect(sign).toBeEnabled();
-    // Sign A, then at once a double click where B's button appears.
+    // Sign A, then at once a double click where B's button appears: B is off from its first frame.
     const box = await sign.boundingBox();
     if (!box) throw new Error('the Sign button has no box');
     await sign.click();
     await expect(prompt.getByRole('region', { name: 'Message' })).toContainText('Request B');
     await prompt.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
     await expect.poll(() => answerOf(dapp, 'A')).toMatchObject({ result: expect.stringMatching(/^0x/) });
+    await expect(sign).toBeDisabled();
     expect(await answerOf(dapp, 'B')).toBeNull();
-    // (Not "Sign is still disabled" here: the second has passed by now on a loaded machine. The
-    // rejection below answers B 4001, which it could not if the double click had signed B.)
+    await context.clock.runFor(999);
+    await expect(sign).toBeDisabled();
+    await context.clock.runFor(1);
+    await expect(sign).toBeEnabled();
+    expect(await answerOf(dapp, 'B')).toBeNull();
+    await context.clock.resume();
 
     // A rejection answers 4001 and signs nothing.
     const closed = prompt.waitForEvent('close');
