@@ -13,6 +13,7 @@ import { type Hex, recoverMessageAddress, recoverTypedDataAddress } from 'viem';
 import {
   answerOf,
   axeViolations,
+  clickClosing,
   keepOnLoopback,
   nextApprovalWindow,
   providerRequest,
@@ -70,9 +71,7 @@ async function confirmFromDapp(
   const prompt = await approval;
   await expect(prompt.getByRole('heading', { name: 'Confirm this transaction?' })).toBeVisible();
   await check?.(prompt);
-  const closed = prompt.waitForEvent('close');
-  await prompt.getByRole('button', { name: 'Confirm' }).click();
-  await closed;
+  await clickClosing(prompt, prompt.getByRole('button', { name: 'Confirm' }));
 }
 
 test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a send, a rejection, the delay', async ({
@@ -131,9 +130,7 @@ test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a se
       expect(background, `the primary button's colour (${colorScheme})`).toBe(accent);
     }
     await prompt.emulateMedia({ colorScheme: 'light' });
-    const closed = prompt.waitForEvent('close');
-    await connect.click();
-    await closed;
+    await clickClosing(prompt, connect);
     await expect(dapp.locator('#accounts')).toHaveText(SECOND_ACCOUNT);
   });
 
@@ -146,7 +143,7 @@ test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a se
     await expect(prompt.getByRole('region', { name: 'Message' })).toContainText(
       'Example `personal_sign` message',
     );
-    await prompt.getByRole('button', { name: 'Sign' }).click();
+    await clickClosing(prompt, prompt.getByRole('button', { name: 'Sign' }));
     await expect(dapp.locator('#personalSignResult')).toHaveText(/^0x[0-9a-f]{130}$/);
     const signature = (await dapp.locator('#personalSignResult').textContent()) as Hex;
     expect(await recoverMessageAddress({ message: 'Example `personal_sign` message', signature })).toBe(
@@ -166,7 +163,7 @@ test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a se
     await expect(typed).toContainText('Hello, Bob!');
     await expect(typed).toContainText('Ether Mail');
     await auditWindow(prompt, 'typed-data');
-    await prompt.getByRole('button', { name: 'Sign' }).click();
+    await clickClosing(prompt, prompt.getByRole('button', { name: 'Sign' }));
     await expect(dapp.locator('#signTypedDataV4Result')).toHaveText(/^0x[0-9a-f]{130}$/);
     const signature = (await dapp.locator('#signTypedDataV4Result').textContent()) as Hex;
     expect(await recoverTypedDataAddress({ ...mailTypedData(1), signature })).toBe(SECOND_ACCOUNT);
@@ -219,9 +216,7 @@ test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a se
     await context.clock.resume();
 
     // A rejection answers 4001 and signs nothing.
-    const closed = prompt.waitForEvent('close');
-    await prompt.getByRole('button', { name: 'Reject' }).click();
-    await closed;
+    await clickClosing(prompt, prompt.getByRole('button', { name: 'Reject' }));
     await expect.poll(() => answerOf(dapp, 'B')).toMatchObject({ error: { code: 4001 } });
   });
 
@@ -239,9 +234,7 @@ test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a se
     // The value is shown: 0.01 ETH to an account.
     await expect(prompt.getByRole('region', { name: 'What is sent' })).toContainText('0.01 ETH');
     await expect(prompt.getByRole('region', { name: 'Transaction' })).toContainText(ACCOUNT);
-    const closed = prompt.waitForEvent('close');
-    await prompt.getByRole('button', { name: 'Reject' }).click();
-    await closed;
+    await clickClosing(prompt, prompt.getByRole('button', { name: 'Reject' }));
     await expect.poll(() => answerOf(dapp, 'rejected')).toMatchObject({ error: { code: 4001 } });
     expect(await rpcCall(rpc, 'eth_getTransactionCount', [SECOND_ACCOUNT, 'pending'])).toBe(nonce);
   });
@@ -291,8 +284,9 @@ test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a se
       const warning = prompt.getByRole('alert').filter({ hasText: DAPP_SPENDER });
       await expect(warning).toBeVisible();
       const confirm = prompt.getByRole('button', { name: 'Confirm' });
-      // Past the second the button waits after it renders, only the tick holds it.
-      await prompt.waitForTimeout(1_500);
+      // Past the second the button waits after it renders (the clock moved a second on, whatever the
+      // machine's speed), only the tick holds it.
+      await context.clock.runFor(1_000);
       await expect(confirm).toBeDisabled();
       await warning.getByRole('checkbox', { name: 'I understand' }).check();
       await expect(confirm).toBeEnabled();
