@@ -13,6 +13,7 @@ import { type Hex, recoverMessageAddress, recoverTypedDataAddress } from 'viem';
 import {
   answerOf,
   axeViolations,
+  clickClosing,
   keepOnLoopback,
   nextApprovalWindow,
   providerRequest,
@@ -70,9 +71,7 @@ async function confirmFromDapp(
   const prompt = await approval;
   await expect(prompt.getByRole('heading', { name: 'Confirm this transaction?' })).toBeVisible();
   await check?.(prompt);
-  const closed = prompt.waitForEvent('close');
-  await prompt.getByRole('button', { name: 'Confirm' }).click();
-  await closed;
+  await clickClosing(prompt, prompt.getByRole('button', { name: 'Confirm' }));
 }
 
 test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a send, a rejection, the delay', async ({
@@ -131,9 +130,7 @@ test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a se
       expect(background, `the primary button's colour (${colorScheme})`).toBe(accent);
     }
     await prompt.emulateMedia({ colorScheme: 'light' });
-    const closed = prompt.waitForEvent('close');
-    await connect.click();
-    await closed;
+    await clickClosing(prompt, connect);
     await expect(dapp.locator('#accounts')).toHaveText(SECOND_ACCOUNT);
   });
 
@@ -146,7 +143,7 @@ test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a se
     await expect(prompt.getByRole('region', { name: 'Message' })).toContainText(
       'Example `personal_sign` message',
     );
-    await prompt.getByRole('button', { name: 'Sign' }).click();
+    await clickClosing(prompt, prompt.getByRole('button', { name: 'Sign' }));
     await expect(dapp.locator('#personalSignResult')).toHaveText(/^0x[0-9a-f]{130}$/);
     const signature = (await dapp.locator('#personalSignResult').textContent()) as Hex;
     expect(await recoverMessageAddress({ message: 'Example `personal_sign` message', signature })).toBe(
@@ -166,7 +163,7 @@ test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a se
     await expect(typed).toContainText('Hello, Bob!');
     await expect(typed).toContainText('Ether Mail');
     await auditWindow(prompt, 'typed-data');
-    await prompt.getByRole('button', { name: 'Sign' }).click();
+    await clickClosing(prompt, prompt.getByRole('button', { name: 'Sign' }));
     await expect(dapp.locator('#signTypedDataV4Result')).toHaveText(/^0x[0-9a-f]{130}$/);
     const signature = (await dapp.locator('#signTypedDataV4Result').textContent()) as Hex;
     expect(await recoverTypedDataAddress({ ...mailTypedData(1), signature })).toBe(SECOND_ACCOUNT);
@@ -177,6 +174,10 @@ test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a se
   });
 
   await test.step('the primary button waits a second; a double click never signs the next request', async () => {
+    // Every page of the test runs on Playwright's clock from here (the service worker does not). It
+    // flows with real time until paused below; paused, the button's second passes only when the
+    // test moves the clock, so a slow machine cannot let it pass between two checks.
+    await context.clock.install();
     const approval = nextApprovalWindow(context, extensionId);
     const message = (text: string) => `0x${Buffer.from(text).toString('hex')}`;
     await startRequests(dapp, [
@@ -187,29 +188,35 @@ test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a se
     const sign = prompt.getByRole('button', { name: 'Sign' });
     await expect(prompt.getByRole('region', { name: 'Message' })).toContainText('Request A');
     await expect(prompt.getByRole('navigation', { name: 'Request queue' })).toContainText('1 of 2');
-    await expect(sign).toBeDisabled();
-    await expect(sign).toBeEnabled();
-    // Focus moves away and back: the button waits again.
     await dapp.bringToFront();
     await prompt.bringToFront();
+    await expect(sign).toBeEnabled();
+    await context.clock.pauseAt(Date.now() + 1_000);
+    // Focus comes back: the button waits its second again, to the millisecond.
     await prompt.evaluate(() => window.dispatchEvent(new Event('focus')));
     await expect(sign).toBeDisabled();
+    await context.clock.runFor(999);
+    await expect(sign).toBeDisabled();
+    await context.clock.runFor(1);
     await expect(sign).toBeEnabled();
-    // Sign A, then at once a double click where B's button appears.
+    // Sign A, then at once a double click where B's button appears: B is off from its first frame.
     const box = await sign.boundingBox();
     if (!box) throw new Error('the Sign button has no box');
     await sign.click();
     await expect(prompt.getByRole('region', { name: 'Message' })).toContainText('Request B');
     await prompt.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
     await expect.poll(() => answerOf(dapp, 'A')).toMatchObject({ result: expect.stringMatching(/^0x/) });
+    await expect(sign).toBeDisabled();
     expect(await answerOf(dapp, 'B')).toBeNull();
-    // (Not "Sign is still disabled" here: the second has passed by now on a loaded machine. The
-    // rejection below answers B 4001, which it could not if the double click had signed B.)
+    await context.clock.runFor(999);
+    await expect(sign).toBeDisabled();
+    await context.clock.runFor(1);
+    await expect(sign).toBeEnabled();
+    expect(await answerOf(dapp, 'B')).toBeNull();
+    await context.clock.resume();
 
     // A rejection answers 4001 and signs nothing.
-    const closed = prompt.waitForEvent('close');
-    await prompt.getByRole('button', { name: 'Reject' }).click();
-    await closed;
+    await clickClosing(prompt, prompt.getByRole('button', { name: 'Reject' }));
     await expect.poll(() => answerOf(dapp, 'B')).toMatchObject({ error: { code: 4001 } });
   });
 
@@ -227,9 +234,7 @@ test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a se
     // The value is shown: 0.01 ETH to an account.
     await expect(prompt.getByRole('region', { name: 'What is sent' })).toContainText('0.01 ETH');
     await expect(prompt.getByRole('region', { name: 'Transaction' })).toContainText(ACCOUNT);
-    const closed = prompt.waitForEvent('close');
-    await prompt.getByRole('button', { name: 'Reject' }).click();
-    await closed;
+    await clickClosing(prompt, prompt.getByRole('button', { name: 'Reject' }));
     await expect.poll(() => answerOf(dapp, 'rejected')).toMatchObject({ error: { code: 4001 } });
     expect(await rpcCall(rpc, 'eth_getTransactionCount', [SECOND_ACCOUNT, 'pending'])).toBe(nonce);
   });
@@ -279,8 +284,9 @@ test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a se
       const warning = prompt.getByRole('alert').filter({ hasText: DAPP_SPENDER });
       await expect(warning).toBeVisible();
       const confirm = prompt.getByRole('button', { name: 'Confirm' });
-      // Past the second the button waits after it renders, only the tick holds it.
-      await prompt.waitForTimeout(1_500);
+      // Past the second the button waits after it renders (the clock moved a second on, whatever the
+      // machine's speed), only the tick holds it.
+      await context.clock.runFor(1_000);
       await expect(confirm).toBeDisabled();
       await warning.getByRole('checkbox', { name: 'I understand' }).check();
       await expect(confirm).toBeEnabled();

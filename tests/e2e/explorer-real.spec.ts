@@ -1,9 +1,45 @@
 // The built extension on explorer pages from real-world markup and on the devnet's safety-check
 // tokens: pages are served at their real URLs through context.route (nothing leaves the machine),
 // quotes and simulations come from the embedded devnet + reference service.
+import type { BrowserContext } from '@playwright/test';
 import { ETH } from '../fixtures/explorer/pages.ts';
 import { REAL_PAGES, realHtml } from '../fixtures/explorer/real/pages.ts';
-import { expect, frames, serveExplorerPages, test, watchPageProblems } from './fixtures';
+import {
+  test as base,
+  expect,
+  extensionIdOf,
+  frames,
+  launchWithExtension,
+  serveExplorerPages,
+  serviceWorkerOf,
+  watchPageProblems,
+} from './fixtures';
+
+/**
+ * One browser for the file's 29 pages (a browser each cost 2-3 s of launch and set-up a page): each
+ * test gets it with no routes and no tabs of the test before. What the tests read is each page's own
+ * DOM, which a new tab builds afresh.
+ */
+let shared: { close(): Promise<void>; context: BrowserContext; extensionId: string };
+const test = base.extend({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
+  context: async ({}, use) => {
+    await use(shared.context);
+    await shared.context.unrouteAll({ behavior: 'ignoreErrors' });
+    for (const page of shared.context.pages()) await page.close();
+  },
+  // biome-ignore lint/correctness/noEmptyPattern: as above.
+  extensionId: async ({}, use) => {
+    await use(shared.extensionId);
+  },
+});
+test.beforeAll(async () => {
+  const launched = await launchWithExtension();
+  shared = { ...launched, extensionId: extensionIdOf(await serviceWorkerOf(launched.context)) };
+});
+test.afterAll(async () => {
+  await shared?.close();
+});
 
 const HOST = 'swaplane-swap';
 const HOLDER = '0x71c7656ec7ab88b098defb751b7401b5f6d8976f';

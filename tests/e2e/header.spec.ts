@@ -1,11 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, openWalletPopup, test } from './fixtures';
-
-const SIZES = [
-  { width: 360, height: 480 },
-  { width: 360, height: 600 },
-];
+import { atEverySize } from './layout';
 
 /** Where an element sits: fully inside the 360 px popup, not clipped by its own box. */
 async function boxOf(page: Page, selector: string) {
@@ -19,15 +15,14 @@ async function boxOf(page: Page, selector: string) {
   });
 }
 
-for (const size of SIZES) {
-  test(`header at ${size.width}x${size.height}: Receive, Add account, Accounts, Lock and Settings read as words; the account name is whole`, async ({
-    context,
-    extensionId,
-  }, testInfo) => {
-    test.setTimeout(90_000);
-    const { popup } = await openWalletPopup(context, extensionId);
-    await popup.setViewportSize(size);
-    const header = popup.locator('header');
+test('header at 360x480 and 360x600: Receive, Add account, Accounts, Lock and Settings read as words; the account name is whole', async ({
+  context,
+  extensionId,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const { popup } = await openWalletPopup(context, extensionId);
+  const header = popup.locator('header');
+  await atEverySize(popup, async (size) => {
     // Each control shows its name as text a person reads (not only an icon with a tooltip).
     for (const [name, text] of [
       ['Receive', 'Receive'],
@@ -74,8 +69,8 @@ for (const size of SIZES) {
           path: `${process.env.SWAPLANE_SCREENS}/header-${size.height}-${scheme}.png`,
         });
     }
-    // The labelled controls do what they say.
-    await header.getByRole('button', { name: 'Receive', exact: true }).click();
-    await expect(popup.getByRole('button', { name: 'Copy address' })).toBeVisible();
   });
-}
+  // The labelled controls do what they say.
+  await header.getByRole('button', { name: 'Receive', exact: true }).click();
+  await expect(popup.getByRole('button', { name: 'Copy address' })).toBeVisible();
+});

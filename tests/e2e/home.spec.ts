@@ -1,10 +1,7 @@
 import type { Page } from '@playwright/test';
 import { checkAndShoot, ETH, expect, openWalletPopup, pickToken, sendFromView, test, USDC } from './fixtures';
+import { atEverySize, POPUP_SIZES } from './layout';
 
-const SIZES = [
-  { width: 360, height: 480 },
-  { width: 360, height: 600 },
-];
 /** A private key whose account the devnet never funded. */
 const EMPTY_KEY = `0x${'5a'.repeat(32)}`;
 
@@ -12,66 +9,68 @@ async function expectNoSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 }
 
-for (const size of SIZES) {
-  test(`home at ${size.width}x${size.height}: the funded account's holdings with USD and a total, Swap and Receive one click away`, async ({
-    context,
-    extensionId,
-  }, testInfo) => {
-    test.setTimeout(90_000);
-    const { popup } = await openWalletPopup(context, extensionId);
-    await popup.setViewportSize(size);
-    const home = popup.getByRole('region', { name: /Your tokens on Ethereum/ });
-    await expect(home.getByTestId('holding-ETH')).toContainText(/[\d,]+ ETH/, { timeout: 20_000 });
-    await expect(home.getByTestId('holding-ETH')).toContainText(/\$[\d,]+\.\d\d/, { timeout: 20_000 });
-    await expect(home.getByTestId('holdings-total')).toContainText(/^\$[\d,]+\.\d\d\+?$/);
-    // The swap button names what is missing, never a mute grey button.
-    await home.getByRole('button', { name: 'Swap ETH' }).click();
-    await expect(popup.getByLabel('Amount')).toBeFocused();
-    await expect(popup.getByTestId('from-picker')).toContainText('ETH');
+test("home at 360x480 and 360x600: the funded account's holdings with USD and a total, Swap and Receive one click away", async ({
+  context,
+  extensionId,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const { popup } = await openWalletPopup(context, extensionId);
+  await popup.setViewportSize(POPUP_SIZES[0]);
+  const home = popup.getByRole('region', { name: /Your tokens on Ethereum/ });
+  await expect(home.getByTestId('holding-ETH')).toContainText(/[\d,]+ ETH/, { timeout: 20_000 });
+  await expect(home.getByTestId('holding-ETH')).toContainText(/\$[\d,]+\.\d\d/, { timeout: 20_000 });
+  await expect(home.getByTestId('holdings-total')).toContainText(/^\$[\d,]+\.\d\d\+?$/);
+  // The swap button names what is missing, never a mute grey button.
+  await home.getByRole('button', { name: 'Swap ETH' }).click();
+  await expect(popup.getByLabel('Amount')).toBeFocused();
+  await expect(popup.getByTestId('from-picker')).toContainText('ETH');
+  await atEverySize(popup, async (size) => {
     await expectNoSidewaysScroll(popup);
     await checkAndShoot(popup, testInfo, `home-${size.height}`);
-
-    // A second popup paints the last known holdings in its first frame, before any answer.
-    const again = await context.newPage();
-    await again.setViewportSize(size);
-    await again.goto(popup.url());
-    await expect(again.getByTestId('holding-ETH')).toBeVisible({ timeout: 5_000 });
-    await again.close();
-
-    await popup.getByRole('button', { name: 'Receive' }).click();
-    await expect(popup.getByRole('button', { name: 'Copy address' })).toBeVisible();
   });
 
-  test(`empty wallet at ${size.width}x${size.height}: says how to fund it, Receive, and the swap button says why it is disabled`, async ({
-    context,
-    extensionId,
-  }, testInfo) => {
-    test.setTimeout(90_000);
-    const { popup } = await openWalletPopup(context, extensionId);
-    // A key the devnet never funded, imported and made the active account.
-    const imported = (await sendFromView(popup, {
-      type: 'walletImportKey',
-      privateKey: EMPTY_KEY,
-      name: 'Empty',
-    })) as { ok: boolean; result: { accounts: { id: string; name: string }[] } };
-    expect(imported.ok).toBe(true);
-    const empty = imported.result.accounts.find((account) => account.name === 'Empty');
-    await sendFromView(popup, { type: 'walletSetActive', id: empty?.id ?? '' });
-    await popup.setViewportSize(size);
-    await popup.reload();
-    const home = popup.getByRole('region', { name: /Your tokens on Ethereum/ });
-    await expect(home.getByTestId('holdings-empty')).toContainText('To fund it, choose Receive', {
-      timeout: 20_000,
-    });
-    await expect(popup.getByRole('button', { name: 'Receive' })).toBeVisible();
-    await pickToken(popup, 'from', 'ETH', ETH);
-    await pickToken(popup, 'to', 'USDC', USDC);
-    await expect(popup.getByRole('button', { name: 'Enter an amount' })).toBeDisabled();
-    await popup.getByLabel('Amount').fill('1');
-    await expect(popup.getByRole('button', { name: 'Insufficient ETH balance' })).toBeDisabled({
-      timeout: 20_000,
-    });
+  // A second popup paints the last known holdings in its first frame, before any answer.
+  const again = await context.newPage();
+  await again.setViewportSize(POPUP_SIZES[0]);
+  await again.goto(popup.url());
+  await expect(again.getByTestId('holding-ETH')).toBeVisible({ timeout: 5_000 });
+  await again.close();
+
+  await popup.getByRole('button', { name: 'Receive' }).click();
+  await expect(popup.getByRole('button', { name: 'Copy address' })).toBeVisible();
+});
+
+test('empty wallet at 360x480 and 360x600: says how to fund it, Receive, and the swap button says why it is disabled', async ({
+  context,
+  extensionId,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const { popup } = await openWalletPopup(context, extensionId);
+  // A key the devnet never funded, imported and made the active account.
+  const imported = (await sendFromView(popup, {
+    type: 'walletImportKey',
+    privateKey: EMPTY_KEY,
+    name: 'Empty',
+  })) as { ok: boolean; result: { accounts: { id: string; name: string }[] } };
+  expect(imported.ok).toBe(true);
+  const empty = imported.result.accounts.find((account) => account.name === 'Empty');
+  await sendFromView(popup, { type: 'walletSetActive', id: empty?.id ?? '' });
+  await popup.setViewportSize(POPUP_SIZES[0]);
+  await popup.reload();
+  const home = popup.getByRole('region', { name: /Your tokens on Ethereum/ });
+  await expect(home.getByTestId('holdings-empty')).toContainText('To fund it, choose Receive', {
+    timeout: 20_000,
+  });
+  await expect(popup.getByRole('button', { name: 'Receive' })).toBeVisible();
+  await pickToken(popup, 'from', 'ETH', ETH);
+  await pickToken(popup, 'to', 'USDC', USDC);
+  await expect(popup.getByRole('button', { name: 'Enter an amount' })).toBeDisabled();
+  await popup.getByLabel('Amount').fill('1');
+  await expect(popup.getByRole('button', { name: 'Insufficient ETH balance' })).toBeDisabled({
+    timeout: 20_000,
+  });
+  await atEverySize(popup, async (size) => {
     await expectNoSidewaysScroll(popup);
     await checkAndShoot(popup, testInfo, `empty-wallet-${size.height}`);
   });
-}
+});

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page, TestInfo } from '@playwright/test';
 import { DAI, ETH, expect, openWalletPopup, pickToken, test, trustRouterInReview, USDC } from './fixtures';
-import { expectNothingWiderThanViewport } from './layout';
+import { atEverySize, expectNothingWiderThanViewport } from './layout';
 
 type Pick = [query: string, address: string];
 const SHORT = { width: 360, height: 480 };
@@ -51,45 +51,49 @@ async function expectInViewport(page: Page, name: string) {
   expect(await page.evaluate(() => window.scrollY), 'no scrolling').toBe(0);
 }
 
-for (const size of [SHORT, TALL]) {
-  test(`main path at ${size.width}x${size.height}: fee, USD and price impact on the quote line, the review as a sheet, confirm`, async ({
-    context,
-    extensionId,
-  }, testInfo) => {
-    test.setTimeout(120_000);
-    const popup = await popupWithPair(context, extensionId, size, ['ETH', ETH], ['USDC', USDC]);
-    await popup.getByLabel('Amount').fill('1');
-    const quote = popup.getByRole('region', { name: 'Quote' });
-    await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
-    await expect(quote.getByTestId('quote-fee')).toContainText(/ETH \(\$[\d,.<]+\)/, { timeout: 20_000 });
-    await expect(quote.getByTestId('quote-impact')).toContainText('%');
-    await expect(popup.getByTestId('usd-in')).toContainText(/^\$[\d,]+\.\d\d$/);
-    await expect(popup.getByTestId('usd-out')).toContainText(/^\$[\d,]+\.\d\d$/);
+test('main path at 360x480 and 360x600: fee, USD and price impact on the quote line, the review as a sheet, confirm', async ({
+  context,
+  extensionId,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const popup = await popupWithPair(context, extensionId, SHORT, ['ETH', ETH], ['USDC', USDC]);
+  await popup.getByLabel('Amount').fill('1');
+  const quote = popup.getByRole('region', { name: 'Quote' });
+  await expect(popup.getByTestId('quote-out')).toContainText('USDC', { timeout: 20_000 });
+  await expect(quote.getByTestId('quote-fee')).toContainText(/ETH \(\$[\d,.<]+\)/, { timeout: 20_000 });
+  await expect(quote.getByTestId('quote-impact')).toContainText('%');
+  await expect(popup.getByTestId('usd-in')).toContainText(/^\$[\d,]+\.\d\d$/);
+  await expect(popup.getByTestId('usd-out')).toContainText(/^\$[\d,]+\.\d\d$/);
+  await atEverySize(popup, async (size) => {
     await expectInViewport(popup, 'Review swap');
     await shot(popup, testInfo, `swap-${size.height}`);
+  });
 
-    await popup.getByRole('button', { name: 'Review swap' }).click();
-    const sheet = popup.getByRole('dialog', { name: 'Review swap' });
-    await expect(sheet).toBeVisible();
-    await expect(sheet.getByText('You receive at least')).toBeVisible();
-    await expect(sheet.getByTestId('review-fee')).toContainText('ETH');
-    await expect(sheet.getByTestId('review-countdown')).toContainText(/Quote valid for \d+s/);
-    await trustRouterInReview(popup);
-    await expect(sheet.getByRole('button', { name: 'Confirm swap' })).toBeEnabled();
+  await popup.getByRole('button', { name: 'Review swap' }).click();
+  const sheet = popup.getByRole('dialog', { name: 'Review swap' });
+  await expect(sheet).toBeVisible();
+  await expect(sheet.getByText('You receive at least')).toBeVisible();
+  await expect(sheet.getByTestId('review-fee')).toContainText('ETH');
+  await expect(sheet.getByTestId('review-countdown')).toContainText(/Quote valid for \d+s/);
+  await trustRouterInReview(popup);
+  await expect(sheet.getByRole('button', { name: 'Confirm swap' })).toBeEnabled();
+  await atEverySize(popup, async (size) => {
     await expectInViewport(popup, 'Confirm swap');
     await expectNothingWiderThanViewport(popup, `review at ${size.width}x${size.height}`);
     await shot(popup, testInfo, `review-${size.height}`);
+  });
 
-    await sheet.getByRole('button', { name: 'Confirm swap' }).click();
-    await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 30_000 });
+  await sheet.getByRole('button', { name: 'Confirm swap' }).click();
+  await expect(popup.getByTestId('swap-confirmed')).toBeVisible({ timeout: 30_000 });
+  await atEverySize(popup, async (size) => {
     await expectInViewport(popup, 'Done');
     await shot(popup, testInfo, `result-${size.height}`);
-    await popup.getByRole('button', { name: 'Done' }).click();
-    // The spent quote is not left live: the amount is cleared and Review swap is disabled.
-    await expect(popup.getByLabel('Amount')).toHaveValue('');
-    await expect(popup.getByRole('button', { name: 'Enter an amount' })).toBeDisabled();
   });
-}
+  await popup.getByRole('button', { name: 'Done' }).click();
+  // The spent quote is not left live: the amount is cleared and Review swap is disabled.
+  await expect(popup.getByLabel('Amount')).toHaveValue('');
+  await expect(popup.getByRole('button', { name: 'Enter an amount' })).toBeDisabled();
+});
 
 test('price impact: a large trade warns, and Confirm needs the acknowledgement', async ({
   context,

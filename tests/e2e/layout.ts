@@ -20,3 +20,23 @@ export async function expectNothingWiderThanViewport(page: Page, name: string): 
   });
   expect(overflowing, `${name}: elements past the popup's edge`).toEqual([]);
 }
+
+/** The popup's two sizes: every screen fits both. */
+export const POPUP_SIZES = [
+  { width: 360, height: 480 },
+  { width: 360, height: 600 },
+] as const;
+
+export type PopupSize = (typeof POPUP_SIZES)[number];
+
+/**
+ * `check` at each popup size on the screen as it stands (resized, not reopened: one journey covers
+ * both sizes instead of a browser each), then back to 360x480 for what follows.
+ */
+export async function atEverySize(page: Page, check: (size: PopupSize) => Promise<void>): Promise<void> {
+  for (const size of POPUP_SIZES) {
+    await page.setViewportSize(size);
+    await check(size);
+  }
+  await page.setViewportSize(POPUP_SIZES[0]);
+}

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   functionSpans,
   importCycles,
@@ -53,6 +53,10 @@ function layerOf(path: string): string | undefined {
 function sourceFileExists(module: string): boolean {
   return ['.ts', '.tsx'].some((ext) => existsSync(join(ROOT, `${module}${ext}`)));
 }
+
+// The checks parse the whole tree: seconds on a loaded machine (three went past vitest's 5 s in a
+// clean-clone CI at load 18). A bound against a hang, not a speed check.
+vi.setConfig({ testTimeout: 60_000 });
 
 const productFiles = PRODUCT_FOLDERS.flatMap((folder) => sourceFiles(folder));
 const libFiles = sourceFiles('lib');

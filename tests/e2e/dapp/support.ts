@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { type BrowserContext, expect, type Page } from '@playwright/test';
+import { type BrowserContext, expect, type Locator, type Page } from '@playwright/test';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -131,6 +131,20 @@ export async function answerOf(page: Page, name: string): Promise<PageAnswer | n
   );
 }
 
+/**
+ * Clicks a button that closes its own window (Connect, Sign, Confirm, Reject on the last request) and
+ * waits for the close. On a loaded machine the close can come before the browser acknowledges the
+ * click, and Playwright's click then fails with "Target page ... closed": that, and only that, is
+ * the click's success here.
+ */
+export async function clickClosing(window: Page, button: Locator): Promise<void> {
+  const closed = window.waitForEvent('close');
+  await button.click().catch((error: unknown) => {
+    if (!window.isClosed()) throw error;
+  });
+  await closed;
+}
+
 /** A page of a given origin with nothing on it but what the test runs. */
 export const BLANK_PAGE =
   '<!doctype html><html lang="en"><head><title>Some page</title></head><body><h1>Some page</h1></body></html>';
@@ -144,9 +158,7 @@ export async function connectPage(
   const approval = nextApprovalWindow(context, extensionId);
   await startRequests(page, [{ name: 'connect', method: 'eth_requestAccounts' }]);
   const window = await approval;
-  const closed = window.waitForEvent('close');
-  await window.getByRole('button', { name: 'Connect' }).click();
-  await closed;
+  await clickClosing(window, window.getByRole('button', { name: 'Connect' }));
   await expect.poll(() => answerOf(page, 'connect')).not.toBeNull();
   return answerOf(page, 'connect');
 }
