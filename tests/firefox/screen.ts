@@ -106,8 +106,18 @@ export const popup = {
   },
   /** Chooses a token in the "From" or "To" picker by searching for it. */
   async pickToken(page: Page, picker: 'From' | 'To', query: string, address: string): Promise<void> {
-    await page.locator(`[data-testid="${picker.toLowerCase()}-picker"]`).click();
-    await fill(page, `Search ${picker} token by symbol, name or address`, query);
+    const search = `Search ${picker} token by symbol, name or address`;
+    // The home's holdings fold to one line as the form fills, which can move the picker's button
+    // under a click already aimed (seen once in CI: no picker opened): click again, at most twice.
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await page.locator(`[data-testid="${picker.toLowerCase()}-picker"]`).click();
+      const opened = await page
+        .waitForFunction(fieldLabelled, { timeout: 5_000 }, search)
+        .then(() => true)
+        .catch(() => false);
+      if (opened) break;
+    }
+    await fill(page, search, query);
     await page.locator(`button[data-token="${address.toLowerCase()}"]`).setTimeout(STEP_TIMEOUT_MS).click();
   },
   async enterAmount(page: Page, amount: string): Promise<void> {
