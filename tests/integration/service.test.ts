@@ -406,6 +406,15 @@ describe('routing, methods and CORS', () => {
     const quote = await getQuote();
     await devnet.stop();
     devnetStopped = true;
+    // The service learns of the node's death from its socket closing or its next poll (100 ms here);
+    // a quote answered in the instant before that is the head it had just seen. Within the staleness
+    // bound (1 s here) every quote must fail: polled, never answered from the cache after it.
+    await expect
+      .poll(async () => (await call('/v1/quote', { json: request() })).status, {
+        timeout: 5_000,
+        interval: 50,
+      })
+      .toBe(503);
     await expectError('/v1/quote', 503, 'RPC_UNAVAILABLE', { json: request() });
     await expectError('/v1/build', 503, 'RPC_UNAVAILABLE', { json: quote });
     expect((await call('/v1/tokens/ethereum/full')).status).toBe(200);
