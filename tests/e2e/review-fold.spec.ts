@@ -1,14 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, openWalletPopup, quoteEthToUsdc, TRUST_ROUTER_TICK, test } from './fixtures';
-
-const SCREENS = process.env.SWAPLANE_SCREENS ?? '/work/screens/27a';
+import { checkAndShoot, expect, openWalletPopup, quoteEthToUsdc, TRUST_ROUTER_TICK, test } from './fixtures';
 
 // The review's body scrolls; at 360x480 the router trust's tick used to sit just under its fold,
 // with Confirm disabled for a reason the user could not see to act on.
 test('at 360x480 the router-trust tick is in view with Confirm, no scrolling, light and dark, axe clean', async ({
   context,
   extensionId,
-}) => {
+}, testInfo) => {
   test.setTimeout(90_000);
   const { popup } = await openWalletPopup(context, extensionId);
   await popup.setViewportSize({ width: 360, height: 480 });
@@ -27,12 +24,8 @@ test('at 360x480 the router-trust tick is in view with Confirm, no scrolling, li
     await expect(confirm).toBeInViewport({ ratio: 1 });
     await expect(confirm).toBeDisabled();
     await expect(review.getByTestId('review-why')).toBeInViewport({ ratio: 1 });
-    const { violations } = await new AxeBuilder({ page: popup }).analyze();
-    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
-      [],
-    );
-    await popup.screenshot({ path: `${SCREENS}/review-fold-480-${scheme}.png` }).catch(() => undefined);
   }
+  await checkAndShoot(popup, testInfo, 'review-fold-480');
   // The foot's way to the tick Confirm waits for.
   await review.getByRole('button', { name: 'Go to the tick' }).click();
   await expect(tick).toBeFocused();
