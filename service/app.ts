@@ -6,7 +6,7 @@ import { AddressSchema, ERROR_CODES, QuoteSchema } from '../lib/api/schema';
 import { build } from './build';
 import { type ChainReader, createRpcChainReaders } from './chain-reader';
 import { buildChainRegistry, type ChainContext, type ChainName, type ChainRegistry } from './chains';
-import { cors } from './cors';
+import { type Cors, cors } from './cors';
 import { ApiError, errorBody } from './errors';
 import { tokenLogoSvg } from './logos';
 import type { ServiceManifest } from './manifest';
@@ -15,7 +15,7 @@ import { QuoteAnswerCache } from './quote-cache';
 import { quoteHandler } from './quote-route';
 import { readJson, summarise } from './request-body';
 import { bodyBound, requestBounds } from './request-bounds';
-import { acceptsEncoding, matchesEtag, searchResultJson, TokenListCache } from './tokens';
+import { searchResultJson, TokenListCache } from './tokens';
 import { requireChainById, whitelisted } from './validate';
 
 export interface ServiceDeps {
@@ -46,6 +46,7 @@ interface AppContext {
   chainByName(name: string): ChainContext;
   baseUrl: string;
   limit: MiddlewareHandler;
+  cors: Cors;
   tokenLists: TokenListCache;
   quoteCache: QuoteAnswerCache;
   now(): string;
@@ -87,6 +88,14 @@ function createAppContext(deps: ServiceDeps): AppContext {
   const limit = bodyBound(policy.maxBodyBytes, fail);
 
   const quoteCache = deps.quoteCache ?? new QuoteAnswerCache();
+  const corsPolicy = cors({
+    allowedOrigin: ALLOWED_ORIGIN,
+    allowMethods: ['GET', 'POST'],
+    allowHeaders: ['Content-Type'],
+    // The extension reads how long a 429 asks it to wait.
+    exposeHeaders: ['Retry-After'],
+    maxAgeSeconds: 600,
+  });
   return {
     policy,
     clock,
@@ -96,6 +105,7 @@ function createAppContext(deps: ServiceDeps): AppContext {
     chainByName,
     baseUrl,
     limit,
+    cors: corsPolicy,
     tokenLists,
     quoteCache,
     now,
@@ -106,17 +116,7 @@ function createAppContext(deps: ServiceDeps): AppContext {
 export function createServiceApp(deps: ServiceDeps): Hono {
   const ctx = createAppContext(deps);
   const app = new Hono();
-  app.use(
-    '*',
-    cors({
-      allowedOrigin: ALLOWED_ORIGIN,
-      allowMethods: ['GET', 'POST'],
-      allowHeaders: ['Content-Type'],
-      // The extension reads how long a 429 asks it to wait.
-      exposeHeaders: ['Retry-After'],
-      maxAgeSeconds: 600,
-    }),
-  );
+  app.use('*', ctx.cors.middleware);
   app.use('*', requestBounds(ctx.policy, ctx.fail));
 
   tokenRoutes(app, ctx);
@@ -127,7 +127,7 @@ export function createServiceApp(deps: ServiceDeps): Hono {
 }
 
 /** GET the token list and search. */
-function tokenRoutes(app: Hono, { chainByName, tokenLists, baseUrl }: AppContext): void {
+function tokenRoutes(app: Hono, { chainByName, tokenLists, baseUrl, cors }: AppContext): void {
   app.get('/v1/tokens/:chain/search/:address', (c) => {
     const chain = chainByName(c.req.param('chain'));
     const address = c.req.param('address');
@@ -149,21 +149,11 @@ function tokenRoutes(app: Hono, { chainByName, tokenLists, baseUrl }: AppContext
     return c.json(searchResultJson(baseUrl, chain, token));
   });
 
+  // Every answer here is prepared when the list is (service/tokens.ts): no per-request headers.
   app.get('/v1/tokens/:chain/full', (c) => {
     const chain = chainByName(c.req.param('chain'));
-    const list = tokenLists.fullList(chain);
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/json; charset=UTF-8',
-      'Cache-Control': 'public, max-age=300',
-      ETag: list.etag,
-      Vary: 'Accept-Encoding',
-    };
-    if (matchesEtag(c.req.header('If-None-Match'), list.etag)) return c.body(null, 304, headers);
-    const accepted = c.req.header('Accept-Encoding');
-    const br = acceptsEncoding(accepted, 'br') ? tokenLists.brotliList(chain) : undefined;
-    if (br) return c.body(br, 200, { ...headers, 'Content-Encoding': 'br' });
-    if (!acceptsEncoding(accepted, 'gzip')) return c.body(list.json, 200, headers);
-    return c.body(list.gzip, 200, { ...headers, 'Content-Encoding': 'gzip' });
+    const answer = tokenLists.answer(chain, c.req.header('if-none-match'), c.req.header('accept-encoding'));
+    return cors.send(c, answer);
   });
 }
 

@@ -5,7 +5,12 @@
 // streams it (a copy of the body, a ReadableStream and a reader per request; for the 100 kB gzipped
 // token list most of its CPU). This one only sets headers on the finished response, which
 // @hono/node-server still writes from the bytes the route gave it.
-import type { MiddlewareHandler } from 'hono';
+// A route whose answer is prepared once (service/prepared-answer.ts: the token list) is sent with
+// `send`: its headers already name Origin in Vary, so a request with no granted origin is answered
+// with the prepared header object itself (no Headers built, copied or sorted per request), and the
+// middleware leaves that answer alone.
+import type { Context, MiddlewareHandler } from 'hono';
+import type { PreparedAnswer } from './prepared-answer';
 
 export interface CorsOptions {
   /** Origins granted CORS: the request's Origin is echoed when it matches. */
@@ -16,14 +21,26 @@ export interface CorsOptions {
   maxAgeSeconds: number;
 }
 
-export function cors(options: CorsOptions): MiddlewareHandler {
+export interface Cors {
+  middleware: MiddlewareHandler;
+  /** A prepared answer with this request's grant (a copy of its headers only when an origin is granted). */
+  send(c: Context, answer: PreparedAnswer): Response;
+}
+
+export function cors(options: CorsOptions): Cors {
   const methods = options.allowMethods.join(',');
   const allowHeaders = options.allowHeaders.join(',');
   const expose = options.exposeHeaders.join(',');
   const maxAge = String(options.maxAgeSeconds);
-  return async (c, next) => {
+  /** Requests answered by `send`: their headers are complete. */
+  const sent = new WeakSet<Context>();
+  const grantedOrigin = (c: Context): string | undefined => {
     const origin = c.req.header('origin');
-    const granted = origin !== undefined && options.allowedOrigin.test(origin) ? origin : undefined;
+    return origin !== undefined && options.allowedOrigin.test(origin) ? origin : undefined;
+  };
+
+  const middleware: MiddlewareHandler = async (c, next) => {
+    const granted = grantedOrigin(c);
     if (c.req.method === 'OPTIONS') {
       const headers = new Headers({
         'Access-Control-Allow-Methods': methods,
@@ -38,6 +55,7 @@ export function cors(options: CorsOptions): MiddlewareHandler {
       return new Response(null, { status: 204, headers });
     }
     await next();
+    if (sent.has(c)) return;
     // The route's answer depends on Origin, so caches must key on it.
     const headers = c.res.headers;
     headers.append('Vary', 'Origin');
@@ -46,4 +64,15 @@ export function cors(options: CorsOptions): MiddlewareHandler {
       headers.set('Access-Control-Expose-Headers', expose);
     }
   };
+
+  const send = (c: Context, answer: PreparedAnswer): Response => {
+    sent.add(c);
+    const granted = grantedOrigin(c);
+    const headers = granted
+      ? { ...answer.headers, 'Access-Control-Allow-Origin': granted, 'Access-Control-Expose-Headers': expose }
+      : answer.headers;
+    return new Response(answer.body, { status: answer.status, headers });
+  };
+
+  return { middleware, send };
 }

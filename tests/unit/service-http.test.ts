@@ -6,24 +6,35 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { cors } from '../../service/cors';
 import type { ApiError } from '../../service/errors';
+import { prepareAnswer } from '../../service/prepared-answer';
 import { bodyBound } from '../../service/request-bounds';
 
 const ORIGIN = 'chrome-extension://abcdefghijklmnop';
 
+const PREPARED = prepareAnswer(
+  200,
+  new Uint8Array([4, 5]),
+  { 'Content-Type': 'application/json', ETag: '"e"' },
+  ['Accept-Encoding'],
+);
+
 function corsApp(made: Response[]): Hono {
   const app = new Hono();
-  app.use(
-    '*',
-    cors({
-      allowedOrigin: /^chrome-extension:\/\/[a-z]+$/,
-      allowMethods: ['GET', 'POST'],
-      allowHeaders: ['Content-Type'],
-      exposeHeaders: ['Retry-After'],
-      maxAgeSeconds: 600,
-    }),
-  );
+  const policy = cors({
+    allowedOrigin: /^chrome-extension:\/\/[a-z]+$/,
+    allowMethods: ['GET', 'POST'],
+    allowHeaders: ['Content-Type'],
+    exposeHeaders: ['Retry-After'],
+    maxAgeSeconds: 600,
+  });
+  app.use('*', policy.middleware);
   app.get('/bytes', (c) => {
     const response = c.body(new Uint8Array([1, 2, 3]), 200, { Vary: 'Accept-Encoding' });
+    made.push(response);
+    return response;
+  });
+  app.get('/prepared', (c) => {
+    const response = policy.send(c, PREPARED);
     made.push(response);
     return response;
   });
@@ -39,6 +50,26 @@ describe('cors', () => {
     expect(response.headers.get('access-control-expose-headers')).toBe('Retry-After');
     expect(response.headers.get('vary')).toBe('Accept-Encoding, Origin');
     expect([...new Uint8Array(await response.arrayBuffer())]).toEqual([1, 2, 3]);
+  });
+
+  it('sends a prepared answer with its own header object, a copy only to add a grant', async () => {
+    expect(PREPARED.headers.Vary).toBe('Accept-Encoding, Origin');
+    const made: Response[] = [];
+    const app = corsApp(made);
+    const plain = await app.request('/prepared');
+    expect(plain).toBe(made[0]);
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding, Origin');
+    expect(plain.headers.get('etag')).toBe('"e"');
+    expect(plain.headers.get('access-control-allow-origin')).toBeNull();
+    expect([...new Uint8Array(await plain.arrayBuffer())]).toEqual([4, 5]);
+    const granted = await app.request('/prepared', { headers: { Origin: ORIGIN } });
+    expect(granted.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(granted.headers.get('access-control-expose-headers')).toBe('Retry-After');
+    // The middleware leaves a sent answer alone: Origin named once, the prepared object untouched.
+    expect(granted.headers.get('vary')).toBe('Accept-Encoding, Origin');
+    expect(PREPARED.headers).not.toHaveProperty('Access-Control-Allow-Origin');
+    const refused = await app.request('/prepared', { headers: { Origin: 'https://evil.example' } });
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('grants no other origin, and answers preflights', async () => {

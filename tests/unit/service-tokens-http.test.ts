@@ -4,7 +4,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { TokenListResponseSchema } from '../../lib/api/schema';
 import { createServiceApp } from '../../service/app';
-import { acceptsEncoding, matchesEtag } from '../../service/tokens';
+import { acceptsEncoding, CodingChoices, matchesEtag } from '../../service/tokens';
 import { fakeReader } from '../support/fake-chain-reader';
 import { ethereumManifest } from '../support/service-manifest';
 
@@ -31,6 +31,18 @@ describe('token list negotiation', () => {
     expect(acceptsEncoding('gzip, deflate', 'br')).toBe(false);
     expect(acceptsEncoding(undefined, 'gzip')).toBe(false);
     expect(acceptsEncoding('', 'br')).toBe(false);
+  });
+
+  it('a coding chosen once per Accept-Encoding text, and a bounded memory of them', () => {
+    const choices = new CodingChoices(3);
+    expect(choices.choose('gzip, deflate, br, zstd')).toBe('br');
+    expect(choices.choose('gzip, br;q=0')).toBe('gzip');
+    expect(choices.choose('deflate')).toBe('identity');
+    expect(choices.choose(undefined)).toBe('identity');
+    expect(choices.size).toBe(3);
+    for (let i = 0; i < 10; i++) expect(choices.choose(`gzip;q=0.${i}`)).toBe(i === 0 ? 'identity' : 'gzip');
+    expect(choices.size).toBeLessThanOrEqual(3);
+    expect(choices.choose('gzip, deflate, br, zstd')).toBe('br');
   });
 
   it('304 only for the same ETag (weak form or *)', () => {
@@ -66,7 +78,7 @@ describe('token list: brotli', () => {
     }
     expect(brotliCalls.count).toBe(1);
     expect(br.headers.get('content-encoding')).toBe('br');
-    expect(br.headers.get('vary')).toContain('Accept-Encoding');
+    expect(br.headers.get('vary')).toBe('Accept-Encoding, Origin');
     expect(br.headers.get('etag')).toBe(first.headers.get('etag'));
     const brotli = Buffer.from(await br.arrayBuffer());
     const plain = brotliDecompressSync(brotli).toString('utf8');
