@@ -5,7 +5,8 @@
 // route's cost against its no-op baseline's (GET against GET, POST against POST) estimates the
 // capacity fraction a service-bound load run reads. A development tool beside scripts/bench-load.ts.
 //   npx tsx scripts/service-cost.ts [routes, comma-separated, or all] [connections=32] [rounds=2] [seconds=5]
-// Routes: noop-get, noop-bytes (as many bytes as the list's brotli), tokens, tokens-304, noop-post,
+// Routes: noop-get, noop-bytes (as many bytes as the list's brotli), tokens, tokens-ext (with the
+// extension's Origin), tokens-304, noop-post,
 // quote-hit (one body: every answer from the per-block cache), quote-mix, quote-new.
 import { pathToFileURL } from 'node:url';
 import { startDevnet } from '../devnet/start';
@@ -16,6 +17,7 @@ import { BENCH_POLICY, QUOTE_BODY } from './bench-service.ts';
 import { quoteMixes } from './quote-mix.ts';
 
 const LIST_PATH = '/v1/tokens/ethereum/full';
+const EXTENSION_ORIGIN = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
 
 async function main(): Promise<void> {
   const [routesArg = 'all', connectionsArg = '32', roundsArg = '2', secondsArg = '5'] = process.argv.slice(2);
@@ -39,6 +41,8 @@ async function main(): Promise<void> {
       { route: 'noop-get', method: 'GET', path: '/__noop' },
       { route: 'noop-bytes', method: 'GET', path: `/__noop/bytes/${list.bytes}` },
       { route: 'tokens', method: 'GET', path: LIST_PATH },
+      // As the extension's fetch asks: its origin is granted CORS.
+      { route: 'tokens-ext', method: 'GET', path: LIST_PATH, headers: { origin: EXTENSION_ORIGIN } },
       {
         route: 'tokens-304',
         method: 'GET',
