@@ -69,6 +69,7 @@ const ConnectionsSchema = z
     headersTimeoutMs: z.number().int().min(100).max(300_000).optional(),
     requestTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
     keepAliveTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+    stalledSocketMs: z.number().int().min(1_000).max(3_600_000).optional(),
     /** false: no per-client cap (e.g. behind a proxy that opens every connection itself). */
     maxPerClient: z.union([z.literal(false), z.number().int().min(1).max(1_000_000)]).optional(),
     maxTotal: z.number().int().min(1).max(1_000_000).optional(),

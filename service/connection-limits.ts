@@ -16,6 +16,11 @@ export interface ConnectionLimits {
   readonly requestTimeoutMs: number;
   /** A keep-alive socket with no request in flight is closed after this many milliseconds. */
   readonly keepAliveTimeoutMs: number;
+  /**
+   * A socket whose queued answer has not moved for this many milliseconds is closed: a client that
+   * never reads its answers (or stops mid-answer) cannot hold its place forever.
+   */
+  readonly stalledSocketMs: number;
   /** Open sockets per client (TCP peer, IPv6 by /64); null: no per-client cap. Past it: 429. */
   readonly maxPerClient: number | null;
   /** Open sockets in all, in this process. Past it: 503. */
@@ -26,6 +31,7 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
+  stalledSocketMs: 30_000,
   maxPerClient: 64,
   maxTotal: 1_000,
 };
@@ -52,6 +58,8 @@ export interface ConnectionStats {
   readonly open: number;
   /** Bytes of answers queued in the process (not yet taken by the kernel), over all open sockets. */
   readonly queuedBytes: number;
+  /** Requests Node's parser has handed to the app since the start. */
+  readonly requests: number;
   /** Sockets refused since the start, by cause. */
   readonly refused: { readonly perClient: number; readonly total: number };
 }
@@ -69,6 +77,12 @@ export function guardConnections(
   const perClient = new Map<string, number>();
   const open = new Set<Socket>();
   const refused = { perClient: 0, total: 0 };
+  let requests = 0;
+  const stopSweeping = sweepStalled(open, limits.stalledSocketMs);
+  server.once('close', stopSweeping);
+  server.on('request', () => {
+    requests++;
+  });
   // Node's HTTP connection listener (and anything else already listening): admitted sockets only.
   const httpListeners = server.listeners('connection') as ((socket: Socket) => void)[];
   server.removeAllListeners('connection');
@@ -106,8 +120,36 @@ export function guardConnections(
   return () => {
     let queuedBytes = 0;
     for (const socket of open) queuedBytes += socket.writableLength;
-    return { open: open.size, queuedBytes, refused: { ...refused } };
+    return { open: open.size, queuedBytes, requests, refused: { ...refused } };
   };
+}
+
+/**
+ * Closes sockets whose queued answers have not moved for `stalledMs` (a client that stopped
+ * reading). One sweep of the open sockets every quarter of the bound (at most every second):
+ * nothing per request. Node's own socket timeout cannot do it: it is switched off for each
+ * keep-alive request after the first.
+ */
+function sweepStalled(open: ReadonlySet<Socket>, stalledMs: number): () => void {
+  const progress = new WeakMap<Socket, { flushed: number; at: number }>();
+  const timer = setInterval(
+    () => {
+      const now = performance.now();
+      for (const socket of open) {
+        if (socket.writableLength === 0) {
+          progress.delete(socket);
+          continue;
+        }
+        const flushed = socket.bytesWritten - socket.writableLength;
+        const last = progress.get(socket);
+        if (last === undefined || last.flushed !== flushed) progress.set(socket, { flushed, at: now });
+        else if (now - last.at >= stalledMs) socket.destroy();
+      }
+    },
+    Math.max(50, Math.min(1_000, Math.floor(stalledMs / 4))),
+  );
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 const REASONS: Record<number, string> = {
