@@ -64,6 +64,12 @@ export interface ConnectionStats {
   readonly refused: { readonly perClient: number; readonly total: number };
 }
 
+export interface ConnectionGuard {
+  stats(): ConnectionStats;
+  /** On shutdown: refused sockets still lingering would hold server.close() for up to a second. */
+  destroyRefused(): void;
+}
+
 /**
  * Counts sockets per client and in all, and refuses those past a cap before Node's HTTP parser
  * sees them (the cap costs one map update per connection, nothing per request). Also answers
@@ -73,9 +79,16 @@ export function guardConnections(
   server: Server,
   limits: ConnectionLimits,
   clock: () => Date = () => new Date(),
-): () => ConnectionStats {
+): ConnectionGuard {
   const perClient = new Map<string, number>();
   const open = new Set<Socket>();
+  // Refused sockets are not Node's (its parser never saw them): closeAllConnections skips them.
+  const refusing = new Set<Socket>();
+  const refuse = (socket: Socket, status: number, code: string, message: string) => {
+    refusing.add(socket);
+    socket.once('close', () => refusing.delete(socket));
+    answerAndClose(socket, status, code, message, clock(), true);
+  };
   const refused = { perClient: 0, total: 0 };
   let requests = 0;
   const stopSweeping = sweepStalled(open, limits.stalledSocketMs);
@@ -90,14 +103,14 @@ export function guardConnections(
     if (open.size >= limits.maxTotal) {
       refused.total++;
       const message = 'the service has too many open connections; retry shortly';
-      return answerAndClose(socket, 503, ERROR_CODES.serviceUnavailable, message, clock(), true);
+      return refuse(socket, 503, ERROR_CODES.serviceUnavailable, message);
     }
     const client = clientKey(socket.remoteAddress);
     const held = perClient.get(client) ?? 0;
     if (limits.maxPerClient !== null && held >= limits.maxPerClient) {
       refused.perClient++;
       const message = `this client has ${held} connections open; the limit is ${limits.maxPerClient}`;
-      return answerAndClose(socket, 429, ERROR_CODES.rateLimited, message, clock(), true);
+      return refuse(socket, 429, ERROR_CODES.rateLimited, message);
     }
     perClient.set(client, held + 1);
     open.add(socket);
@@ -117,10 +130,15 @@ export function guardConnections(
     }
     answerAndClose(socket, answer.status, ERROR_CODES.badRequest, answer.message, clock(), false);
   });
-  return () => {
-    let queuedBytes = 0;
-    for (const socket of open) queuedBytes += socket.writableLength;
-    return { open: open.size, queuedBytes, requests, refused: { ...refused } };
+  return {
+    stats: () => {
+      let queuedBytes = 0;
+      for (const socket of open) queuedBytes += socket.writableLength;
+      return { open: open.size, queuedBytes, requests, refused: { ...refused } };
+    },
+    destroyRefused: () => {
+      for (const socket of refusing) socket.destroy();
+    },
   };
 }
 

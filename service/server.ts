@@ -37,7 +37,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     hostname: host,
     serverOptions: connectionServerOptions(policy.connections),
   }) as Server;
-  const connections = guardConnections(server, policy.connections);
+  const guard = guardConnections(server, policy.connections);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -55,11 +55,12 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   });
   return {
     url,
-    connections,
+    connections: guard.stats,
     close: () =>
       new Promise<void>((resolve, reject) => {
         // Keep-alive sockets would hold close() open until they time out.
         server.closeAllConnections();
+        guard.destroyRefused();
         server.close((error) => {
           for (const reader of Object.values(readers)) reader?.close?.();
           if (error) reject(error);
