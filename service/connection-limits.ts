@@ -85,6 +85,8 @@ export function guardConnections(
   // Refused sockets are not Node's (its parser never saw them): closeAllConnections skips them.
   const refusing = new Set<Socket>();
   const refuse = (socket: Socket, status: number, code: string, message: string) => {
+    // A flood of refused sockets is not answered: each answer lingers, so their count is capped too.
+    if (refusing.size >= limits.maxTotal) return void socket.destroy();
     refusing.add(socket);
     socket.once('close', () => refusing.delete(socket));
     answerAndClose(socket, status, code, message, clock(), true);
