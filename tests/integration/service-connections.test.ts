@@ -8,6 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet } from '../../devnet/start';
 import { ErrorBodySchema } from '../../lib/api/schema';
+import { BENCH_POLICY } from '../../scripts/bench-service';
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from '../../service/connection-limits';
 import { type RunningService, startService } from '../../service/server';
 
@@ -226,6 +227,13 @@ describe('connection caps', () => {
     const { status, error } = parseAnswer(await readUntilClosed(await open(service, '127.0.0.9')));
     expect(status).toBe(503);
     expect(error.code).toBe('SERVICE_UNAVAILABLE');
+  });
+
+  it("admits the load bench's 128 connections from one address under the benchmarks' policy", async () => {
+    const service = await serviceWith(BENCH_POLICY.connections ?? DEFAULT_CONNECTION_LIMITS);
+    await Promise.all(Array.from({ length: 128 }, () => open(service)));
+    await until(() => service.connections?.().open === 128, '128 connections held');
+    expect(service.connections?.().refused).toEqual({ perClient: 0, total: 0 });
   });
 });
 
