@@ -13,7 +13,8 @@ import { V3_POOL_INIT_CODE_HASH } from './v3-pools.ts';
 
 /**
  * The devnet's rate limits: it serves one developer, whose tests and end-to-end runs all come from
- * 127.0.0.1 in parallel, so its buckets are far larger than a public deployment's defaults.
+ * 127.0.0.1 in parallel, so its buckets (and its open connections) are far larger than a public
+ * deployment's defaults.
  */
 export const DEVNET_LIMITS: LimitsConfig = {
   rateLimits: {
@@ -21,6 +22,7 @@ export const DEVNET_LIMITS: LimitsConfig = {
     build: { burst: 200, perSecond: 100 },
     read: { burst: 2_000, perSecond: 1_000 },
   },
+  connections: { maxPerClient: 512 },
 };
 
 /** Where `npm run service` and `npm run demo` keep the running devnet's configuration. */

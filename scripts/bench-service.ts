@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type ChainStart, startDevnet } from '../devnet/start';
+import { DEFAULT_CONNECTION_LIMITS } from '../service/connection-limits';
 import type { ServicePolicy } from '../service/policy';
 import { DEFAULT_RATE_LIMITS } from '../service/rate-limit';
 import { startService } from '../service/server';
@@ -51,10 +52,13 @@ export interface BenchServiceOptions {
 /**
  * Every benchmark's service policy: rate limiting stays on (its per-request cost is measured) with
  * buckets no single-address load generator can empty, since the bench measures capacity, not limits.
+ * The connection caps stay on too, the per-client one above the load bench's 128 connections from
+ * 127.0.0.1 (and the total's default, 1,000, above that).
  */
 const UNREACHABLE = { burst: 1_000_000_000, perSecond: 1_000_000_000 };
 export const BENCH_POLICY: Partial<ServicePolicy> = {
   rateLimits: { ...DEFAULT_RATE_LIMITS, quote: UNREACHABLE, build: UNREACHABLE, read: UNREACHABLE },
+  connections: { ...DEFAULT_CONNECTION_LIMITS, maxPerClient: 512 },
 };
 
 /** The quote every service benchmark asks for (25 WETH -> USDC on chain 1). */

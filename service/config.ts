@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_CONNECTION_LIMITS } from './connection-limits';
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
 const hash32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex hash');
@@ -62,6 +63,26 @@ const BucketSchema = z.strictObject({
   perSecond: z.number().positive().max(1_000_000),
 });
 
+/** Socket timeouts and caps (service/connection-limits.ts); each field defaults as docs/SERVICE.md says. */
+const ConnectionsSchema = z
+  .strictObject({
+    headersTimeoutMs: z.number().int().min(100).max(300_000).optional(),
+    requestTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
+    keepAliveTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+    stalledSocketMs: z.number().int().min(1_000).max(3_600_000).optional(),
+    /** false: no per-client cap (e.g. behind a proxy that opens every connection itself). */
+    maxPerClient: z.union([z.literal(false), z.number().int().min(1).max(1_000_000)]).optional(),
+    maxTotal: z.number().int().min(1).max(1_000_000).optional(),
+  })
+  .refine(
+    (c) =>
+      (c.headersTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.headersTimeoutMs) <=
+      (c.requestTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs),
+    {
+      message: 'headersTimeoutMs cannot be longer than requestTimeoutMs',
+    },
+  );
+
 /** What one request may cost; each field defaults as docs/SERVICE.md says. */
 export const LimitsConfigSchema = z.strictObject({
   maxBodyBytes: z
@@ -94,6 +115,7 @@ export const LimitsConfigSchema = z.strictObject({
       }),
     ])
     .optional(),
+  connections: ConnectionsSchema.optional(),
 });
 export type LimitsConfig = z.infer<typeof LimitsConfigSchema>;
 

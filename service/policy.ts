@@ -2,6 +2,7 @@
 // never hard-codes these numbers, so they can change per deployment.
 import type { ChainName } from './chains';
 import type { ServiceConfig } from './config';
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limit';
 
 export interface ServicePolicy {
@@ -34,6 +35,8 @@ export interface ServicePolicy {
   readonly clientAddressHeader?: string;
   /** Hops a /build route may carry per share (quotes use at most 2). */
   readonly maxHops: number;
+  /** Timeouts and caps on sockets, before any request reaches the app. */
+  readonly connections: ConnectionLimits;
 }
 
 export const DEFAULT_POLICY: ServicePolicy = {
@@ -46,6 +49,7 @@ export const DEFAULT_POLICY: ServicePolicy = {
   routeSearchMs: 250,
   rateLimits: DEFAULT_RATE_LIMITS,
   maxHops: 4,
+  connections: DEFAULT_CONNECTION_LIMITS,
 };
 
 export function resolvePolicy(overrides: Partial<ServicePolicy> = {}): ServicePolicy {
@@ -53,6 +57,7 @@ export function resolvePolicy(overrides: Partial<ServicePolicy> = {}): ServicePo
     ...DEFAULT_POLICY,
     ...overrides,
     outdatedAfterBlocks: { ...DEFAULT_POLICY.outdatedAfterBlocks, ...overrides.outdatedAfterBlocks },
+    connections: { ...DEFAULT_CONNECTION_LIMITS, ...overrides.connections },
     rateLimits:
       overrides.rateLimits === null
         ? null
@@ -76,6 +81,14 @@ export function policyFromConfig(
   if (limits.maxUrlBytes !== undefined) overrides.maxUrlBytes = limits.maxUrlBytes;
   if (limits.routeSearchMs !== undefined) overrides.routeSearchMs = limits.routeSearchMs;
   if (limits.clientAddressHeader !== undefined) overrides.clientAddressHeader = limits.clientAddressHeader;
+  if (limits.connections) {
+    const { maxPerClient, ...rest } = limits.connections;
+    overrides.connections = {
+      ...DEFAULT_CONNECTION_LIMITS,
+      ...rest,
+      ...(maxPerClient !== undefined && { maxPerClient: maxPerClient === false ? null : maxPerClient }),
+    };
+  }
   if (limits.rateLimits === false) overrides.rateLimits = null;
   else if (limits.rateLimits) {
     const { quote, build, read, maxClients } = limits.rateLimits;
