@@ -13,6 +13,7 @@ import { checkedClientFor } from '@/lib/rpc/rpc-failure';
 import { readAllowance } from '@/lib/swap/approval';
 import { type FeeProbe, swapFeeProbe } from '@/lib/swap/fee-probe';
 import { estimatedGas, networkFee, swapGasMemory } from '@/lib/swap/network-fee';
+import { QUOTE_OUTDATED_REASON } from '@/lib/swap/session';
 import type { BackgroundServices } from '../services';
 
 type FeeRequest = Extract<Request, { type: 'quoteFee' }>;
@@ -40,6 +41,14 @@ export function createFeeHandlers(services: BackgroundServices, probe: FeeProbe 
     return (await readAllowance(client, quote.inToken as Address, from, router)) < BigInt(quote.inAmount);
   }
 
+  /**
+   * The probe's build was refused as outdated: the same stale state (and new quote) the review's
+   * build gives, so nothing of this quote stays signable. Only while it is still the session's quote.
+   */
+  function outdated(quote: Quote): void {
+    if (services.session.getState().quote === quote) services.session.markOutdated(QUOTE_OUTDATED_REASON);
+  }
+
   async function feeOf(quote: Quote) {
     // Another chain's fees are no figure for this one: the node is asked its chain first.
     const client = await checkedClientFor(quote.chainId, services.settings());
@@ -48,10 +57,21 @@ export function createFeeHandlers(services: BackgroundServices, probe: FeeProbe 
       activeAddress(),
     ]);
     const simulated = from
-      ? await withAttempts(() => probe.probe({ client, api: services.api(), quote, from, fees }), {
-          attempts: 1,
-          timeoutMs: PROBE_TIMEOUT_MS,
-        }).catch(() => null)
+      ? await withAttempts(
+          () =>
+            probe.probe({
+              client,
+              api: services.api(),
+              quote,
+              from,
+              fees,
+              onOutdated: () => outdated(quote),
+            }),
+          {
+            attempts: 1,
+            timeoutMs: PROBE_TIMEOUT_MS,
+          },
+        ).catch(() => null)
       : null;
     if (simulated) void swapGasMemory.remember(quote, simulated.swap);
     const gas =
