@@ -9,6 +9,27 @@ async function expectNoSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 }
 
+/** The home's heading is read whole: no ellipsis, no clipped text (its accessible name alone is not enough). */
+async function expectHeadingWhole(page: Page) {
+  const heading = page.locator('#holdings-title');
+  await expect(heading).toHaveText(/^Your tokens on Ethereum$/);
+  const fit = await heading.evaluate((element) => {
+    const style = getComputedStyle(element);
+    return {
+      clipped:
+        element.scrollWidth > element.clientWidth + 0.5 || element.scrollHeight > element.clientHeight + 0.5,
+      ellipsis: style.textOverflow === 'ellipsis' && style.overflow !== 'visible',
+      right: element.getBoundingClientRect().right,
+    };
+  });
+  expect(fit, 'the heading is shown whole, inside the popup').toEqual({
+    clipped: false,
+    ellipsis: false,
+    right: expect.any(Number),
+  });
+  expect(fit.right).toBeLessThanOrEqual(360);
+}
+
 test("home at 360x480 and 360x600: the funded account's holdings with USD and a total, Swap and Receive one click away", async ({
   context,
   extensionId,
@@ -35,6 +56,15 @@ test("home at 360x480 and 360x600: the funded account's holdings with USD and a 
   await again.goto(popup.url());
   await expect(again.getByTestId('holding-ETH')).toBeVisible({ timeout: 5_000 });
   await again.close();
+
+  // A pair chosen: the holdings fold to their heading line (total and Show), still read whole.
+  await pickToken(popup, 'to', 'USDC', USDC);
+  await expect(home.getByRole('button', { name: 'Show' })).toBeVisible();
+  await atEverySize(popup, async (size) => {
+    await expectHeadingWhole(popup);
+    await expectNoSidewaysScroll(popup);
+    await checkAndShoot(popup, testInfo, `home-pair-${size.height}`);
+  });
 
   await popup.getByRole('button', { name: 'Receive' }).click();
   await expect(popup.getByRole('button', { name: 'Copy address' })).toBeVisible();
