@@ -50,11 +50,33 @@ test("home at 360x480 and 360x600: the funded account's holdings with USD and a 
     await checkAndShoot(popup, testInfo, `home-${size.height}`);
   });
 
-  // A second popup paints the last known holdings in its first frame, before any answer.
+  // A second popup paints the last known holdings in its first frame, before any answer; prices
+  // read an hour ago say so ("as of") until fresh ones land (the background has them: the note goes).
+  // The first popup's pricing is over first, so it writes no newer snapshot over the edited one.
+  await expect(home.locator('.holding-usd', { hasText: '—' })).toHaveCount(0, { timeout: 20_000 });
+  await popup.evaluate(() => {
+    const key = 'swaplane.holdings.v2:1';
+    const snapshot = JSON.parse(localStorage.getItem(key) ?? 'null');
+    for (const row of snapshot.rows) if (row.price !== null) row.pricedAt = Date.now() - 3_600_000;
+    localStorage.setItem(key, JSON.stringify(snapshot));
+  });
   const again = await context.newPage();
+  // The note may live only a frame or two: what it said is recorded as it appears.
+  await again.addInitScript(() => {
+    const seen: string[] = [];
+    (globalThis as unknown as { asOfSeen: string[] }).asOfSeen = seen;
+    new MutationObserver(() => {
+      const note = document.querySelector('[data-testid="holdings-as-of"]');
+      if (note?.textContent && !seen.includes(note.textContent)) seen.push(note.textContent);
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
   await again.setViewportSize(POPUP_SIZES[0]);
   await again.goto(popup.url());
   await expect(again.getByTestId('holding-ETH')).toBeVisible({ timeout: 5_000 });
+  await expect(again.getByTestId('holdings-as-of')).toHaveCount(0, { timeout: 20_000 });
+  await expect(again.getByTestId('holding-ETH')).toContainText(/\$[\d,]+\.\d\d/);
+  const seen = await again.evaluate(() => (globalThis as unknown as { asOfSeen: string[] }).asOfSeen);
+  expect(seen[0]).toMatch(/^USD values as of \d/);
   await again.close();
 
   // A pair chosen: the holdings fold to their heading line (total and Show), still read whole.
