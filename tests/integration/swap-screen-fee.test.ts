@@ -266,4 +266,28 @@ describe("the swap screen's network fee", () => {
     const preview = await ok({ type: 'previewSwap', approvalMode: 'exact' });
     expect(BigInt(preview.fees.totalExpected)).toBeGreaterThan(0n);
   });
+
+  it('a service refusing every build as outdated gets one new quote, not one per look', async () => {
+    await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 7n * 10n ** 17n);
+    service.add({ match: onPath('/v1/build'), fault: { kind: 'status', status: 400 } });
+    const quotes = () => service.hits.filter(onPath('/v1/quote')).length;
+    const first = services.session.getState();
+    service.hits.length = 0;
+    await ok({ type: 'quoteFee', chainId: 1 });
+    await until(
+      () =>
+        services.session.getState().status === 'ready' &&
+        services.session.getState().receivedAt !== first.receivedAt,
+      'the one new quote',
+    );
+    expect(quotes()).toBe(1);
+    const second = services.session.getState();
+    const look = await ok({ type: 'quoteFee', chainId: 1 });
+    expect(look?.basis).toBe('about');
+    expect(builds(), 'each look still asks its build').toBe(2);
+    const after = services.session.getState();
+    expect(after.status).toBe('ready');
+    expect(after.receivedAt, 'the same quote: no second re-quote').toBe(second.receivedAt);
+    expect(quotes()).toBe(1);
+  });
 });

@@ -13,6 +13,7 @@ import { checkedClientFor } from '@/lib/rpc/rpc-failure';
 import { readAllowance } from '@/lib/swap/approval';
 import { type FeeProbe, swapFeeProbe } from '@/lib/swap/fee-probe';
 import { estimatedGas, networkFee, swapGasMemory } from '@/lib/swap/network-fee';
+import { QUOTE_LIFETIME_MS } from '@/lib/swap/review';
 import { QUOTE_OUTDATED_REASON } from '@/lib/swap/session';
 import type { BackgroundServices } from '../services';
 
@@ -41,12 +42,22 @@ export function createFeeHandlers(services: BackgroundServices, probe: FeeProbe 
     return (await readAllowance(client, quote.inToken as Address, from, router)) < BigInt(quote.inAmount);
   }
 
+  /** The last time a probe marked the session outdated, and for which input (its revision). */
+  let lastMark: { revision: number; at: number } | null = null;
+
   /**
    * The probe's build was refused as outdated: the same stale state (and new quote) the review's
-   * build gives, so nothing of this quote stays signable. Only while it is still the session's quote.
+   * build gives, so nothing of this quote stays signable. Only while it is still the session's quote,
+   * and once per input per quote lifetime: a service refusing every build would otherwise have the
+   * swap screen ask a new quote after each one (the review's own build still refuses it).
    */
   function outdated(quote: Quote): void {
-    if (services.session.getState().quote === quote) services.session.markOutdated(QUOTE_OUTDATED_REASON);
+    const state = services.session.getState();
+    if (state.quote !== quote) return;
+    const now = Date.now();
+    if (lastMark && lastMark.revision === state.revision && now - lastMark.at < QUOTE_LIFETIME_MS) return;
+    lastMark = { revision: state.revision, at: now };
+    services.session.markOutdated(QUOTE_OUTDATED_REASON);
   }
 
   async function feeOf(quote: Quote) {
