@@ -15,8 +15,8 @@ export const PRICE_BATCH = 4;
 export const PRICE_CONCURRENCY = 3;
 
 /**
- * Held rows in the order their prices are asked: the native coin, the stablecoin the prices are in
- * (a dollar, no quote), then as listed.
+ * Held rows in the order their prices are asked: the native coin, the held stablecoin most likely
+ * to be the one prices are quoted into (a dollar, no quote), then as listed.
  */
 export function pricingOrder(rows: readonly HoldingRow[]): string[] {
   const stable = mainStablecoin(rows.filter((row) => row.balance > 0n));
