@@ -18,6 +18,18 @@ export interface HoldingsProps {
   logoUrl: (logoURI: string) => string | null;
   /** Only the heading line (a swap pair is chosen): the list opens with Show. */
   collapsed: boolean;
+  /** Some USD values are the last popup's, read at this time (0: unknown), until fresh ones land. */
+  pricesAsOf?: number | null;
+}
+
+/** "10:42", or with the date when not today; an unknown time is "an earlier visit". */
+export function asOfWords(at: number, now = Date.now()): string {
+  if (at <= 0) return 'an earlier visit';
+  const when = new Date(at);
+  const time = when.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return new Date(now).toDateString() === when.toDateString()
+    ? time
+    : `${when.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
 }
 
 /** The home: what the account holds on this network, with USD values and a total; Receive; Swap. */
@@ -48,6 +60,11 @@ export function Holdings(props: HoldingsProps) {
           </button>
         )}
       </div>
+      {props.pricesAsOf != null && summary && !summary.empty && (
+        <p class="muted holdings-note" data-testid="holdings-as-of">
+          USD values as of {asOfWords(props.pricesAsOf)}
+        </p>
+      )}
       {error && (
         <div class="error" role="alert">
           <p>Balances could not be read: {error}</p>

@@ -37,6 +37,7 @@ export function HomeHoldings({
       onSwap={swapFrom}
       logoUrl={logoUrl}
       collapsed={Boolean(from && to)}
+      pricesAsOf={holdings.pricesAsOf}
     />
   );
 }

@@ -1,11 +1,14 @@
 // The home's last known holdings, kept in the popup page's own localStorage so the next popup paints
 // them in its first frame (synchronously, no message round trip) and refreshes them after. It holds
-// balances and prices only: nothing secret and nothing a signature depends on. Parsed on read like
+// balances and prices (with when each was read) only: nothing secret and nothing a signature depends
+// on (the swap's own figures come from the background, never from here). Parsed on read like
 // any storage: a snapshot that does not parse is ignored.
 import * as z from 'zod/mini';
 import type { HoldingRow } from '@/lib/tokens/holdings';
 
-const KEY = 'swaplane.holdings.v1';
+// v2: each price carries the time it was read (the next popup says "as of"); v1 had none.
+const KEY = 'swaplane.holdings.v2';
+const OLD_KEY = 'swaplane.holdings.v1';
 const Digits = z.string().check(z.regex(/^\d{1,80}$/));
 
 const SnapshotSchema = z.object({
@@ -20,6 +23,7 @@ const SnapshotSchema = z.object({
         logoURI: z.optional(z.string().check(z.maxLength(2_000))),
         balance: Digits,
         price: z.nullable(Digits),
+        pricedAt: z.nullable(z.int().check(z.minimum(0))),
       }),
     )
     .check(z.maxLength(500)),
@@ -61,10 +65,12 @@ export function writeHoldingsSnapshot(account: string, chainId: number, rows: re
       ...row,
       balance: row.balance.toString(),
       price: row.price === null ? null : row.price.toString(),
+      pricedAt: row.price === null ? null : (row.pricedAt ?? null),
     })),
   };
   try {
     storage()?.setItem(`${KEY}:${chainId}`, JSON.stringify(snapshot));
+    storage()?.removeItem(`${OLD_KEY}:${chainId}`);
   } catch {
     // A full or disabled localStorage only costs the next popup its instant first paint.
   }

@@ -15,6 +15,7 @@ import { WARNING_CODES } from '@/lib/swap/preview-words';
 import { requestFor } from '@/lib/swap/request';
 import { checkStart, type FrozenReview, REVIEW_LIFETIME_MS } from '@/lib/swap/review-binding';
 import { createRouterPins, type RouterPins } from '@/lib/swap/router-pins';
+import { QUOTE_OUTDATED_REASON } from '@/lib/swap/session';
 import { withRecent } from '@/lib/tokens/recent';
 import { CodedError } from './errors';
 import { funnelErrors } from './signing';
@@ -86,7 +87,7 @@ export async function openReview(
     release();
     // The service says the quote is outdated: fetch a new one for the user to review.
     if ((error as { code?: unknown }).code === 'QUOTE_OUTDATED') {
-      deps.session.markOutdated('The price moved: review the new quote.');
+      deps.session.markOutdated(QUOTE_OUTDATED_REASON);
     }
     // The fee ceiling refuses with its own code and words.
     return funnelErrors(() => {
@@ -258,7 +259,7 @@ export function settlerFor(deps: SwapServiceDeps): (state: SwapState) => void {
       deps.notify?.('Swap failed', state.failure.message.title);
     }
     if (state.failure?.code === 'QUOTE_OUTDATED' || state.failure?.code === 'PRICE_CHANGED') {
-      deps.session.markOutdated('The price moved: review the new quote.');
+      deps.session.markOutdated(QUOTE_OUTDATED_REASON);
     }
   };
 }

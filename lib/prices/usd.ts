@@ -11,7 +11,7 @@ const PRICE_SCALE = 10n ** BigInt(PRICE_DECIMALS);
 const STABLE_SYMBOLS = ['USDC', 'USDT', 'DAI'];
 
 /** The chain's main USD stablecoin in its token list, or null (then every USD value is unknown). */
-export function mainStablecoin(tokens: readonly Token[]): Token | null {
+export function mainStablecoin<T extends Pick<Token, 'symbol'>>(tokens: readonly T[]): T | null {
   for (const symbol of STABLE_SYMBOLS) {
     const hit = tokens.find((token) => token.symbol.toUpperCase() === symbol);
     if (hit) return hit;

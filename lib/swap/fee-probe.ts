@@ -7,8 +7,10 @@
 // quote refreshes of the same route reuse it (after a fresh allowance read), and equal probes in
 // flight are shared, so the service sees at most one build per route the user looks at. An amount
 // the account cannot pay is never built: its simulation could only fail (the screen then says "about").
+// A build refused as outdated tells the caller, which marks the quote as the review's build would.
 import { type Address, erc20Abi, type Hex } from 'viem';
 import type { SwapApiClient } from '@/lib/api/client';
+import { QuoteOutdatedError } from '@/lib/api/errors';
 import { isNativeToken, type Quote } from '@/lib/api/schema';
 import type { CappedFees } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
@@ -27,6 +29,8 @@ export interface ProbeInput {
   quote: Quote;
   from: Address;
   fees: CappedFees;
+  /** The service refused the build as outdated: the quote's owner marks it (the review would). */
+  onOutdated?: () => void;
 }
 
 /** How long a probe's gas stands for later quotes of the same route and amount. */
@@ -88,10 +92,12 @@ const routerKey = (quote: Pick<Quote, 'chainId' | 'contractAddress'>) =>
 async function probeOnce(input: ProbeInput): Promise<ProbeResult | null> {
   const { client, quote, from } = input;
   if (!(await affordable(client, quote, from))) return null;
-  const { build } = await input.api.build(quote, {
-    retry: false,
-    signal: AbortSignal.timeout(PROBE_BUILD_TIMEOUT_MS),
-  });
+  const { build } = await input.api
+    .build(quote, { retry: false, signal: AbortSignal.timeout(PROBE_BUILD_TIMEOUT_MS) })
+    .catch((error: unknown) => {
+      if (error instanceof QuoteOutdatedError) input.onOutdated?.();
+      throw error;
+    });
   const router = build.to as Address;
   const [approval, nonce] = await Promise.all([
     approvalFor(client, quote.inToken, from, router, BigInt(quote.inAmount), 'exact'),

@@ -25,6 +25,9 @@ export interface QuotePolicy {
   staleAfterMs: number;
 }
 
+/** Why the quote went stale when a /v1/build said it is outdated (the review's or the fee probe's). */
+export const QUOTE_OUTDATED_REASON = 'The price moved: review the new quote.';
+
 export const DEFAULT_QUOTE_POLICY: QuotePolicy = {
   debounceMs: 350,
   refreshMs: 15_000,

@@ -12,6 +12,8 @@ export interface HoldingRow {
   balance: bigint;
   /** USD per whole token x 10^8, null when unknown. */
   price: bigint | null;
+  /** When that price was read (ms since the epoch); null or absent: unknown (an earlier visit). */
+  pricedAt?: number | null;
 }
 
 export interface HoldingsSummary {

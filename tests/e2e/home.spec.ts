@@ -9,6 +9,27 @@ async function expectNoSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 }
 
+/** The home's heading is read whole: no ellipsis, no clipped text (its accessible name alone is not enough). */
+async function expectHeadingWhole(page: Page) {
+  const heading = page.locator('#holdings-title');
+  await expect(heading).toHaveText(/^Your tokens on Ethereum$/);
+  const fit = await heading.evaluate((element) => {
+    const style = getComputedStyle(element);
+    return {
+      clipped:
+        element.scrollWidth > element.clientWidth + 0.5 || element.scrollHeight > element.clientHeight + 0.5,
+      ellipsis: style.textOverflow === 'ellipsis' && style.overflow !== 'visible',
+      right: element.getBoundingClientRect().right,
+    };
+  });
+  expect(fit, 'the heading is shown whole, inside the popup').toEqual({
+    clipped: false,
+    ellipsis: false,
+    right: expect.any(Number),
+  });
+  expect(fit.right).toBeLessThanOrEqual(360);
+}
+
 test("home at 360x480 and 360x600: the funded account's holdings with USD and a total, Swap and Receive one click away", async ({
   context,
   extensionId,
@@ -29,12 +50,43 @@ test("home at 360x480 and 360x600: the funded account's holdings with USD and a 
     await checkAndShoot(popup, testInfo, `home-${size.height}`);
   });
 
-  // A second popup paints the last known holdings in its first frame, before any answer.
+  // A second popup paints the last known holdings in its first frame, before any answer; prices
+  // read an hour ago say so ("as of") until fresh ones land (the background has them: the note goes).
+  // The first popup's pricing is over first, so it writes no newer snapshot over the edited one.
+  await expect(home.locator('.holding-usd', { hasText: '—' })).toHaveCount(0, { timeout: 20_000 });
+  await popup.evaluate(() => {
+    const key = 'swaplane.holdings.v2:1';
+    const snapshot = JSON.parse(localStorage.getItem(key) ?? 'null');
+    for (const row of snapshot.rows) if (row.price !== null) row.pricedAt = Date.now() - 3_600_000;
+    localStorage.setItem(key, JSON.stringify(snapshot));
+  });
   const again = await context.newPage();
+  // The note may live only a frame or two: what it said is recorded as it appears.
+  await again.addInitScript(() => {
+    const seen: string[] = [];
+    (globalThis as unknown as { asOfSeen: string[] }).asOfSeen = seen;
+    new MutationObserver(() => {
+      const note = document.querySelector('[data-testid="holdings-as-of"]');
+      if (note?.textContent && !seen.includes(note.textContent)) seen.push(note.textContent);
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
   await again.setViewportSize(POPUP_SIZES[0]);
   await again.goto(popup.url());
   await expect(again.getByTestId('holding-ETH')).toBeVisible({ timeout: 5_000 });
+  await expect(again.getByTestId('holdings-as-of')).toHaveCount(0, { timeout: 20_000 });
+  await expect(again.getByTestId('holding-ETH')).toContainText(/\$[\d,]+\.\d\d/);
+  const seen = await again.evaluate(() => (globalThis as unknown as { asOfSeen: string[] }).asOfSeen);
+  expect(seen[0]).toMatch(/^USD values as of \d/);
   await again.close();
+
+  // A pair chosen: the holdings fold to their heading line (total and Show), still read whole.
+  await pickToken(popup, 'to', 'USDC', USDC);
+  await expect(home.getByRole('button', { name: 'Show' })).toBeVisible();
+  await atEverySize(popup, async (size) => {
+    await expectHeadingWhole(popup);
+    await expectNoSidewaysScroll(popup);
+    await checkAndShoot(popup, testInfo, `home-pair-${size.height}`);
+  });
 
   await popup.getByRole('button', { name: 'Receive' }).click();
   await expect(popup.getByRole('button', { name: 'Copy address' })).toBeVisible();

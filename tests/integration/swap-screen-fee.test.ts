@@ -16,6 +16,7 @@ import { clearPublicClients } from '../../lib/rpc/network';
 import { DEFAULT_SETTINGS } from '../../lib/settings/settings';
 import { settingsItem } from '../../lib/storage/items';
 import { estimatedGas, swapGasMemory } from '../../lib/swap/network-fee';
+import { QUOTE_OUTDATED_REASON } from '../../lib/swap/session';
 import { type EmbeddedDefault, startEmbeddedDefault } from '../../scripts/embedded';
 import { okSender, sessionQuoted, until } from '../support/background';
 import { type FaultProxy, onPath, startFaultProxy } from '../support/fault-proxy';
@@ -46,18 +47,20 @@ const quoted = (inToken: string, outToken: string, inAmount: bigint) =>
 
 const builds = () => service.hits.filter(onPath('/v1/build')).length;
 
+/** One JSON-RPC call to the devnet's Ethereum node. */
+async function rpc(method: string, params: unknown[]): Promise<unknown> {
+  const answer = await fetch(chain.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await answer.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(body.error.message);
+  return body.result;
+}
+
 /** The wallet's account (anvil's first, unlocked there) approves `spender` for `amount` of `token`. */
 async function approveOnChain(token: Address, spender: Address, amount: bigint): Promise<void> {
-  const rpc = async (method: string, params: unknown[]) => {
-    const answer = await fetch(chain.rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-    const body = (await answer.json()) as { result?: unknown; error?: { message: string } };
-    if (body.error) throw new Error(body.error.message);
-    return body.result;
-  };
   const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, amount] });
   const hash = await rpc('eth_sendTransaction', [{ from: FUNDED_ACCOUNTS[0], to: token, data }]);
   for (let tries = 0; !(await rpc('eth_getTransactionReceipt', [hash])); tries++) {
@@ -231,5 +234,60 @@ describe("the swap screen's network fee", () => {
     const over = await ok({ type: 'quoteFee', chainId: 1 });
     expect(over?.basis).toBe('about');
     expect(over?.approvalNeeded).toBe(true);
+  });
+
+  it('a build refused as outdated marks the quote as the review would: stale, nothing signable, a new quote', async () => {
+    await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 6n * 10n ** 17n);
+    const old = services.session.getState();
+    // 25 blocks: past the reference service's bound on a quote's age for Ethereum (20 blocks).
+    await rpc('anvil_mine', ['0x19']);
+    service.hits.length = 0;
+    const screen = await ok({ type: 'quoteFee', chainId: 1 });
+    expect(builds(), "the probe's build, refused").toBe(1);
+    expect(screen?.basis).toBe('about');
+    const after = services.session.getState();
+    expect(
+      after.quote === old.quote && after.status === 'ready',
+      'the outdated quote is no longer ready',
+    ).toBe(false);
+    if (after.status !== 'ready') {
+      expect(after.staleReason).toBe(QUOTE_OUTDATED_REASON);
+      // Nothing of the outdated quote can be reviewed (or signed) while the new one loads.
+      const refused = await send({ type: 'previewSwap', approvalMode: 'exact' });
+      expect(refused.ok).toBe(false);
+    }
+    await until(
+      () =>
+        services.session.getState().status === 'ready' &&
+        services.session.getState().receivedAt !== old.receivedAt,
+      'the new quote',
+    );
+    // The new quote builds: the review opens on it.
+    const preview = await ok({ type: 'previewSwap', approvalMode: 'exact' });
+    expect(BigInt(preview.fees.totalExpected)).toBeGreaterThan(0n);
+  });
+
+  it('a service refusing every build as outdated gets one new quote, not one per look', async () => {
+    await quoted(NATIVE_TOKEN_ADDRESS, usdc(), 7n * 10n ** 17n);
+    service.add({ match: onPath('/v1/build'), fault: { kind: 'status', status: 400 } });
+    const quotes = () => service.hits.filter(onPath('/v1/quote')).length;
+    const first = services.session.getState();
+    service.hits.length = 0;
+    await ok({ type: 'quoteFee', chainId: 1 });
+    await until(
+      () =>
+        services.session.getState().status === 'ready' &&
+        services.session.getState().receivedAt !== first.receivedAt,
+      'the one new quote',
+    );
+    expect(quotes()).toBe(1);
+    const second = services.session.getState();
+    const look = await ok({ type: 'quoteFee', chainId: 1 });
+    expect(look?.basis).toBe('about');
+    expect(builds(), 'each look still asks its build').toBe(2);
+    const after = services.session.getState();
+    expect(after.status).toBe('ready');
+    expect(after.receivedAt, 'the same quote: no second re-quote').toBe(second.receivedAt);
+    expect(quotes()).toBe(1);
   });
 });

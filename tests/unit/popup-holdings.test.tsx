@@ -1,11 +1,32 @@
 // @vitest-environment happy-dom
 // The home's holdings hook (entrypoints/popup/hooks/useHoldings.ts): the last popup's snapshot is in
 // the first render, read once (a second read in the mount's effect parsed it again and rendered the
-// screen a second time before it was ready), and read anew when the network changes.
-import { cleanup, renderHook } from '@testing-library/preact';
+// screen a second time before it was ready), and read anew when the network changes. Fresh balances
+// keep the snapshot's prices, said to be "as of" their time, until fresh prices land.
+import { cleanup, render, renderHook, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { writeHoldingsSnapshot } from '@/entrypoints/popup/holdings-snapshot';
+import { Holdings } from '@/components/Holdings';
+import { readHoldingsSnapshot, writeHoldingsSnapshot } from '@/entrypoints/popup/holdings-snapshot';
 import { useHoldings } from '@/entrypoints/popup/hooks/useHoldings';
+
+const background = vi.hoisted(() => ({
+  prices: new Promise<Record<string, string | null>>(() => undefined),
+  balance: '9000000000000000000',
+}));
+
+vi.mock('@/lib/messaging/client', () => ({
+  callBackground: async (request: { type: string }) => {
+    if (request.type === 'holdings')
+      return {
+        chainId: 1,
+        account: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+        balances: { '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee': background.balance },
+        failed: 0,
+      };
+    if (request.type === 'getPrices') return background.prices;
+    throw new Error(`unexpected ${request.type}`);
+  },
+}));
 
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
@@ -34,5 +55,62 @@ describe('useHoldings', () => {
     expect(read).toHaveBeenCalledTimes(2);
     expect(view.result.current.rows?.[0]?.balance).toBe(7n);
     expect(view.result.current.fresh).toBe(false);
+  });
+
+  it('fresh balances keep the snapshot\'s prices, "as of" their time, until fresh ones land', async () => {
+    const hourAgo = Date.now() - 3_600_000;
+    writeHoldingsSnapshot(ACCOUNT, 1, [{ ...row(5n), price: 300_000_000_000n, pricedAt: hourAgo }]);
+    let answer: (prices: Record<string, string | null>) => void = () => undefined;
+    background.prices = new Promise((resolve) => {
+      answer = resolve;
+    });
+    const view = renderHook(() => useHoldings(1, ACCOUNT, () => undefined, true, undefined));
+    expect(view.result.current.pricesAsOf).toBe(hourAgo);
+    await waitFor(() => expect(view.result.current.fresh).toBe(true));
+    expect(view.result.current.rows?.[0]?.balance, 'the fresh balance').toBe(9n * 10n ** 18n);
+    expect(view.result.current.rows?.[0]?.price, "the last popup's price, not a blank").toBe(
+      300_000_000_000n,
+    );
+    expect(view.result.current.pricesAsOf).toBe(hourAgo);
+    answer({ [ETH]: '310000000000' });
+    await waitFor(() => expect(view.result.current.rows?.[0]?.price).toBe(310_000_000_000n));
+    expect(view.result.current.pricesAsOf, 'every price on screen is fresh').toBeNull();
+    // The next popup's snapshot carries the new price and its time.
+    const kept = readHoldingsSnapshot(ACCOUNT, 1)?.[0];
+    expect(kept?.price).toBe(310_000_000_000n);
+    expect(kept?.pricedAt).toBeGreaterThan(hourAgo);
+  });
+
+  it('a snapshot whose price time is not a time is not read', () => {
+    localStorage.setItem(
+      'swaplane.holdings.v2:1',
+      JSON.stringify({
+        account: ACCOUNT,
+        chainId: 1,
+        rows: [{ address: ETH, symbol: 'ETH', decimals: 18, balance: '5', price: '1', pricedAt: 'soon' }],
+      }),
+    );
+    expect(readHoldingsSnapshot(ACCOUNT, 1)).toBeNull();
+  });
+});
+
+describe('Holdings', () => {
+  it("says how old the USD values on screen are while they are the last popup's", () => {
+    const at = new Date(2026, 10, 26, 9, 5).getTime();
+    render(
+      <Holdings
+        networkName="Ethereum"
+        nativeSymbol="ETH"
+        rows={[{ ...row(10n ** 18n), price: 300_000_000_000n, pricedAt: at }]}
+        updating={false}
+        error={null}
+        onRetry={() => undefined}
+        onSwap={() => undefined}
+        logoUrl={() => null}
+        collapsed={false}
+        pricesAsOf={at}
+      />,
+    );
+    expect(screen.getByTestId('holdings-as-of').textContent).toMatch(/^USD values as of .*09.05/);
   });
 });

@@ -2,7 +2,14 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { NATIVE_TOKEN_ADDRESS, type Token } from '@/lib/api/schema';
 import { getChain } from '@/lib/chains';
 import { callBackground } from '@/lib/messaging/client';
-import { priceOf } from '@/lib/prices/usd';
+import { PRICE_TTL_MS } from '@/lib/prices/cache';
+import {
+  carryPrices,
+  priceInBatches,
+  pricesAsOf,
+  pricingOrder,
+  withPrices,
+} from '@/lib/tokens/holding-prices';
 import type { HoldingRow } from '@/lib/tokens/holdings';
 import { readHoldingsSnapshot, writeHoldingsSnapshot } from '../holdings-snapshot';
 import { whenIdle } from '../idle';
@@ -14,25 +21,17 @@ export interface HoldingsView {
   /** Fresh from the chain this popup (false: the snapshot, being brought up to date). */
   fresh: boolean;
   error: string | null;
+  /** The oldest USD price on screen that this popup has not read yet (ms since the epoch; 0: unknown), else null. */
+  pricesAsOf: number | null;
   retry: () => void;
-}
-
-/** getPrices takes 20 tokens at a time. */
-const PRICE_BATCH = 20;
-
-async function pricesOf(chainId: number, addresses: string[]): Promise<Record<string, string | null>> {
-  const batches: string[][] = [];
-  for (let i = 0; i < addresses.length; i += PRICE_BATCH) batches.push(addresses.slice(i, i + PRICE_BATCH));
-  const answers = await Promise.all(
-    batches.map((tokens) => callBackground({ type: 'getPrices', chainId, tokens }).catch(() => ({}))),
-  );
-  return Object.assign({}, ...answers);
 }
 
 /**
  * The account's holdings on `chainId`: the last popup's snapshot in the first frame, then one
  * holdings read (a Multicall3 batch over the cached list) once the list is in and the popup idle,
- * again after a swap settles. Prices come after the balances (they cost a quote each).
+ * again after a swap settles. Prices come after the balances (they cost a quote each), a few at a
+ * time as they land (lib/tokens/holding-prices.ts); until then the last popup's, said to be as old
+ * as they are.
  */
 export function useHoldings(
   chainId: number,
@@ -45,6 +44,10 @@ export function useHoldings(
   const [fresh, setFresh] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
+  // When this popup started pricing: a price read before it is the last popup's ("as of").
+  const [pricingSince, setPricingSince] = useState(() => Date.now());
+  const latest = useRef(rows);
+  latest.current = rows;
   // Whose snapshot `rows` holds: the first render already read this one (reading it again in the
   // mount's effect parsed it twice and rendered the screen a second time before it was ready).
   const shown = useRef(`${account}:${chainId}`);
@@ -97,16 +100,21 @@ export function useHoldings(
         ];
       });
       setError(null);
-      setRows(held);
+      let shownRows = carryPrices(held, latest.current);
+      setRows(shownRows);
       setFresh(true);
-      const prices = await pricesOf(
-        chainId,
-        held.filter((row) => row.balance > 0n).map((row) => row.address),
+      const since = Date.now();
+      setPricingSince(since);
+      await priceInBatches(
+        pricingOrder(held),
+        (tokens) => callBackground({ type: 'getPrices', chainId, tokens }),
+        (answer) => {
+          shownRows = withPrices(shownRows, answer, Date.now());
+          setRows(shownRows);
+          writeHoldingsSnapshot(account, chainId, shownRows);
+        },
+        () => !current,
       );
-      if (!current) return;
-      const priced = held.map((row) => ({ ...row, price: priceOf(prices[row.address]) }));
-      setRows(priced);
-      writeHoldingsSnapshot(account, chainId, priced);
     });
     return () => {
       current = false;
@@ -114,5 +122,12 @@ export function useHoldings(
     };
   }, [chainId, account, listReady, swapStatus === 'confirmed', attempt]);
 
-  return { rows, fresh, error, retry: () => setAttempt((n) => n + 1) };
+  return {
+    rows,
+    fresh,
+    error,
+    // A price within the background's cache lifetime is as fresh as any the swap screen shows.
+    pricesAsOf: rows ? pricesAsOf(rows, pricingSince - PRICE_TTL_MS) : null,
+    retry: () => setAttempt((n) => n + 1),
+  };
 }

@@ -13,6 +13,8 @@ import { checkedClientFor } from '@/lib/rpc/rpc-failure';
 import { readAllowance } from '@/lib/swap/approval';
 import { type FeeProbe, swapFeeProbe } from '@/lib/swap/fee-probe';
 import { estimatedGas, networkFee, swapGasMemory } from '@/lib/swap/network-fee';
+import { QUOTE_LIFETIME_MS } from '@/lib/swap/review';
+import { QUOTE_OUTDATED_REASON } from '@/lib/swap/session';
 import type { BackgroundServices } from '../services';
 
 type FeeRequest = Extract<Request, { type: 'quoteFee' }>;
@@ -40,6 +42,24 @@ export function createFeeHandlers(services: BackgroundServices, probe: FeeProbe 
     return (await readAllowance(client, quote.inToken as Address, from, router)) < BigInt(quote.inAmount);
   }
 
+  /** The last time a probe marked the session outdated, and for which input (its revision). */
+  let lastMark: { revision: number; at: number } | null = null;
+
+  /**
+   * The probe's build was refused as outdated: the same stale state (and new quote) the review's
+   * build gives, so nothing of this quote stays signable. Only while it is still the session's quote,
+   * and once per input per quote lifetime: a service refusing every build would otherwise have the
+   * swap screen ask a new quote after each one (the review's own build still refuses it).
+   */
+  function outdated(quote: Quote): void {
+    const state = services.session.getState();
+    if (state.quote !== quote) return;
+    const now = Date.now();
+    if (lastMark && lastMark.revision === state.revision && now - lastMark.at < QUOTE_LIFETIME_MS) return;
+    lastMark = { revision: state.revision, at: now };
+    services.session.markOutdated(QUOTE_OUTDATED_REASON);
+  }
+
   async function feeOf(quote: Quote) {
     // Another chain's fees are no figure for this one: the node is asked its chain first.
     const client = await checkedClientFor(quote.chainId, services.settings());
@@ -48,10 +68,21 @@ export function createFeeHandlers(services: BackgroundServices, probe: FeeProbe 
       activeAddress(),
     ]);
     const simulated = from
-      ? await withAttempts(() => probe.probe({ client, api: services.api(), quote, from, fees }), {
-          attempts: 1,
-          timeoutMs: PROBE_TIMEOUT_MS,
-        }).catch(() => null)
+      ? await withAttempts(
+          () =>
+            probe.probe({
+              client,
+              api: services.api(),
+              quote,
+              from,
+              fees,
+              onOutdated: () => outdated(quote),
+            }),
+          {
+            attempts: 1,
+            timeoutMs: PROBE_TIMEOUT_MS,
+          },
+        ).catch(() => null)
       : null;
     if (simulated) void swapGasMemory.remember(quote, simulated.swap);
     const gas =

@@ -40,11 +40,24 @@ export function createInsightHandlers(
     return BigInt(quote.outAmount);
   }
 
+  // Prices being asked: the home and the pickers' shortlist ask for the same held tokens at once,
+  // and each quote spent twice took the budget the rest of the holdings were waiting for.
+  const asking = new Map<string, Promise<bigint | null>>();
+
   async function priceOf(chainId: number, token: Token, stable: Token | null): Promise<bigint | null> {
     if (isStablecoin(token.address, stable)) return 10n ** BigInt(PRICE_DECIMALS);
     if (!stable) return null;
     const cached = cache.get(chainId, token.address);
     if (cached !== undefined) return cached;
+    const key = `${chainId}:${token.address.toLowerCase()}`;
+    const inFlight = asking.get(key);
+    if (inFlight) return inFlight;
+    const pending = askPrice(chainId, token, stable).finally(() => asking.delete(key));
+    asking.set(key, pending);
+    return pending;
+  }
+
+  async function askPrice(chainId: number, token: Token, stable: Token): Promise<bigint | null> {
     // Over the reference quotes' budget: no price for now (not cached), asked again on the next view.
     if (!(await budget.take())) return null;
     const amount = referenceAmount(token.decimals);
