@@ -2,12 +2,13 @@
 // The home's holdings hook (entrypoints/popup/hooks/useHoldings.ts): the last popup's snapshot is in
 // the first render, read once (a second read in the mount's effect parsed it again and rendered the
 // screen a second time before it was ready), and read anew when the network changes. Fresh balances
-// keep the snapshot's prices, said to be "as of" their time, until fresh prices land.
-import { cleanup, render, renderHook, screen, waitFor } from '@testing-library/preact';
+// keep the snapshot's prices, said to be "as of" their time (after a short grace in which fresh ones
+// usually land), until fresh prices land.
+import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Holdings } from '@/components/Holdings';
 import { readHoldingsSnapshot, writeHoldingsSnapshot } from '@/entrypoints/popup/holdings-snapshot';
-import { useHoldings } from '@/entrypoints/popup/hooks/useHoldings';
+import { STALE_NOTE_GRACE_MS, useHoldings } from '@/entrypoints/popup/hooks/useHoldings';
 
 const background = vi.hoisted(() => ({
   prices: new Promise<Record<string, string | null>>(() => undefined),
@@ -33,6 +34,7 @@ const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 const row = (balance: bigint) => ({ address: ETH, symbol: 'ETH', decimals: 18, balance, price: null });
 
 afterEach(() => {
+  vi.useRealTimers();
   cleanup();
   localStorage.clear();
   vi.restoreAllMocks();
@@ -57,7 +59,8 @@ describe('useHoldings', () => {
     expect(view.result.current.fresh).toBe(false);
   });
 
-  it('fresh balances keep the snapshot\'s prices, "as of" their time, until fresh ones land', async () => {
+  it('fresh balances keep the snapshot\'s prices, "as of" their time past the grace, until fresh ones land', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const hourAgo = Date.now() - 3_600_000;
     writeHoldingsSnapshot(ACCOUNT, 1, [{ ...row(5n), price: 300_000_000_000n, pricedAt: hourAgo }]);
     let answer: (prices: Record<string, string | null>) => void = () => undefined;
@@ -65,8 +68,13 @@ describe('useHoldings', () => {
       answer = resolve;
     });
     const view = renderHook(() => useHoldings(1, ACCOUNT, () => undefined, true, undefined));
-    expect(view.result.current.pricesAsOf).toBe(hourAgo);
+    expect(view.result.current.pricesAsOf, 'no note that would go a moment later').toBeNull();
     await waitFor(() => expect(view.result.current.fresh).toBe(true));
+    expect(view.result.current.pricesAsOf).toBeNull();
+    await act(() => {
+      vi.advanceTimersByTime(STALE_NOTE_GRACE_MS);
+    });
+    expect(view.result.current.pricesAsOf, "still the last popup's prices: said so").toBe(hourAgo);
     expect(view.result.current.rows?.[0]?.balance, 'the fresh balance').toBe(9n * 10n ** 18n);
     expect(view.result.current.rows?.[0]?.price, "the last popup's price, not a blank").toBe(
       300_000_000_000n,

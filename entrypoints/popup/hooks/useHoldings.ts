@@ -21,17 +21,27 @@ export interface HoldingsView {
   /** Fresh from the chain this popup (false: the snapshot, being brought up to date). */
   fresh: boolean;
   error: string | null;
-  /** The oldest USD price on screen that this popup has not read yet (ms since the epoch; 0: unknown), else null. */
+  /**
+   * The oldest USD price on screen that this popup has not read yet (ms since the epoch; 0:
+   * unknown), else null; null too for the popup's first STALE_NOTE_GRACE_MS.
+   */
   pricesAsOf: number | null;
   retry: () => void;
 }
+
+/**
+ * How long the last popup's prices are shown before they are said to be old: fresh ones usually
+ * land within it (the background keeps them 30 s), and a note that appears and goes a moment later
+ * only moves the screen under the pointer. Past it, a price not yet refreshed is said to be "as of".
+ */
+export const STALE_NOTE_GRACE_MS = 1_500;
 
 /**
  * The account's holdings on `chainId`: the last popup's snapshot in the first frame, then one
  * holdings read (a Multicall3 batch over the cached list) once the list is in and the popup idle,
  * again after a swap settles. Prices come after the balances (they cost a quote each), a few at a
  * time as they land (lib/tokens/holding-prices.ts); until then the last popup's, said to be as old
- * as they are.
+ * as they are once STALE_NOTE_GRACE_MS has passed.
  */
 export function useHoldings(
   chainId: number,
@@ -46,6 +56,11 @@ export function useHoldings(
   const [attempt, setAttempt] = useState(0);
   // When this popup started pricing: a price read before it is the last popup's ("as of").
   const [pricingSince, setPricingSince] = useState(() => Date.now());
+  const [noteDue, setNoteDue] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setNoteDue(true), STALE_NOTE_GRACE_MS);
+    return () => clearTimeout(timer);
+  }, []);
   const latest = useRef(rows);
   latest.current = rows;
   // Whose snapshot `rows` holds: the first render already read this one (reading it again in the
@@ -127,7 +142,7 @@ export function useHoldings(
     fresh,
     error,
     // A price within the background's cache lifetime is as fresh as any the swap screen shows.
-    pricesAsOf: rows ? pricesAsOf(rows, pricingSince - PRICE_TTL_MS) : null,
+    pricesAsOf: rows && noteDue ? pricesAsOf(rows, pricingSince - PRICE_TTL_MS) : null,
     retry: () => setAttempt((n) => n + 1),
   };
 }
