@@ -14,6 +14,7 @@ import {
   MIN_SQRT_RATIO,
   MIN_TICK,
   mostSignificantBit,
+  mulDivRoundingUp,
   nextInitializedTickWithinOneWord,
   Q96,
   swapExactInput,
@@ -193,5 +194,32 @@ describe('BitMath', () => {
     expect(leastSignificantBit(all)).toBe(0);
     expect(mostSignificantBit(0b1011_0000n)).toBe(7);
     expect(leastSignificantBit(0b1011_0000n)).toBe(4);
+    // Every bit length up to 256, with the bits below the top one set or clear.
+    for (let bit = 0; bit < 256; bit++) {
+      const top = 1n << BigInt(bit);
+      expect(mostSignificantBit(top | (top - 1n))).toBe(bit);
+      expect(mostSignificantBit(top | (top >> 1n))).toBe(bit);
+    }
+  });
+});
+
+describe('FullMath.mulDivRoundingUp', () => {
+  it('is the quotient rounded up exactly when the remainder is not zero, at swap-step widths', () => {
+    const sqrt = getSqrtRatioAtTick(-200_000);
+    const cases: [bigint, bigint, bigint][] = [
+      [6n, 4n, 3n], // exact: 8
+      [7n, 4n, 3n], // 28 / 3 = 9 r 1 -> 10
+      [(10n ** 24n) << 96n, sqrt, ((10n ** 24n) << 96n) + 123n * sqrt],
+      [(10n ** 24n) << 96n, sqrt, ((10n ** 24n) << 96n) / sqrt],
+      [MAX_SQRT_RATIO, MAX_SQRT_RATIO, Q96],
+      [3n * Q96, Q96, Q96],
+    ];
+    for (const [a, b, d] of cases) {
+      const product = a * b;
+      const expected = product / d + (product % d === 0n ? 0n : 1n);
+      expect(mulDivRoundingUp(a, b, d)).toBe(expected);
+    }
+    expect(mulDivRoundingUp(6n, 4n, 3n)).toBe(8n);
+    expect(mulDivRoundingUp(7n, 4n, 3n)).toBe(10n);
   });
 });
