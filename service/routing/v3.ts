@@ -14,6 +14,8 @@ export interface V3FloatPool {
   readonly ticks: Int32Array;
   readonly sqrtAt: Float64Array;
   readonly net: Float64Array;
+  /** Index of the first initialized tick above the current one (where a price rise crosses first). */
+  readonly above: number;
   /** Float sums of liquidity deltas leave residue; below this an exhausted range reads as empty. */
   readonly dust: number;
 }
@@ -27,6 +29,8 @@ export function floatPool(state: V3PoolState): V3FloatPool {
     liquidity: Number(state.liquidity),
     feeFactor: 1 - state.fee / 1e6,
     ticks,
+    // The split search prices each path ~100 times per quote: the search for the start runs once here.
+    above: upperBound(ticks, state.tick),
     sqrtAt: Float64Array.from(ticks, (tick) => Number(getSqrtRatioAtTick(tick)) / q96),
     net: Float64Array.from(ticks, (tick) => Number(state.liquidityNet.get(tick) ?? 0n)),
     dust:
@@ -47,7 +51,7 @@ export function swapFloat(pool: V3FloatPool, zeroForOne: boolean, amountIn: numb
   const { ticks, sqrtAt, net } = pool;
   if (zeroForOne) {
     // Price falls: cross initialized ticks at or below the current tick, highest first.
-    let i = upperBound(ticks, pool.tick) - 1;
+    let i = pool.above - 1;
     for (;;) {
       const target = i >= 0 ? (sqrtAt[i] as number) : 0;
       if (liquidity > pool.dust) {
@@ -66,7 +70,7 @@ export function swapFloat(pool: V3FloatPool, zeroForOne: boolean, amountIn: numb
     }
   }
   // Price rises: cross initialized ticks above the current tick, lowest first.
-  let i = upperBound(ticks, pool.tick);
+  let i = pool.above;
   for (;;) {
     const target = i < ticks.length ? (sqrtAt[i] as number) : Number.POSITIVE_INFINITY;
     if (liquidity > pool.dust) {

@@ -181,6 +181,27 @@ describe('swapExactInput', () => {
     }
     expect(swapFloat(pool, true, Number(10_000n * E18))).toBe(0);
   });
+
+  it('the float twin starts at the first initialized tick above the current one, found once per pool', () => {
+    const ticks = { [-120]: 5n * E18, [-60]: 3n * E18, 0: 2n * E18, 60: -3n * E18, 120: -7n * E18 };
+    const at = (tick: number) => floatPool(stateWith(ticks, { tick, liquidity: 10n * E18 }));
+    expect(at(0).above).toBe(3); // 0 is at or below: a rise crosses 60 first
+    expect(at(-1).above).toBe(2);
+    expect(at(-200).above).toBe(0);
+    expect(at(500).above).toBe(5);
+    // Starting there, a fall crosses 0 and -60 and a rise crosses 60: the exact swap's outputs.
+    const state0 = stateWith(ticks, { tick: 0, liquidity: 10n * E18 });
+    for (const [zeroForOne, amount] of [
+      [true, 3n * 10n ** 16n],
+      [false, 4n * 10n ** 16n],
+    ] as const) {
+      const exact = swapExactInput(state0, zeroForOne, amount);
+      if (!exact.ok) throw new Error(exact.reason);
+      expect(exact.after.liquidity).toBe(zeroForOne ? 5n * E18 : 7n * E18); // the ticks were crossed
+      const float = swapFloat(floatPool(state0), zeroForOne, Number(amount));
+      expect(Math.abs(float - Number(exact.amountOut)) / Number(exact.amountOut)).toBeLessThan(1e-9);
+    }
+  });
 });
 
 describe('BitMath', () => {
