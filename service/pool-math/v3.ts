@@ -196,6 +196,17 @@ export function leastSignificantBit(x: bigint): number {
   return mostSignificantBit(x & -x);
 }
 
+// TickBitmap's masks for each bit position of a word, made once (three bigints per call before):
+// the bits at or below the position, and the bits at or above it.
+const AT_OR_BELOW_MASKS: readonly bigint[] = Array.from(
+  { length: 256 },
+  (_, bit) => (1n << BigInt(bit)) - 1n + (1n << BigInt(bit)),
+);
+const AT_OR_ABOVE_MASKS: readonly bigint[] = Array.from(
+  { length: 256 },
+  (_, bit) => ~((1n << BigInt(bit)) - 1n) & MAX_UINT256,
+);
+
 /**
  * TickBitmap.nextInitializedTickWithinOneWord, or null when the word it needs was not loaded:
  * the caller then cannot know the pool's liquidity there and must not price past it.
@@ -211,7 +222,7 @@ export function nextInitializedTickWithinOneWord(
     const word = wordOf(compressed);
     if (word < state.minWord || word > state.maxWord) return null;
     const bitPos = compressed - word * 256;
-    const mask = (1n << BigInt(bitPos)) - 1n + (1n << BigInt(bitPos));
+    const mask = AT_OR_BELOW_MASKS[bitPos] as bigint;
     const masked = (state.bitmap.get(word) ?? 0n) & mask;
     const initialized = masked !== 0n;
     const next = initialized
@@ -222,7 +233,7 @@ export function nextInitializedTickWithinOneWord(
   const word = wordOf(compressed + 1);
   if (word < state.minWord || word > state.maxWord) return null;
   const bitPos = compressed + 1 - word * 256;
-  const mask = ~((1n << BigInt(bitPos)) - 1n) & MAX_UINT256;
+  const mask = AT_OR_ABOVE_MASKS[bitPos] as bigint;
   const masked = (state.bitmap.get(word) ?? 0n) & mask;
   const initialized = masked !== 0n;
   const next = initialized
