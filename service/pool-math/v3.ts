@@ -17,14 +17,17 @@ export function mulDiv(a: bigint, b: bigint, denominator: bigint): bigint {
   return (a * b) / denominator;
 }
 
+// Rounding up tells an exact quotient by multiplying back: one bigint division per call, not two
+// (a division and a remainder); a bigint multiply costs a fraction of a divide at these widths.
 export function mulDivRoundingUp(a: bigint, b: bigint, denominator: bigint): bigint {
   const product = a * b;
   const result = product / denominator;
-  return product % denominator === 0n ? result : result + 1n;
+  return result * denominator === product ? result : result + 1n;
 }
 
 function divRoundingUp(a: bigint, b: bigint): bigint {
-  return a / b + (a % b === 0n ? 0n : 1n);
+  const result = a / b;
+  return result * b === a ? result : result + 1n;
 }
 
 // TickMath.getSqrtRatioAtTick's factors: sqrt(1.0001)^-(2^i) in Q128.
@@ -174,19 +177,35 @@ export function compress(tick: number, tickSpacing: number): number {
 /** Index of the highest set bit of a positive 256-bit word (BitMath.mostSignificantBit), by halving. */
 export function mostSignificantBit(x: bigint): number {
   let bit = 0;
-  for (const shift of [128n, 64n, 32n, 16n, 8n, 4n, 2n, 1n]) {
-    if (x >= 1n << shift) {
-      x >>= shift;
-      bit += Number(shift);
+  for (let i = 0; i < MSB_SHIFTS.length; i++) {
+    if (x >= (MSB_LIMITS[i] as bigint)) {
+      x >>= MSB_SHIFTS[i] as bigint;
+      bit += MSB_BITS[i] as number;
     }
   }
   return bit;
 }
 
+// The halving's shifts and their powers of two, made once (not on every call of a swap step).
+const MSB_SHIFTS: readonly bigint[] = [128n, 64n, 32n, 16n, 8n, 4n, 2n, 1n];
+const MSB_BITS: readonly number[] = MSB_SHIFTS.map(Number);
+const MSB_LIMITS: readonly bigint[] = MSB_SHIFTS.map((shift) => 1n << shift);
+
 /** Index of the lowest set bit (BitMath.leastSignificantBit). */
 export function leastSignificantBit(x: bigint): number {
   return mostSignificantBit(x & -x);
 }
+
+// TickBitmap's masks for each bit position of a word, made once (three bigints per call before):
+// the bits at or below the position, and the bits at or above it.
+const AT_OR_BELOW_MASKS: readonly bigint[] = Array.from(
+  { length: 256 },
+  (_, bit) => (1n << BigInt(bit)) - 1n + (1n << BigInt(bit)),
+);
+const AT_OR_ABOVE_MASKS: readonly bigint[] = Array.from(
+  { length: 256 },
+  (_, bit) => ~((1n << BigInt(bit)) - 1n) & MAX_UINT256,
+);
 
 /**
  * TickBitmap.nextInitializedTickWithinOneWord, or null when the word it needs was not loaded:
@@ -203,7 +222,7 @@ export function nextInitializedTickWithinOneWord(
     const word = wordOf(compressed);
     if (word < state.minWord || word > state.maxWord) return null;
     const bitPos = compressed - word * 256;
-    const mask = (1n << BigInt(bitPos)) - 1n + (1n << BigInt(bitPos));
+    const mask = AT_OR_BELOW_MASKS[bitPos] as bigint;
     const masked = (state.bitmap.get(word) ?? 0n) & mask;
     const initialized = masked !== 0n;
     const next = initialized
@@ -214,7 +233,7 @@ export function nextInitializedTickWithinOneWord(
   const word = wordOf(compressed + 1);
   if (word < state.minWord || word > state.maxWord) return null;
   const bitPos = compressed + 1 - word * 256;
-  const mask = ~((1n << BigInt(bitPos)) - 1n) & MAX_UINT256;
+  const mask = AT_OR_ABOVE_MASKS[bitPos] as bigint;
   const masked = (state.bitmap.get(word) ?? 0n) & mask;
   const initialized = masked !== 0n;
   const next = initialized

@@ -13,6 +13,40 @@ export function livePaths(paths: readonly Path[], snapshot: ReserveSnapshot): Pa
   return paths.filter((path) => path.every((hop) => poolIsLive(snapshot, hop.pool)));
 }
 
+/**
+ * A pair's live paths at one snapshot, filtered on the pair's first search there: a snapshot is
+ * one block's frozen state, so which pools can trade in it never changes, and a new head, a reorg
+ * or a revert brings a new snapshot object (the old one's list goes with it, a WeakMap key).
+ */
+const liveBySnapshot = new WeakMap<
+  ReserveSnapshot,
+  { graph: PoolGraph; byPair: Map<string, readonly Path[]> }
+>();
+/** Pairs remembered per snapshot; a flood of distinct pairs starts the snapshot's list again. */
+const MAX_PAIRS_PER_SNAPSHOT = 4096;
+
+export function livePathsAt(
+  graph: PoolGraph,
+  snapshot: ReserveSnapshot,
+  tokenIn: string,
+  tokenOut: string,
+): readonly Path[] {
+  let memo = liveBySnapshot.get(snapshot);
+  // A snapshot belongs to one chain's graph; another graph (tests build several) starts again.
+  if (!memo || memo.graph !== graph) {
+    memo = { graph, byPair: new Map() };
+    liveBySnapshot.set(snapshot, memo);
+  }
+  const { byPair } = memo;
+  const key = `${tokenIn}>${tokenOut}`;
+  const known = byPair.get(key);
+  if (known) return known;
+  const paths = livePaths(graph.paths(tokenIn, tokenOut), snapshot);
+  if (byPair.size >= MAX_PAIRS_PER_SNAPSHOT) byPair.clear();
+  byPair.set(key, paths);
+  return paths;
+}
+
 export function findBestRoute(
   graph: PoolGraph,
   snapshot: ReserveSnapshot,
@@ -21,7 +55,7 @@ export function findBestRoute(
   inAmount: bigint,
   clock: SearchClock = NO_TIME_LIMIT,
 ): RouteResult {
-  const paths = livePaths(graph.paths(tokenIn, tokenOut), snapshot);
+  const paths = livePathsAt(graph, snapshot, tokenIn, tokenOut);
   if (paths.length === 0) return { ok: false, reason: 'no pool path joins these tokens' };
   return routeOverPaths(paths, snapshot, inAmount, clock);
 }

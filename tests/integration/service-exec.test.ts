@@ -488,6 +488,7 @@ describe('the per-block answer cache', () => {
       inAmount: 7n * 10n ** 18n,
     };
     const first = await quoteOf(ask);
+    await quoteOf(ask); // answered twice at this head: kept (the cache's doorkeeper)
     const hits = quoteCache.hits;
     const cached = await quoteOf(ask); // the same body at the same head: from the cache
     expect(quoteCache.hits).toBe(hits + 1);

@@ -14,12 +14,14 @@ import {
   MIN_SQRT_RATIO,
   MIN_TICK,
   mostSignificantBit,
+  mulDivRoundingUp,
   nextInitializedTickWithinOneWord,
   Q96,
   swapExactInput,
   type V3PoolState,
 } from '../../service/pool-math/v3';
-import { floatPool, swapFloat } from '../../service/routing/v3';
+import { floatPool, swapFloat, type V3FloatPool } from '../../service/routing/v3';
+import { rng } from '../support/random';
 
 const E18 = 10n ** 18n;
 
@@ -180,6 +182,91 @@ describe('swapExactInput', () => {
     }
     expect(swapFloat(pool, true, Number(10_000n * E18))).toBe(0);
   });
+
+  it('the float twin starts at the first initialized tick above the current one, found once per pool', () => {
+    const ticks = { [-120]: 5n * E18, [-60]: 3n * E18, 0: 2n * E18, 60: -3n * E18, 120: -7n * E18 };
+    const at = (tick: number) => floatPool(stateWith(ticks, { tick, liquidity: 10n * E18 }));
+    expect(at(0).above).toBe(3); // 0 is at or below: a rise crosses 60 first
+    expect(at(-1).above).toBe(2);
+    expect(at(-200).above).toBe(0);
+    expect(at(500).above).toBe(5);
+    // Starting there, a fall crosses 0 and -60 and a rise crosses 60: the exact swap's outputs.
+    const state0 = stateWith(ticks, { tick: 0, liquidity: 10n * E18 });
+    for (const [zeroForOne, amount] of [
+      [true, 3n * 10n ** 16n],
+      [false, 4n * 10n ** 16n],
+    ] as const) {
+      const exact = swapExactInput(state0, zeroForOne, amount);
+      if (!exact.ok) throw new Error(exact.reason);
+      expect(exact.after.liquidity).toBe(zeroForOne ? 5n * E18 : 7n * E18); // the ticks were crossed
+      const float = swapFloat(floatPool(state0), zeroForOne, Number(amount));
+      expect(Math.abs(float - Number(exact.amountOut)) / Number(exact.amountOut)).toBeLessThan(1e-9);
+    }
+  });
+});
+
+/** The float walk as it priced every call before its ranges were made once per pool (the reference). */
+function walkFloat(pool: V3FloatPool, zeroForOne: boolean, amountIn: number): number {
+  let left = amountIn * pool.feeFactor;
+  let s = pool.sqrtPrice;
+  let liquidity = pool.liquidity;
+  let out = 0;
+  const { ticks, sqrtAt, net } = pool;
+  let i = zeroForOne ? pool.above - 1 : pool.above;
+  for (;;) {
+    if (zeroForOne) {
+      const target = i >= 0 ? (sqrtAt[i] as number) : 0;
+      if (liquidity > pool.dust) {
+        const reach = target > 0 ? liquidity * (1 / target - 1 / s) : Number.POSITIVE_INFINITY;
+        if (left <= reach) return out + liquidity * (s - (liquidity * s) / (liquidity + left * s));
+        out += liquidity * (s - target);
+        left -= reach;
+      }
+      if (i < 0) return 0;
+      liquidity -= net[i] as number;
+      s = target;
+      i--;
+    } else {
+      const target = i < ticks.length ? (sqrtAt[i] as number) : Number.POSITIVE_INFINITY;
+      if (liquidity > pool.dust) {
+        const reach = liquidity * (target - s);
+        if (left <= reach) return out + liquidity * (1 / s - 1 / (s + left / liquidity));
+        out += liquidity * (1 / s - 1 / target);
+        left -= reach;
+      }
+      if (i >= ticks.length) return 0;
+      liquidity += net[i] as number;
+      s = target;
+      i++;
+    }
+  }
+}
+
+describe('the float twin, ranges made once per pool', () => {
+  it('prices every amount bit for bit as the walk it replaces, empty ranges and exhausted pools included', () => {
+    const random = rng(28);
+    for (let trial = 0; trial < 40; trial++) {
+      // Positions at random tick ranges; some ranges in between hold no liquidity at all.
+      const ticks: Record<number, bigint> = {};
+      let active = 0n;
+      const current = Math.floor(random() * 2000) - 1000;
+      for (let p = 0; p < 1 + Math.floor(random() * 6); p++) {
+        const lower = Math.floor(random() * 4000) - 2000;
+        const upper = lower + 1 + Math.floor(random() * 1500);
+        const amount = BigInt(Math.floor(random() * 1e6) + 1) * 10n ** 15n;
+        ticks[lower] = (ticks[lower] ?? 0n) + amount;
+        ticks[upper] = (ticks[upper] ?? 0n) - amount;
+        if (lower <= current && current < upper) active += amount;
+      }
+      const pool = floatPool(stateWith(ticks, { tick: current, liquidity: active }));
+      for (const zeroForOne of [true, false]) {
+        for (let k = 0; k < 30; k++) {
+          const amount = 10 ** (12 + random() * 14);
+          expect(swapFloat(pool, zeroForOne, amount)).toBe(walkFloat(pool, zeroForOne, amount));
+        }
+      }
+    }
+  });
 });
 
 describe('BitMath', () => {
@@ -193,5 +280,32 @@ describe('BitMath', () => {
     expect(leastSignificantBit(all)).toBe(0);
     expect(mostSignificantBit(0b1011_0000n)).toBe(7);
     expect(leastSignificantBit(0b1011_0000n)).toBe(4);
+    // Every bit length up to 256, with the bits below the top one set or clear.
+    for (let bit = 0; bit < 256; bit++) {
+      const top = 1n << BigInt(bit);
+      expect(mostSignificantBit(top | (top - 1n))).toBe(bit);
+      expect(mostSignificantBit(top | (top >> 1n))).toBe(bit);
+    }
+  });
+});
+
+describe('FullMath.mulDivRoundingUp', () => {
+  it('is the quotient rounded up exactly when the remainder is not zero, at swap-step widths', () => {
+    const sqrt = getSqrtRatioAtTick(-200_000);
+    const cases: [bigint, bigint, bigint][] = [
+      [6n, 4n, 3n], // exact: 8
+      [7n, 4n, 3n], // 28 / 3 = 9 r 1 -> 10
+      [(10n ** 24n) << 96n, sqrt, ((10n ** 24n) << 96n) + 123n * sqrt],
+      [(10n ** 24n) << 96n, sqrt, ((10n ** 24n) << 96n) / sqrt],
+      [MAX_SQRT_RATIO, MAX_SQRT_RATIO, Q96],
+      [3n * Q96, Q96, Q96],
+    ];
+    for (const [a, b, d] of cases) {
+      const product = a * b;
+      const expected = product / d + (product % d === 0n ? 0n : 1n);
+      expect(mulDivRoundingUp(a, b, d)).toBe(expected);
+    }
+    expect(mulDivRoundingUp(6n, 4n, 3n)).toBe(8n);
+    expect(mulDivRoundingUp(7n, 4n, 3n)).toBe(10n);
   });
 });

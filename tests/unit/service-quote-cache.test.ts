@@ -1,6 +1,7 @@
 // The per-block answer cache of POST /v1/quote (service/quote-cache.ts), through the app with a
-// fake chain: a repeated request within a block is served from the cache with its own quote id and
-// timestamp, a new head or a reorg prices again, errors and oversize bodies are never kept.
+// fake chain: a request answered twice is kept (the doorkeeper), then served from the cache with its
+// own quote id and timestamp; a new head or a reorg prices again; errors and oversize bodies are
+// never kept; never-repeated bodies cannot push out the answers of repeated ones.
 import { describe, expect, it } from 'vitest';
 import { BuildResponseSchema, ErrorBodySchema, QuoteResponseSchema } from '../../lib/api/schema';
 import { createServiceApp } from '../../service/app';
@@ -54,8 +55,11 @@ describe('the quote answer cache', () => {
   it('answers a repeated request within a block from the cache: the same quote, its own id and time, buildable', async () => {
     const { post, quote, cache } = setup();
     const first = await quote();
+    expect([cache.size, cache.waiting]).toEqual([0, 1]); // answered once: only its body remembered
+    await quote();
+    expect([cache.size, cache.waiting]).toEqual([1, 0]); // answered twice: kept
     const second = await quote();
-    expect([cache.misses, cache.hits]).toEqual([1, 1]);
+    expect([cache.misses, cache.hits]).toEqual([2, 1]);
     const { quoteId: firstId, ...firstData } = first.data;
     const { quoteId: secondId, ...secondData } = second.data;
     expect(secondData).toEqual(firstData);
@@ -73,12 +77,15 @@ describe('the quote answer cache', () => {
     const ids = new Set<unknown>();
     for (let i = 0; i < 1000; i++) ids.add((await quote()).data.quoteId);
     expect(ids.size).toBe(1000);
-    expect(cache.misses).toBe(1);
+    expect(cache.misses).toBe(2);
   });
 
   it('prices again at a new head, and at a new block of the same number (a reorg)', async () => {
     const { quote, state, cache } = setup();
+    await quote();
     const at100 = (await quote()).data;
+    expect(cache.size).toBe(1);
+    cache.misses = 0;
     state.head = 101n;
     const at101 = (await quote()).data;
     expect(at101.blockNumber).toBe(101);
@@ -87,9 +94,23 @@ describe('the quote answer cache', () => {
     const reorged = (await quote()).data;
     expect(reorged.blockNumber).toBe(101);
     expect(reorged.outAmount).not.toBe(at101.outAmount);
-    expect([cache.misses, cache.hits]).toEqual([3, 0]);
+    expect([cache.misses, cache.hits]).toEqual([2, 0]);
+    // Kept before: the answer at the new block is kept on its first pricing.
     expect((await quote()).data.outAmount).toBe(reorged.outAmount);
     expect(cache.hits).toBe(1);
+  });
+
+  it("keeps an answer only on its body's second request: a flood of new bodies leaves repeated answers in place", async () => {
+    const { quote, cache } = setup(new QuoteAnswerCache({ maxEntries: 4, maxSeenOnce: 8 }));
+    await quote();
+    await quote(); // kept
+    // Four times the cache's bound of bodies, each asked once (a client sending a new amount each time).
+    for (let i = 1; i <= 16; i++) await quote({ ...ask, inAmount: (BigInt(i) * E18 + 1n).toString() });
+    expect(cache.size).toBe(1);
+    expect(cache.waiting).toBeLessThanOrEqual(8);
+    const hits = cache.hits;
+    await quote();
+    expect(cache.hits).toBe(hits + 1);
   });
 
   it('keys on the exact body: another spelling of the same request is priced, and answers the same', async () => {
@@ -129,11 +150,17 @@ describe('the quote answer cache', () => {
   it('is bounded: oversize bodies are answered but never kept, and a full cache starts again', async () => {
     const { quote, cache } = setup(new QuoteAnswerCache({ maxEntries: 3, maxKeyBytes: 300 }));
     const padded = `${JSON.stringify(ask)}${' '.repeat(400)}`;
-    await quote(padded);
-    await quote(padded);
-    expect([cache.size, cache.hits]).toEqual([0, 0]);
-    for (let i = 1; i <= 4; i++) await quote({ ...ask, inAmount: (BigInt(i) * E18).toString() });
+    for (let i = 0; i < 3; i++) await quote(padded);
+    expect([cache.size, cache.waiting, cache.hits]).toEqual([0, 0, 0]);
+    for (let i = 1; i <= 4; i++) {
+      const body = { ...ask, inAmount: (BigInt(i) * E18).toString() };
+      await quote(body);
+      await quote(body);
+    }
     expect(cache.size).toBe(1);
+    // The doorkeeper's set of bodies answered once is bounded too (default: the cache's bound).
+    for (let i = 5; i <= 11; i++) await quote({ ...ask, inAmount: (BigInt(i) * E18).toString() });
+    expect(cache.waiting).toBeLessThanOrEqual(3);
   });
 
   it('answers the contract envelope as JSON', async () => {

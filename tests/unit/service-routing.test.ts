@@ -5,7 +5,7 @@ import { simulateRoute as devnetSimulate } from '../../service/pool-math/v2';
 import { type Path, PoolGraph } from '../../service/routing/graph';
 import { allocatePercents, pathOutputFloat } from '../../service/routing/optimizer';
 import { makeSnapshot, type ReserveSnapshot } from '../../service/routing/reserves';
-import { bestTakesAll, findBestRoute, routeOverPaths } from '../../service/routing/route';
+import { bestTakesAll, findBestRoute, livePathsAt, routeOverPaths } from '../../service/routing/route';
 import { simulateRoute } from '../../service/routing/simulate';
 import { minReceivedFor, scaleSlippage } from '../../service/routing/slippage';
 import { getAmountOut, MAX_RESERVE } from '../../service/routing/v2';
@@ -46,6 +46,40 @@ describe('pool graph', () => {
     ]);
     expect(graph.paths(A, A)).toEqual([]);
     expect(graph.paths(H, B).map((path) => path.length)).toEqual([1]);
+  });
+});
+
+describe('live paths per snapshot', () => {
+  const LIVE: [bigint, bigint][] = [
+    [1000n * E, 2000n * E],
+    [1000n * E, 2000n * E],
+    [1000n * E, 1000n * E],
+    [1000n * E, 2000n * E],
+  ];
+  const hubPools = (paths: readonly Path[]) => paths.map((path) => path.map((hop) => hop.pool));
+
+  it('filters a pair once per snapshot; a new snapshot (new head, reorg, revert) filters again', () => {
+    const { graph, snapshot } = fixture(LIVE);
+    const first = livePathsAt(graph, snapshot, A, B);
+    expect(hubPools(first)).toEqual([[0], [1], [2, 3]]);
+    expect(livePathsAt(graph, snapshot, A, B)).toBe(first); // the same list: no filtering again
+    // The next block empties the sushi pair: its path is gone there, and only there.
+    const next = makeSnapshot(101n, [LIVE[0], [0n, 0n], LIVE[2], LIVE[3]] as [bigint, bigint][]);
+    expect(hubPools(livePathsAt(graph, next, A, B))).toEqual([[0], [2, 3]]);
+    expect(livePathsAt(graph, snapshot, A, B)).toBe(first);
+    // A reorg or revert back to the old reserves is a new snapshot object: the sushi pair is back.
+    const reverted = makeSnapshot(101n, LIVE);
+    expect(hubPools(livePathsAt(graph, reverted, A, B))).toEqual([[0], [1], [2, 3]]);
+    // findBestRoute routes over the snapshot's own live paths.
+    const routed = findBestRoute(graph, next, A, B, E);
+    expect(routed.ok && routed.shares.every((share) => share.path[0]?.pool !== 1)).toBe(true);
+  });
+
+  it('keys by graph too: another graph on the same snapshot gets its own paths', () => {
+    const { graph, snapshot } = fixture(LIVE);
+    const directOnly = new PoolGraph([pool(1, 'uni', A, B), pool(2, 'sushi', A, B)], []);
+    expect(hubPools(livePathsAt(graph, snapshot, A, B))).toEqual([[0], [1], [2, 3]]);
+    expect(hubPools(livePathsAt(directOnly, snapshot, A, B))).toEqual([[0], [1]]);
   });
 });
 
