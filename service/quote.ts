@@ -10,6 +10,7 @@ import { findBestRoute } from './routing/route';
 import { RouteSearchTimeout, searchClock } from './routing/search-clock';
 import type { Simulation } from './routing/simulate';
 import { minReceivedFor } from './routing/slippage';
+import { routeSearchTurns } from './search-turns';
 import { acceptedSlippage, amountProblem, routeToken, slippageRangeText, whitelisted } from './validate';
 import { isWrap, wrapRoute } from './wrap';
 
@@ -58,8 +59,11 @@ export async function quote(
   const tokenOut = routeToken(chain, outToken);
 
   const { block: head, snapshot } = await stateAtHead(reader);
-  const route = searchRoute(() =>
-    findBestRoute(chain.graph, snapshot, tokenIn, tokenOut, inAmount, searchClock(policy.routeSearchMs)),
+  // Searches of requests read together run back to back (service/search-turns.ts).
+  const route = await routeSearchTurns.run(() =>
+    searchRoute(() =>
+      findBestRoute(chain.graph, snapshot, tokenIn, tokenOut, inAmount, searchClock(policy.routeSearchMs)),
+    ),
   );
   if (!route.ok) throw new ApiError(404, ERROR_CODES.noRoute, `no route for this swap: ${route.reason}`);
 
