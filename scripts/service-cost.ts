@@ -7,13 +7,15 @@
 //   npx tsx scripts/service-cost.ts [routes, comma-separated, or all] [connections=32] [rounds=2] [seconds=5]
 // Routes: noop-get, noop-bytes (as many bytes as the list's brotli), tokens, tokens-ext (with the
 // extension's Origin), tokens-304, noop-post,
-// quote-hit (one body: every answer from the per-block cache), quote-mix, quote-new.
+// quote-hit (one body: every answer from the per-block cache), quote-repeated (the mix's repeated
+// bodies: all from the cache), quote-mix, quote-new.
 import { pathToFileURL } from 'node:url';
 import { startDevnet } from '../devnet/start';
 import { QuoteAnswerCache } from '../service/quote-cache';
 import { startService } from '../service/server';
 import { pinService, stage, type Target } from './bench-load-stage.ts';
 import { BENCH_POLICY, QUOTE_BODY } from './bench-service.ts';
+import { UNIQUE_MARK } from './load-generator.ts';
 import { quoteMixes } from './quote-mix.ts';
 
 const LIST_PATH = '/v1/tokens/ethereum/full';
@@ -53,6 +55,13 @@ async function main(): Promise<void> {
       { route: 'noop-post', method: 'POST', path: '/__noop', body: QUOTE_BODY },
       { route: 'quote-hit', method: 'POST', path: '/v1/quote', body: QUOTE_BODY },
       { route: 'quote-mix', method: 'POST', path: '/v1/quote', bodies: mixes.repeated.bodies },
+      // The mix's repeated bodies alone: every answer from the cache, 32 different ones.
+      {
+        route: 'quote-repeated',
+        method: 'POST',
+        path: '/v1/quote',
+        bodies: mixes.repeated.bodies.filter((body) => !body.includes(UNIQUE_MARK)),
+      },
       { route: 'quote-new', method: 'POST', path: '/v1/quote', bodies: mixes.allMiss.bodies },
     ];
     const wanted = routesArg === 'all' ? undefined : new Set(routesArg.split(','));
