@@ -291,7 +291,7 @@ async function measureRoute(url: string, target: Target, stepping: Stepping): Pr
  * The service makes the list's brotli on the first request that accepts it, in the background
  * (seconds of CPU): wait for it before measuring anything. Answers the list's ETag and size.
  */
-async function brotliReady(base: string): Promise<{ etag: string; bytes: number }> {
+export async function brotliReady(base: string): Promise<{ etag: string; bytes: number }> {
   for (let i = 0; i < 600; i++) {
     const response = await fetch(`${base}${LIST_PATH}`, { headers: BROWSER_HEADERS });
     await response.arrayBuffer();

@@ -131,18 +131,11 @@ type Embedded = Awaited<ReturnType<typeof startEmbeddedDefault>>;
 type Page = Awaited<ReturnType<BrowserContext['newPage']>>;
 
 /**
- * Sets the extension up as a user would have it: settings on the embedded default, a wallet, the
- * list fetched once. Returns the setup page, which stays open (as another view would) so the worker
- * is not idled out mid-run.
+ * Points the extension at the embedded default and imports the bench's wallet, from an extension
+ * page already open (`page`), through the background's own messages.
  */
-export async function setUpAsUser(
-  context: BrowserContext,
-  popupUrl: string,
-  embedded: Embedded,
-): Promise<Page> {
-  const setup = await context.newPage();
-  await setup.goto(popupUrl);
-  await setup.evaluate(
+export async function importBenchWallet(page: Page, embedded: Embedded): Promise<void> {
+  await page.evaluate(
     async ({ serviceUrl, rpcUrls, secret, password }) => {
       type Runtime = { sendMessage(message: unknown): Promise<{ ok: boolean; result: unknown }> };
       const runtime = (globalThis as unknown as { chrome: { runtime: Runtime } }).chrome.runtime;
@@ -167,6 +160,21 @@ export async function setUpAsUser(
       password: PASSWORD,
     },
   );
+}
+
+/**
+ * Sets the extension up as a user would have it: settings on the embedded default, a wallet, the
+ * list fetched once. Returns the setup page, which stays open (as another view would) so the worker
+ * is not idled out mid-run.
+ */
+export async function setUpAsUser(
+  context: BrowserContext,
+  popupUrl: string,
+  embedded: Embedded,
+): Promise<Page> {
+  const setup = await context.newPage();
+  await setup.goto(popupUrl);
+  await importBenchWallet(setup, embedded);
   await setup.reload();
   await setup.locator('form.swap[data-ready="true"]').waitFor({ timeout: 20_000 });
   const cached = await setup.evaluate(async () => {

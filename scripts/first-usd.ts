@@ -8,10 +8,8 @@
 //   - every held row with one (or the last change, when some stay "—").
 // Usage: npx wxt build && npx tsx scripts/first-usd.ts [rounds]
 import { extensionIdOf, launchWithExtension, serviceWorkerOf } from '../tests/e2e/launch.ts';
+import { importBenchWallet } from './bench-popup.ts';
 import { startEmbeddedDefault } from './embedded.ts';
-
-const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
-const PASSWORD = 'first usd password';
 
 /** Sampled in the page every 10 ms, against its own navigation start. */
 const SAMPLER = `new Promise((resolve) => {
@@ -68,31 +66,7 @@ async function round(embedded: Awaited<ReturnType<typeof startEmbeddedDefault>>)
     const setup = await browser.context.newPage();
     // Not the popup: a popup here would read the holdings and prices first, and the timed one find them cached.
     await setup.goto(popupUrl.replace('popup.html', 'options.html'));
-    await setup.evaluate(
-      async ({ serviceUrl, rpcUrls, secret, password }) => {
-        type Runtime = { sendMessage(message: unknown): Promise<{ ok: boolean; result: unknown }> };
-        const runtime = (globalThis as unknown as { chrome: { runtime: Runtime } }).chrome.runtime;
-        const settings = await runtime.sendMessage({ type: 'getSettings' });
-        const updated = await runtime.sendMessage({
-          type: 'updateSettings',
-          settings: { ...(settings.result as object), serviceBaseUrl: serviceUrl, rpcOverrides: rpcUrls },
-        });
-        const imported = await runtime.sendMessage({
-          type: 'walletImport',
-          kind: 'mnemonic',
-          secret,
-          password,
-          confirmation: password,
-        });
-        if (!updated.ok || !imported.ok) throw new Error('setup failed');
-      },
-      {
-        serviceUrl: embedded.service.url,
-        rpcUrls: embedded.rpcUrls,
-        secret: ANVIL_MNEMONIC,
-        password: PASSWORD,
-      },
-    );
+    await importBenchWallet(setup, embedded);
     const popup = await browser.context.newPage();
     await popup.setViewportSize({ width: 360, height: 600 });
     await popup.goto(popupUrl);

@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { startDevnet } from '../devnet/start';
 import { QuoteAnswerCache } from '../service/quote-cache';
 import { startService } from '../service/server';
+import { brotliReady } from './bench-load.ts';
 import { pinService, stage, type Target } from './bench-load-stage.ts';
 import { BENCH_POLICY, QUOTE_BODY } from './bench-service.ts';
 import { UNIQUE_MARK } from './load-generator.ts';
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
     quoteCache,
   });
   try {
-    const list = await listReady(service.url);
+    const list = await brotliReady(service.url);
     const mixes = quoteMixes(devnet.manifest);
     const targets: Target[] = [
       { route: 'noop-get', method: 'GET', path: '/__noop' },
@@ -96,20 +97,6 @@ async function main(): Promise<void> {
     pinned?.restore();
     await devnet.stop();
   }
-}
-
-/** The list's ETag and brotli size, once its brotli is ready (first answers are gzip). */
-async function listReady(base: string): Promise<{ bytes: number; etag: string }> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const response = await fetch(`${base}${LIST_PATH}`, { headers: { 'accept-encoding': 'br' } });
-    await response.arrayBuffer();
-    const etag = response.headers.get('etag');
-    if (response.headers.get('content-encoding') === 'br' && etag) {
-      return { bytes: Number(response.headers.get('content-length')), etag };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('the token list was never answered in brotli');
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
