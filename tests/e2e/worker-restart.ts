@@ -26,17 +26,20 @@ async function watchStatus(cdp: CDPSession, extensionId: string): Promise<string
   return seen;
 }
 
-/** A page of the context to hold a CDP session: a web page or blank tab if there is one. */
-function sessionPage(context: BrowserContext): Page {
+/**
+ * A page of the context to hold a CDP session: a web page or blank tab if there is one, else a new
+ * helper tab (the one a stop was asked through can go with the worker: seen once in CI, where the
+ * context was left with no page at all while the stop was being confirmed).
+ */
+async function sessionPage(context: BrowserContext): Promise<Page> {
   const pages = context.pages();
   const page = pages.find((candidate) => !candidate.url().startsWith('chrome-extension://')) ?? pages[0];
-  if (!page) throw new Error('no page to hold a CDP session');
-  return page;
+  return page ?? openHelperTab(context);
 }
 
 /** Starts the extension's worker if it is stopped (a no-op while it runs). */
 export async function wakeServiceWorker(context: BrowserContext, extensionId: string): Promise<void> {
-  const cdp = await context.newCDPSession(sessionPage(context));
+  const cdp = await context.newCDPSession(await sessionPage(context));
   await cdp.send('ServiceWorker.enable');
   await cdp.send('ServiceWorker.startWorker', { scopeURL: `chrome-extension://${extensionId}/` });
   await cdp.detach().catch(() => {}); // the session's page may have gone meanwhile: nothing to undo
@@ -134,7 +137,7 @@ export async function stopServiceWorker(
       async () => {
         if (seen.slice(before).includes('stopped') || seen.at(-1) === 'stopped') return true;
         // The session's page may have gone with the worker: ask through a page still open.
-        const asking = await context.newCDPSession(sessionPage(context));
+        const asking = await context.newCDPSession(await sessionPage(context));
         const { targetInfos: now } = await asking.send('Target.getTargets');
         await asking.detach().catch(() => {});
         return !now.some((target) => target.targetId === worker.targetId);
