@@ -1,7 +1,7 @@
 // `npm run bench -- --load-runs <n>`: the capacity figures n times back to back (the budgets ask for
 // five runs, not one), each with the machine's load average when it starts, since other processes
 // move these figures more than the code does. The stepping of `npm run bench` with shorter stages
-// (2 s, confirmed for 5 s), without the 1- and 2-process runs. Prints a table row per run and
+// (2 s; three confirmation rounds of 4 s beside the baseline), without the 1- and 2-process runs. Prints a table row per run and
 // writes bench-results/load-runs.json. Each capacity cell says the service's and the generator's
 // CPU (in cores) at that stage: the side at ~1.0 is the one that set the pace.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -26,6 +26,9 @@ const cell = (route: RouteLoad) =>
   `${Math.round(route.capacity.serverMicrosPerRequest)} µs)` +
   (route.capacity.errors > 0 ? ` ${route.capacity.errors} errors` : '');
 
+/** The confirmation rounds' own fractions, of which the cell's figure is the median. */
+const rounds = (fractions: number[]) => fractions.map((f) => f.toFixed(2)).join('/');
+
 export function loadRunRow({ run, loadAverage, result }: LoadRun): string {
   const hit =
     result.quote.cacheHitRate === undefined ? '-' : `${Math.round(result.quote.cacheHitRate * 100)}%`;
@@ -36,12 +39,12 @@ export function loadRunRow({ run, loadAverage, result }: LoadRun): string {
     hit,
     cell(result.quoteAllMiss),
     cell(result.noopPost),
-    result.fractions.quote.toFixed(2),
-    result.fractions.quoteAllMiss.toFixed(2),
+    `${result.fractions.quote.toFixed(2)} (${rounds(result.fractionsByRound.quote)})`,
+    `${result.fractions.quoteAllMiss.toFixed(2)} (${rounds(result.fractionsByRound.quoteAllMiss)})`,
     cell(result.tokenList),
     cell(result.tokenListRevalidated),
     cell(result.noopGet),
-    result.fractions.tokenList.toFixed(2),
+    `${result.fractions.tokenList.toFixed(2)} (${rounds(result.fractionsByRound.tokenList)})`,
     result.fractions.tokenListRevalidated.toFixed(2),
     cell(result.noopGetListSized),
     result.fractions.tokenListOverSizedNoop.toFixed(2),
@@ -49,8 +52,8 @@ export function loadRunRow({ run, loadAverage, result }: LoadRun): string {
 }
 
 export const LOAD_RUN_HEADER =
-  'run | load average | quote mix req/s (conns) | from cache | quote all new | no-op POST | quote fraction | all-new fraction | ' +
-  'token list | list 304 | no-op GET | list fraction | 304 fraction | list-sized no-op GET | list / list-sized';
+  'run | load average | quote mix req/s (conns) | from cache | quote all new | no-op POST | quote fraction (rounds) | all-new fraction (rounds) | ' +
+  'token list | list 304 | no-op GET | list fraction (rounds) | 304 fraction | list-sized no-op GET | list / list-sized';
 
 export async function benchLoadRuns(
   count: number,
@@ -63,7 +66,7 @@ export async function benchLoadRuns(
   for (let run = 1; run <= count; run++) {
     const loadAverage = loadavg().map((n) => Math.round(n * 100) / 100);
     const startedAt = new Date().toISOString();
-    const result = await benchLoad({ stepSeconds: 2, confirmSeconds: 5, workerCounts: [], pin });
+    const result = await benchLoad({ stepSeconds: 2, confirmSeconds: 4, rounds: 3, workerCounts: [], pin });
     const entry = { run, startedAt, loadAverage, result };
     runs.push(entry);
     log(`| ${loadRunRow(entry)} |`);

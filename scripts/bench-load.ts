@@ -1,11 +1,8 @@
 // Load run: the reference service on the devnet (loopback, as scripts/bench-service.ts starts it)
-// under a closed-loop load generator (scripts/load-generator.ts). For each route the number of
-// connections steps up (1, 2, 4, …) in short, time-bounded stages until throughput stops growing or
-// a stage sees an error; the capacity is the fewest connections that reach 95% of the best
-// error-free throughput (past that knee more connections only queue). A longer confirmation stage
-// at that many connections gives the reported requests/s and p99, and must itself be error-free
-// (no connection error, timeout or non-2xx); otherwise the next lower stage is confirmed instead.
-// The no-op route of the same server, under the same stepping, is the baseline.
+// under a closed-loop load generator (scripts/load-generator.ts). Each route is stepped through the
+// connection counts to its knee and confirmed there in rounds interleaved with its baseline, the
+// no-op route of the same server (scripts/bench-load-capacity.ts says how and why); a confirmation
+// must be error-free (no connection error, timeout or non-2xx).
 // Which side sets the pace: the generator is its own process (raw sockets, scripts/load-generator.ts)
 // and, on a machine with 2 or more CPUs and `taskset`, runs pinned to CPU 1 while this process (the
 // service: its event loop, GC and libuv threads) is pinned to CPU 0, for every route and baseline
@@ -20,31 +17,18 @@ import { QuoteAnswerCache } from '../service/quote-cache';
 import { startService } from '../service/server';
 import { BENCH_POLICY, QUOTE_BODY } from './bench-service.ts';
 
+export type { RouteLoad } from './bench-load-capacity.ts';
 export type { LoadStage } from './bench-load-stage.ts';
 
 import {
-  answerBytes,
-  BROWSER_HEADERS,
-  type LoadStage,
-  pinService,
-  stage,
-  summarize,
-  type Target,
-} from './bench-load-stage.ts';
+  capacityFraction,
+  measureGroup,
+  type RouteLoad,
+  roundFractions,
+  type Stepping,
+} from './bench-load-capacity.ts';
+import { BROWSER_HEADERS, pinService, type Target } from './bench-load-stage.ts';
 import { quoteMixes } from './quote-mix.ts';
-
-export interface RouteLoad {
-  route: string;
-  /** What the requests were (for quotes: the mix of bodies). */
-  describe?: string;
-  /** Each answer's size on the wire (body bytes, as sent with the browser's Accept-Encoding). */
-  answerBytes?: number;
-  steps: LoadStage[];
-  /** The confirmed stage at the measured capacity (errors: 0, or the run failed to find one). */
-  capacity: LoadStage;
-  /** Quotes: the share of the confirmation stage's requests the per-block answer cache served. */
-  cacheHitRate?: number;
-}
 
 export interface LoadBenchResult {
   /** The mix: repeated requests (answered from the per-block cache) and 1 in 5 new ones. */
@@ -76,6 +60,8 @@ export interface LoadBenchResult {
     /** The token list over the list-sized no-op GET (beside the budget's figure, not instead). */
     tokenListOverSizedNoop: number;
   };
+  /** Each confirmation round's own fraction (the figures above are their medians). */
+  fractionsByRound: { quote: number[]; quoteAllMiss: number[]; tokenList: number[] };
   /** Quote capacity with the service as 1 and as 2 processes (node:cluster) on the same devnet. */
   workers: { workers: number; quote: RouteLoad }[];
 }
@@ -83,8 +69,10 @@ export interface LoadBenchResult {
 export interface BenchLoadOptions {
   /** Seconds per stepping stage (default 3). */
   stepSeconds?: number;
-  /** Seconds of the confirmation stage at capacity (default 10). */
+  /** Seconds of each confirmation stage at capacity (default 5). */
   confirmSeconds?: number;
+  /** Confirmation rounds, each route beside its baseline (default 3). */
+  rounds?: number;
   /** Connection counts to step through (default 1, 2, 4, …, 128). */
   connections?: number[];
   /** Service processes to measure the quote mix with (default 1 and 2; [] skips it). */
@@ -104,17 +92,6 @@ const TARGETS = {
 /** Blocks as on Ethereum (a 12 s slot): the answer cache starts again at each. */
 const BLOCK_SECONDS = 12;
 
-interface Stepping {
-  steps: number[];
-  stepSeconds: number;
-  confirmSeconds: number;
-  log: (line: string) => void;
-  /** The service's answer cache, when it runs in this process: the hit rate is read from it. */
-  quoteCache?: QuoteAnswerCache;
-  /** The generator's CPU, when pinned. */
-  generatorCpu?: number;
-}
-
 export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBenchResult> {
   const quoteCache = new QuoteAnswerCache();
   // The devnet first: anvil is another process, and started after the pinning it would share CPU 0.
@@ -123,7 +100,8 @@ export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBen
   const stepping: Stepping = {
     steps: options.connections ?? [1, 2, 4, 8, 16, 32, 64, 128],
     stepSeconds: options.stepSeconds ?? 3,
-    confirmSeconds: options.confirmSeconds ?? 10,
+    confirmSeconds: options.confirmSeconds ?? 5,
+    rounds: options.rounds ?? 3,
     log: options.log ?? (() => {}),
     quoteCache,
     ...(pinned ? { generatorCpu: pinned.pins.generator } : {}),
@@ -139,14 +117,17 @@ export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBen
     try {
       const listed = await brotliReady(service.url);
       const targets = mixTargets(devnet.manifest, listed);
-      const measure = (target: Target) => measureRoute(service.url, target, stepping);
-      const noopPost = await measure(TARGETS.noopPost);
-      const quote = await measure(targets.quoteMix);
-      const quoteMissed = await measure(targets.quoteAllMiss);
-      const noopGet = await measure(TARGETS.noopGet);
-      const tokenList = await measure(TARGETS.tokenList);
-      const tokenListRevalidated = await measure(targets.revalidate);
-      const noopGetListSized = await measure(targets.listSized);
+      // Each budget's route beside its baseline (scripts/bench-load-capacity.ts).
+      const [noopPost, quote, quoteMissed] = (await measureGroup(
+        service.url,
+        [TARGETS.noopPost, targets.quoteMix, targets.quoteAllMiss],
+        stepping,
+      )) as [RouteLoad, RouteLoad, RouteLoad];
+      const [noopGet, tokenList, tokenListRevalidated, noopGetListSized] = (await measureGroup(
+        service.url,
+        [TARGETS.noopGet, TARGETS.tokenList, targets.revalidate, targets.listSized],
+        stepping,
+      )) as [RouteLoad, RouteLoad, RouteLoad, RouteLoad];
       // Worker processes fork with this process's CPU mask: unpinned, so two can use both cores.
       pinned?.restore();
       const { generatorCpu: _pinnedGenerator, ...unpinned } = stepping;
@@ -157,11 +138,16 @@ export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBen
         workers,
         ...(pinned ? { pinned: pinned.pins } : {}),
         fractions: {
-          quote: ratio(quote, noopPost),
-          quoteAllMiss: ratio(quoteMissed, noopPost),
-          tokenList: ratio(tokenList, noopGet),
-          tokenListRevalidated: ratio(tokenListRevalidated, noopGet),
-          tokenListOverSizedNoop: ratio(tokenList, noopGetListSized),
+          quote: capacityFraction(quote, noopPost),
+          quoteAllMiss: capacityFraction(quoteMissed, noopPost),
+          tokenList: capacityFraction(tokenList, noopGet),
+          tokenListRevalidated: capacityFraction(tokenListRevalidated, noopGet),
+          tokenListOverSizedNoop: capacityFraction(tokenList, noopGetListSized),
+        },
+        fractionsByRound: {
+          quote: roundFractions(quote, noopPost),
+          quoteAllMiss: roundFractions(quoteMissed, noopPost),
+          tokenList: roundFractions(tokenList, noopGet),
         },
         quote,
         quoteAllMiss: quoteMissed,
@@ -203,8 +189,10 @@ async function workerRuns(
       policy: BENCH_POLICY,
     });
     try {
+      // No baseline to pair with here: one confirmation.
       const { quoteCache: _inOtherProcesses, ...elsewhere } = stepping;
-      workers.push({ workers: count, quote: await measureRoute(cluster.url, target, elsewhere) });
+      const [quote] = await measureGroup(cluster.url, [target], { ...elsewhere, rounds: 1 });
+      workers.push({ workers: count, quote: quote as RouteLoad });
     } finally {
       await cluster.close();
     }
@@ -241,50 +229,6 @@ function mixTargets(manifest: ServiceManifest, list: { etag: string; bytes: numb
       path: `/__noop/bytes/${list.bytes}`,
     },
   } satisfies Record<string, Target>;
-}
-
-/** Steps the connections up to the knee, then confirms the capacity there (see the file's head). */
-async function measureRoute(url: string, target: Target, stepping: Stepping): Promise<RouteLoad> {
-  const { steps, stepSeconds, confirmSeconds, log, quoteCache, generatorCpu } = stepping;
-  const run = (connections: number, seconds: number) =>
-    stage(url, target, connections, seconds, generatorCpu);
-  await run(8, 1); // warm-up: JIT, sockets, the reserves cache for the current block
-  const measured: LoadStage[] = [];
-  let best = 0;
-  let flat = 0;
-  for (const connections of steps) {
-    const result = await run(connections, stepSeconds);
-    measured.push(result);
-    log(`${target.route} ${summarize(result)}`);
-    if (result.errors > 0) break;
-    if (result.requestsPerSecond > best * 1.05) flat = 0;
-    else if (++flat >= 2) break; // two stages without 5% more: saturated
-    best = Math.max(best, result.requestsPerSecond);
-  }
-  const clean = measured.filter((result) => result.errors === 0);
-  const top = Math.max(0, ...clean.map((result) => result.requestsPerSecond));
-  // Candidates from the knee down: a confirmation that sees errors falls back to fewer connections.
-  // If none is error-free the last one is reported with its errors (and the bench row fails).
-  const knee = clean.findIndex((result) => result.requestsPerSecond >= 0.95 * top);
-  let capacity = measured[0] as LoadStage;
-  let cacheHitRate: number | undefined;
-  for (const candidate of clean.slice(0, knee + 1).reverse()) {
-    const [hits, misses] = [quoteCache?.hits ?? 0, quoteCache?.misses ?? 0];
-    capacity = await run(candidate.connections, confirmSeconds);
-    const hit = (quoteCache?.hits ?? 0) - hits;
-    const served = hit + (quoteCache?.misses ?? 0) - misses;
-    cacheHitRate = served > 0 ? Math.round((hit / served) * 1000) / 1000 : undefined;
-    log(`${target.route} confirm ${summarize(capacity)}`);
-    if (capacity.errors === 0) break;
-  }
-  return {
-    route: target.route,
-    ...(target.describe === undefined ? {} : { describe: target.describe }),
-    answerBytes: await answerBytes(url, target),
-    steps: measured,
-    capacity,
-    ...(cacheHitRate === undefined ? {} : { cacheHitRate }),
-  };
 }
 
 /**
