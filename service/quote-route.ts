@@ -1,15 +1,19 @@
 // POST /v1/quote over HTTP: the body checked at the trust boundary, the answer served from the
 // per-block answer cache (service/quote-cache.ts) when the same body was answered at the current
-// head, else priced by quote() and kept for the rest of the block.
+// head, else priced and kept for the rest of the block. A miss runs whole in a search turn
+// (service/search-turns.ts): the body's parse and checks, the route search and the answer's
+// serialization of the misses read together run back to back, warm in the CPU's caches, not
+// each between other requests' HTTP work.
 import type { Context, Handler } from 'hono';
 import { ERROR_CODES, type QuoteRequest, QuoteRequestSchema } from '../lib/api/schema';
 import type { ChainReader } from './chain-reader';
 import type { ChainContext, ChainRegistry } from './chains';
 import { ApiError } from './errors';
 import type { ServicePolicy } from './policy';
-import { quote, stateAtHead } from './quote';
+import { type CheckedQuote, checkQuote, type PricedQuote, priceAt, stateAtHead } from './quote';
 import { dataHeadOf, newQuoteId, type QuoteAnswerCache, quoteResponseText } from './quote-cache';
 import { onlyAbout, parseJsonText, readBodyText, summarise } from './request-body';
+import { routeSearchTurns } from './search-turns';
 import { requireChainById } from './validate';
 
 export interface QuoteRouteDeps {
@@ -41,13 +45,34 @@ export function quoteHandler({ registry, readerFor, policy, now, cache }: QuoteR
       }
     }
     cache.misses += 1;
-    const request = parseQuoteRequest(parseJsonText(text));
-    const chain = requireChainById(registry, request.chainId);
-    const priced = await quote(chain, readerFor(chain), policy, request);
-    const dataHead = dataHeadOf(priced.data);
-    cache.store(text, { chainId: chain.chainId, blockHash: priced.block.hash, dataHead });
+    const kept = (chain: ChainContext, priced: PricedQuote) => {
+      const dataHead = dataHeadOf(priced.data);
+      cache.store(text, { chainId: chain.chainId, blockHash: priced.block.hash, dataHead });
+      return dataHead;
+    };
+    const miss = await routeSearchTurns.run((): string | Unpriced => {
+      const request = parseQuoteRequest(parseJsonText(text));
+      const chain = requireChainById(registry, request.chainId);
+      const checked = checkQuote(chain, policy, request);
+      const reader = readerFor(chain);
+      const state = reader.currentNow?.();
+      return state ? kept(chain, priceAt(chain, policy, checked, state)) : { chain, checked, reader };
+    });
+    if (typeof miss === 'string') return answer(c, miss);
+    // The head is not known without asking the node: ask, then price in a later turn.
+    const state = await stateAtHead(miss.reader);
+    const dataHead = await routeSearchTurns.run(() =>
+      kept(miss.chain, priceAt(miss.chain, policy, miss.checked, state)),
+    );
     return answer(c, dataHead);
   };
+}
+
+/** A checked miss whose chain head must be asked for before it can be priced. */
+interface Unpriced {
+  readonly chain: ChainContext;
+  readonly checked: CheckedQuote;
+  readonly reader: ChainReader;
 }
 
 function parseQuoteRequest(body: unknown): QuoteRequest {

@@ -1,5 +1,6 @@
 // POST /v1/quote: price a request at the chain head with the best split route, exact to the wei;
-// native <-> WETH is a wrap route (out = in).
+// native <-> WETH is a wrap route (out = in). The checks that need no chain state come first (no RPC
+// for a bad request); service/quote-route.ts runs the pricing in a search turn.
 import { ERROR_CODES, type QuoteRequest } from '../lib/api/schema';
 import type { BlockRef, ChainReader, ChainState } from './chain-reader';
 import type { ChainContext, TokenRecord } from './chains';
@@ -10,7 +11,6 @@ import { findBestRoute } from './routing/route';
 import { RouteSearchTimeout, searchClock } from './routing/search-clock';
 import type { Simulation } from './routing/simulate';
 import { minReceivedFor } from './routing/slippage';
-import { routeSearchTurns } from './search-turns';
 import { acceptedSlippage, amountProblem, routeToken, slippageRangeText, whitelisted } from './validate';
 import { isWrap, wrapRoute } from './wrap';
 
@@ -22,12 +22,17 @@ export interface PricedQuote {
   block: BlockRef;
 }
 
-export async function quote(
-  chain: ChainContext,
-  reader: ChainReader,
-  policy: ServicePolicy,
-  request: QuoteRequest,
-): Promise<PricedQuote> {
+/** A request that passed every check that needs no chain state: what remains is to price it. */
+export interface CheckedQuote {
+  readonly request: QuoteRequest;
+  readonly slippage: bigint;
+  readonly inAmount: bigint;
+  readonly inToken: TokenRecord;
+  readonly outToken: TokenRecord;
+}
+
+/** The request's slippage, amount and tokens (406 / 400 / 404 as the contract says), before any RPC. */
+export function checkQuote(chain: ChainContext, policy: ServicePolicy, request: QuoteRequest): CheckedQuote {
   const slippage = acceptedSlippage(request.slippage, policy);
   if (slippage === null) throw new ApiError(406, ERROR_CODES.slippageOutOfRange, slippageRangeText(policy));
   const inAmount = BigInt(request.inAmount);
@@ -47,8 +52,17 @@ export async function quote(
   if (inToken === outToken) {
     throw new ApiError(404, ERROR_CODES.unsupportedTokens, 'inToken and outToken are the same token');
   }
+  return { request, slippage, inAmount, inToken, outToken };
+}
+
+/** Prices a checked request at one block's state: the route search (bounded) or a wrap. */
+export function priceAt(
+  chain: ChainContext,
+  policy: ServicePolicy,
+  { request, slippage, inAmount, inToken, outToken }: CheckedQuote,
+  { block, snapshot }: ChainState,
+): PricedQuote {
   if (isWrap(chain, inToken, outToken)) {
-    const { block } = await stateAtHead(reader);
     const data = {
       ...quoteFields(chain, request, inToken, outToken, slippage, inAmount, inAmount, block.number),
       bestRoute: wrapRoute(chain, inToken, outToken, inAmount),
@@ -57,21 +71,15 @@ export async function quote(
   }
   const tokenIn = routeToken(chain, inToken);
   const tokenOut = routeToken(chain, outToken);
-
-  const { block: head, snapshot } = await stateAtHead(reader);
-  // Searches of requests read together run back to back (service/search-turns.ts).
-  const route = await routeSearchTurns.run(() =>
-    searchRoute(() =>
-      findBestRoute(chain.graph, snapshot, tokenIn, tokenOut, inAmount, searchClock(policy.routeSearchMs)),
-    ),
+  const route = searchRoute(() =>
+    findBestRoute(chain.graph, snapshot, tokenIn, tokenOut, inAmount, searchClock(policy.routeSearchMs)),
   );
   if (!route.ok) throw new ApiError(404, ERROR_CODES.noRoute, `no route for this swap: ${route.reason}`);
-
   const data = {
-    ...quoteFields(chain, request, inToken, outToken, slippage, inAmount, route.outAmount, head.number),
+    ...quoteFields(chain, request, inToken, outToken, slippage, inAmount, route.outAmount, block.number),
     bestRoute: routeJson(chain, route),
   };
-  return { data, block: head };
+  return { data, block };
 }
 
 /** Runs a route search, turning its time bound into the client's answer (422, ask again later). */
