@@ -3,7 +3,7 @@
 // and everyone together may keep open. Node's own answers to requests it cannot parse (400, 431,
 // 408 on a timeout) are given the contract's JSON error body. Every refusal is answered and the
 // socket closed: nothing is left hanging, and nothing a refused client sends is parsed.
-import type { Server, ServerOptions } from 'node:http';
+import { type Server, type ServerOptions, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { ERROR_CODES } from '../lib/api/schema';
 import { errorBody } from './errors';
@@ -172,15 +172,6 @@ function sweepStalled(open: ReadonlySet<Socket>, stalledMs: number): () => void 
   return () => clearInterval(timer);
 }
 
-const REASONS: Record<number, string> = {
-  400: 'Bad Request',
-  408: 'Request Timeout',
-  413: 'Payload Too Large',
-  429: 'Too Many Requests',
-  431: 'Request Header Fields Too Large',
-  503: 'Service Unavailable',
-};
-
 /** Node's parse and timeout errors as the status and words a client gets; undefined: just close. */
 export function clientErrorAnswer(code: string | undefined): { status: number; message: string } | undefined {
   switch (code) {
@@ -231,7 +222,7 @@ function answerAndClose(
   // A socket no parser reads is drained here; a parsed one is drained by its (failed) parser.
   if (unparsed) socket.resume();
   socket.end(
-    `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n${retry}Connection: close\r\n\r\n${body}`,
   );
 }
