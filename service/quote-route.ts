@@ -7,7 +7,7 @@ import type { ChainReader } from './chain-reader';
 import type { ChainContext, ChainRegistry } from './chains';
 import { ApiError } from './errors';
 import type { ServicePolicy } from './policy';
-import { quote, stateAtHead } from './quote';
+import { awaitStateAtHead, quote } from './quote';
 import { dataHeadOf, newQuoteId, type QuoteAnswerCache, quoteResponseText } from './quote-cache';
 import { onlyAbout, parseJsonText, readBodyText, summarise } from './request-body';
 import { requireChainById } from './validate';
@@ -33,8 +33,8 @@ export function quoteHandler({ registry, readerFor, policy, now, cache }: QuoteR
     const cachedChain = cached && registry.byId(cached.chainId);
     if (cached && cachedChain) {
       const reader = readerFor(cachedChain);
-      // The head without a promise when the reader knows it fresh; else asked (and maybe failed).
-      const block = reader.currentNow?.()?.block ?? (await stateAtHead(reader)).block;
+      // The head without a promise when the reader knows it fresh; else awaited (and maybe failed).
+      const block = reader.currentNow?.()?.block ?? (await awaitStateAtHead(reader)).block;
       if (block.hash === cached.blockHash) {
         cache.hits += 1;
         return answer(c, cached.dataHead);

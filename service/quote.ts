@@ -120,8 +120,14 @@ function quoteFields(
  * else a head lookup and the reserves at that head.
  */
 export async function stateAtHead(reader: ChainReader): Promise<ChainState> {
-  const known = reader.currentNow?.();
-  if (known) return known;
+  return reader.currentNow?.() ?? awaitStateAtHead(reader);
+}
+
+/**
+ * The head and its state when `currentNow()` could not answer (the caller asked it already):
+ * the reader's current(), else a head lookup and the reserves at that head.
+ */
+export async function awaitStateAtHead(reader: ChainReader): Promise<ChainState> {
   if (reader.current) return reader.current();
   const block = await reader.head();
   return { block, snapshot: await reader.reserves(block) };
