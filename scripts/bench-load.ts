@@ -14,8 +14,7 @@ import { startDevnet } from '../devnet/start';
 import { startServiceCluster } from '../service/cluster';
 import type { ServiceManifest } from '../service/manifest';
 import { QuoteAnswerCache } from '../service/quote-cache';
-import { startService } from '../service/server';
-import { BENCH_POLICY, QUOTE_BODY } from './bench-service.ts';
+import { BENCH_POLICY, QUOTE_BODY, startBenchService } from './bench-service.ts';
 
 export type { RouteLoad } from './bench-load-capacity.ts';
 export type { LoadStage } from './bench-load-stage.ts';
@@ -107,13 +106,7 @@ export async function benchLoad(options: BenchLoadOptions = {}): Promise<LoadBen
     ...(pinned ? { generatorCpu: pinned.pins.generator } : {}),
   };
   try {
-    const service = await startService({
-      manifest: devnet.manifest,
-      port: 0,
-      log: () => {},
-      policy: BENCH_POLICY,
-      quoteCache,
-    });
+    const service = await startBenchService(devnet.manifest, quoteCache);
     try {
       const listed = await brotliReady(service.url);
       const targets = mixTargets(devnet.manifest, listed);

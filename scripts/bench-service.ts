@@ -11,9 +11,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type ChainStart, startDevnet } from '../devnet/start';
 import { DEFAULT_CONNECTION_LIMITS } from '../service/connection-limits';
+import type { ServiceManifest } from '../service/manifest';
 import type { ServicePolicy } from '../service/policy';
+import type { QuoteAnswerCache } from '../service/quote-cache';
 import { DEFAULT_RATE_LIMITS } from '../service/rate-limit';
-import { startService } from '../service/server';
+import { type RunningService, startService } from '../service/server';
 import { USDC } from '../tests/support/addresses.ts';
 import { UNIQUE_MARK } from './load-generator.ts';
 import { quoteMixes } from './quote-mix.ts';
@@ -61,6 +63,24 @@ export const BENCH_POLICY: Partial<ServicePolicy> = {
   connections: { ...DEFAULT_CONNECTION_LIMITS, maxPerClient: 512 },
 };
 
+/**
+ * The service as every in-process benchmark starts it: any free port, the bench policy, and (when
+ * the caller reads its hit rate) the given quote answer cache.
+ */
+export function startBenchService(
+  manifest: ServiceManifest,
+  quoteCache?: QuoteAnswerCache,
+  log: (line: string) => void = () => {},
+): Promise<RunningService> {
+  return startService({
+    manifest,
+    port: 0,
+    log,
+    policy: BENCH_POLICY,
+    ...(quoteCache ? { quoteCache } : {}),
+  });
+}
+
 /** The quote every service benchmark asks for (25 WETH -> USDC on chain 1). */
 export const QUOTE_BODY = JSON.stringify({
   chainId: 1,
@@ -86,7 +106,7 @@ export async function benchService(options: BenchServiceOptions = {}): Promise<S
   }
   const devnet = await startDevnet({ ports, ...(stateDir ? { stateDir } : {}) });
   log(`devnet ${stateDir ? 'warm' : 'default'} start: ${describeStarts(devnet.starts)}`);
-  const service = await startService({ manifest: devnet.manifest, port: 0, log, policy: BENCH_POLICY });
+  const service = await startBenchService(devnet.manifest, undefined, log);
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
   try {
     const url = new URL(service.url);

@@ -7,9 +7,8 @@
 // includes it; the heap is the service's own isolate. Off in `npm test` (it runs for minutes).
 import { pathToFileURL } from 'node:url';
 import { startDevnet } from '../devnet/start';
-import { startService } from '../service/server';
 import { USDC } from '../tests/support/addresses.ts';
-import { BENCH_POLICY, QUOTE_BODY } from './bench-service.ts';
+import { QUOTE_BODY, startBenchService } from './bench-service.ts';
 import { runLoad } from './load-generator.ts';
 import { quoteMixes } from './quote-mix.ts';
 import { type SoakMinute, type SoakRoute, startSoakLoad } from './soak-generator.ts';
@@ -77,12 +76,7 @@ export async function benchSoak(
   if (!(fraction > 0 && fraction <= 1))
     throw new Error(`the soak's share of capacity must be in (0, 1], got ${fraction}`);
   const devnet = await startDevnet({ ports: { ethereum: 0, base: 0 }, blockTime: 2 });
-  const service = await startService({
-    manifest: devnet.manifest,
-    port: 0,
-    log: () => {},
-    policy: BENCH_POLICY,
-  });
+  const service = await startBenchService(devnet.manifest);
   let refresher: ReturnType<typeof setInterval> | undefined;
   try {
     const buildBody = await freshQuote(service.url);

@@ -7,8 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { startDevnet } from '../devnet/start';
-import { startService } from '../service/server';
-import { BENCH_POLICY, QUOTE_BODY } from './bench-service.ts';
+import { QUOTE_BODY, startBenchService } from './bench-service.ts';
 import { type LoadTarget, runLoad } from './load-generator.ts';
 import { quoteMixes } from './quote-mix.ts';
 
@@ -110,12 +109,7 @@ async function profileRoute(url: string, routeName: string, connections: number,
 async function main(): Promise<void> {
   const [routes = 'quote', connections = '8', seconds = '6'] = process.argv.slice(2);
   const devnet = await startDevnet({ ports: { ethereum: 0, base: 0 }, chains: ['ethereum'] });
-  const service = await startService({
-    manifest: devnet.manifest,
-    port: 0,
-    log: () => {},
-    policy: BENCH_POLICY,
-  });
+  const service = await startBenchService(devnet.manifest);
   // The load bench's quote mixes: 1 in 5 new (quote-mix) and every request new (quote-new).
   const mixes = quoteMixes(devnet.manifest);
   TARGETS['quote-mix'] = { ...QUOTE_TARGET, bodies: mixes.repeated.bodies };

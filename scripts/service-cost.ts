@@ -12,10 +12,9 @@
 import { pathToFileURL } from 'node:url';
 import { startDevnet } from '../devnet/start';
 import { QuoteAnswerCache } from '../service/quote-cache';
-import { startService } from '../service/server';
 import { brotliReady } from './bench-load.ts';
 import { pinService, stage, type Target } from './bench-load-stage.ts';
-import { BENCH_POLICY, QUOTE_BODY } from './bench-service.ts';
+import { QUOTE_BODY, startBenchService } from './bench-service.ts';
 import { UNIQUE_MARK } from './load-generator.ts';
 import { quoteMixes } from './quote-mix.ts';
 
@@ -30,13 +29,7 @@ async function main(): Promise<void> {
   const quoteCache = new QuoteAnswerCache();
   const devnet = await startDevnet({ ports: { ethereum: 0, base: 0 }, blockTime: 12 });
   const pinned = pinService();
-  const service = await startService({
-    manifest: devnet.manifest,
-    port: 0,
-    log: () => {},
-    policy: BENCH_POLICY,
-    quoteCache,
-  });
+  const service = await startBenchService(devnet.manifest, quoteCache);
   try {
     const list = await brotliReady(service.url);
     const mixes = quoteMixes(devnet.manifest);

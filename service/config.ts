@@ -70,6 +70,13 @@ const ConnectionsSchema = z
     requestTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
     keepAliveTimeoutMs: z.number().int().min(100).max(600_000).optional(),
     stalledSocketMs: z.number().int().min(1_000).max(3_600_000).optional(),
+    /** Bytes a queued answer must drain per stalledSocketMs; 1: only a wholly stalled one is closed. */
+    minDrainBytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(1024 * 1024 * 1024)
+      .optional(),
     /** false: no per-client cap (e.g. behind a proxy that opens every connection itself). */
     maxPerClient: z.union([z.literal(false), z.number().int().min(1).max(1_000_000)]).optional(),
     maxTotal: z.number().int().min(1).max(1_000_000).optional(),

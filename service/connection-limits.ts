@@ -3,7 +3,7 @@
 // and everyone together may keep open. Node's own answers to requests it cannot parse (400, 431,
 // 408 on a timeout) are given the contract's JSON error body. Every refusal is answered and the
 // socket closed: nothing is left hanging, and nothing a refused client sends is parsed.
-import type { Server, ServerOptions } from 'node:http';
+import { type Server, type ServerOptions, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { ERROR_CODES } from '../lib/api/schema';
 import { errorBody } from './errors';
@@ -21,6 +21,12 @@ export interface ConnectionLimits {
    * never reads its answers (or stops mid-answer) cannot hold its place forever.
    */
   readonly stalledSocketMs: number;
+  /**
+   * Bytes a queued answer must drain in each `stalledSocketMs` window, else the socket is closed: a
+   * client reading a byte now and then keeps its answer moving but not its place. 1: only a wholly
+   * stalled answer is closed.
+   */
+  readonly minDrainBytes: number;
   /** Open sockets per client (TCP peer, IPv6 by /64); null: no per-client cap. Past it: 429. */
   readonly maxPerClient: number | null;
   /** Open sockets in all, in this process. Past it: 503. */
@@ -32,6 +38,7 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
   stalledSocketMs: 30_000,
+  minDrainBytes: 32 * 1024,
   maxPerClient: 64,
   maxTotal: 1_000,
 };
@@ -62,6 +69,8 @@ export interface ConnectionStats {
   readonly requests: number;
   /** Sockets refused since the start, by cause. */
   readonly refused: { readonly perClient: number; readonly total: number };
+  /** Sockets closed since the start for a queued answer that did not move, or drained too slowly. */
+  readonly cut: { readonly stalled: number; readonly slow: number };
 }
 
 export interface ConnectionGuard {
@@ -93,7 +102,8 @@ export function guardConnections(
   };
   const refused = { perClient: 0, total: 0 };
   let requests = 0;
-  const stopSweeping = sweepStalled(open, limits.stalledSocketMs);
+  const cut = { stalled: 0, slow: 0 };
+  const stopSweeping = sweepSlowReaders(open, limits, cut);
   server.once('close', stopSweeping);
   server.on('request', () => {
     requests++;
@@ -136,7 +146,7 @@ export function guardConnections(
     stats: () => {
       let queuedBytes = 0;
       for (const socket of open) queuedBytes += socket.writableLength;
-      return { open: open.size, queuedBytes, requests, refused: { ...refused } };
+      return { open: open.size, queuedBytes, requests, refused: { ...refused }, cut: { ...cut } };
     },
     destroyRefused: () => {
       for (const socket of refusing) socket.destroy();
@@ -145,41 +155,66 @@ export function guardConnections(
 }
 
 /**
- * Closes sockets whose queued answers have not moved for `stalledMs` (a client that stopped
- * reading). One sweep of the open sockets every quarter of the bound (at most every second):
- * nothing per request. Node's own socket timeout cannot do it: it is switched off for each
- * keep-alive request after the first.
+ * Closes sockets whose queued answers drain too slowly (a client that stopped reading, or reads a
+ * trickle to keep its place). One sweep of the open sockets every quarter of the window (at most
+ * every second): nothing per request. Node's own socket timeout cannot do it: it is switched off
+ * for each keep-alive request after the first.
  */
-function sweepStalled(open: ReadonlySet<Socket>, stalledMs: number): () => void {
-  const progress = new WeakMap<Socket, { flushed: number; at: number }>();
+function sweepSlowReaders(
+  open: ReadonlySet<Socket>,
+  limits: ConnectionLimits,
+  cut: { stalled: number; slow: number },
+): () => void {
+  const verdict = drainVerdict(limits.stalledSocketMs, limits.minDrainBytes);
   const timer = setInterval(
     () => {
       const now = performance.now();
       for (const socket of open) {
-        if (socket.writableLength === 0) {
-          progress.delete(socket);
-          continue;
-        }
-        const flushed = socket.bytesWritten - socket.writableLength;
-        const last = progress.get(socket);
-        if (last === undefined || last.flushed !== flushed) progress.set(socket, { flushed, at: now });
-        else if (now - last.at >= stalledMs) socket.destroy();
+        const found = verdict(socket, now);
+        if (found === 'ok') continue;
+        cut[found] += 1;
+        socket.destroy();
       }
     },
-    Math.max(50, Math.min(1_000, Math.floor(stalledMs / 4))),
+    Math.max(50, Math.min(1_000, Math.floor(limits.stalledSocketMs / 4))),
   );
   timer.unref();
   return () => clearInterval(timer);
 }
 
-const REASONS: Record<number, string> = {
-  400: 'Bad Request',
-  408: 'Request Timeout',
-  413: 'Payload Too Large',
-  429: 'Too Many Requests',
-  431: 'Request Header Fields Too Large',
-  503: 'Service Unavailable',
-};
+/** What the drain check reads of a socket (a net.Socket has both). */
+export interface QueuedWriter {
+  /** Bytes queued in the process, not yet taken by the kernel. */
+  readonly writableLength: number;
+  /** Bytes written, the queued ones included. */
+  readonly bytesWritten: number;
+}
+
+/**
+ * Judges a socket at each sweep: a window of `windowMs` starts when its answer is first seen queued
+ * and again after each window it passes; a window in which the queue handed the kernel fewer than
+ * `minBytes` ends it ('stalled' when nothing moved, else 'slow'). An emptied queue clears the window.
+ */
+export function drainVerdict(
+  windowMs: number,
+  minBytes: number,
+): (socket: QueuedWriter, now: number) => 'ok' | 'stalled' | 'slow' {
+  const windows = new WeakMap<QueuedWriter, { flushed: number; at: number }>();
+  return (socket, now) => {
+    if (socket.writableLength === 0) {
+      windows.delete(socket);
+      return 'ok';
+    }
+    const flushed = socket.bytesWritten - socket.writableLength;
+    const window = windows.get(socket);
+    if (window === undefined || now - window.at >= windowMs) {
+      const drained = window === undefined ? minBytes : flushed - window.flushed;
+      if (drained < minBytes) return drained === 0 ? 'stalled' : 'slow';
+      windows.set(socket, { flushed, at: now });
+    }
+    return 'ok';
+  };
+}
 
 /** Node's parse and timeout errors as the status and words a client gets; undefined: just close. */
 export function clientErrorAnswer(code: string | undefined): { status: number; message: string } | undefined {
@@ -231,7 +266,7 @@ function answerAndClose(
   // A socket no parser reads is drained here; a parsed one is drained by its (failed) parser.
   if (unparsed) socket.resume();
   socket.end(
-    `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n${retry}Connection: close\r\n\r\n${body}`,
   );
 }

@@ -10,7 +10,7 @@ import type { ChainReader } from './chain-reader';
 import type { ChainContext, ChainRegistry } from './chains';
 import { ApiError } from './errors';
 import type { ServicePolicy } from './policy';
-import { type CheckedQuote, checkQuote, type PricedQuote, priceAt, stateAtHead } from './quote';
+import { awaitStateAtHead, type CheckedQuote, checkQuote, type PricedQuote, priceAt } from './quote';
 import { dataHeadOf, newQuoteId, type QuoteAnswerCache, quoteResponseText } from './quote-cache';
 import { onlyAbout, parseJsonText, readBodyText, summarise } from './request-body';
 import { routeSearchTurns } from './search-turns';
@@ -37,8 +37,8 @@ export function quoteHandler({ registry, readerFor, policy, now, cache }: QuoteR
     const cachedChain = cached && registry.byId(cached.chainId);
     if (cached && cachedChain) {
       const reader = readerFor(cachedChain);
-      // The head without a promise when the reader knows it fresh; else asked (and maybe failed).
-      const block = reader.currentNow?.()?.block ?? (await stateAtHead(reader)).block;
+      // The head without a promise when the reader knows it fresh; else awaited (and maybe failed).
+      const block = reader.currentNow?.()?.block ?? (await awaitStateAtHead(reader)).block;
       if (block.hash === cached.blockHash) {
         cache.hits += 1;
         return answer(c, cached.dataHead);
@@ -59,8 +59,8 @@ export function quoteHandler({ registry, readerFor, policy, now, cache }: QuoteR
       return state ? kept(chain, priceAt(chain, policy, checked, state)) : { chain, checked, reader };
     });
     if (typeof miss === 'string') return answer(c, miss);
-    // The head is not known without asking the node: ask, then price in a later turn.
-    const state = await stateAtHead(miss.reader);
+    // The head is not known without asking the node (currentNow was asked): ask, then price in a later turn.
+    const state = await awaitStateAtHead(miss.reader);
     const dataHead = await routeSearchTurns.run(() =>
       kept(miss.chain, priceAt(miss.chain, policy, miss.checked, state)),
     );

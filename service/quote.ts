@@ -124,12 +124,10 @@ function quoteFields(
 }
 
 /**
- * The head and its state: from the reader's head watcher when it has one (no node round trip),
- * else a head lookup and the reserves at that head.
+ * The head and its state when `currentNow()` could not answer (the caller asked it already):
+ * the reader's current(), else a head lookup and the reserves at that head.
  */
-export async function stateAtHead(reader: ChainReader): Promise<ChainState> {
-  const known = reader.currentNow?.();
-  if (known) return known;
+export async function awaitStateAtHead(reader: ChainReader): Promise<ChainState> {
   if (reader.current) return reader.current();
   const block = await reader.head();
   return { block, snapshot: await reader.reserves(block) };

@@ -115,10 +115,14 @@ export class TokenListCache {
   /** Brotli answers by chain name once made; a pending or failed compression has no entry. */
   private readonly brotliAnswers = new Map<string, PreparedAnswer>();
   private readonly brotliStarted = new Set<string>();
+  /** Accept-Encoding values already parsed, with the coding each chose. */
+  private readonly codings = new CodingChoices();
   /** How many times a list was serialized and gzipped (a test reads it: requests must not add any). */
   encodings = 0;
   /** How many brotli compressions were started (at most one per chain). */
   brotliEncodings = 0;
+  /** Settles when the last brotli compression started has (tests wait on it). */
+  brotliReady: Promise<void> = Promise.resolve();
 
   constructor(private readonly baseUrl: string) {}
 
@@ -147,8 +151,6 @@ export class TokenListCache {
     return coding === 'gzip' ? list.answers.gzip : list.answers.identity;
   }
 
-  private readonly codings = new CodingChoices();
-
   /**
    * The list's brotli answer when its bytes are ready; otherwise undefined, and the compression is
    * started (once per chain, in libuv's thread pool, so no request waits on it and the loop runs on).
@@ -166,9 +168,6 @@ export class TokenListCache {
     );
     return undefined;
   }
-
-  /** Settles when the last brotli compression started has (tests wait on it). */
-  brotliReady: Promise<void> = Promise.resolve();
 }
 
 /**

@@ -51,7 +51,19 @@ export async function watchPageProblems(page: Page): Promise<string[]> {
   return problems;
 }
 
-type Fixtures = { context: BrowserContext; extensionId: string; serviceWorker: Worker };
+/** A popup opened in a browser of its own, on a profile no test has touched (onboarding shows). */
+export interface FreshPopup {
+  context: BrowserContext;
+  extensionId: string;
+  popup: Page;
+}
+
+type Fixtures = {
+  context: BrowserContext;
+  extensionId: string;
+  serviceWorker: Worker;
+  freshPopup: FreshPopup;
+};
 
 export const test = base.extend<Fixtures>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
@@ -65,6 +77,19 @@ export const test = base.extend<Fixtures>({
   },
   extensionId: async ({ serviceWorker }, use) => {
     await use(extensionIdOf(serviceWorker));
+  },
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
+  freshPopup: async ({}, use) => {
+    const fresh = await launchWithExtension();
+    try {
+      const { context } = fresh;
+      const extensionId = extensionIdOf(await serviceWorkerOf(context));
+      const popup = await context.newPage();
+      await popup.goto(`chrome-extension://${extensionId}/popup.html`);
+      await use({ context, extensionId, popup });
+    } finally {
+      await fresh.close();
+    }
   },
 });
 

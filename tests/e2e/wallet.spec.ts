@@ -2,11 +2,8 @@ import {
   ANVIL_MNEMONIC,
   E2E_PASSWORD,
   expect,
-  extensionIdOf,
   importAnvilWallet,
-  launchWithExtension,
   openWatched,
-  serviceWorkerOf,
   stopWorkerFromBlankTab,
   test,
 } from './fixtures';
@@ -63,37 +60,27 @@ test('create a wallet, confirm the words, lock, refuse a wrong password, unlock,
   expect(problems).toEqual([]);
 });
 
-test('import the anvil phrase in a fresh profile; still unlocked after the worker stops', async () => {
+test('import the anvil phrase in a fresh profile; still unlocked after the worker stops', async ({
+  freshPopup: { context, extensionId, popup },
+}) => {
   test.setTimeout(90_000);
-  const fresh = await launchWithExtension();
-  try {
-    const { context } = fresh;
-    const extensionId = extensionIdOf(await serviceWorkerOf(context));
-    const popup = await context.newPage();
-    await popup.goto(`chrome-extension://${extensionId}/popup.html`);
-    await popup.getByRole('button', { name: 'Import a recovery phrase or private key' }).click();
-    await popup.getByLabel('Recovery phrase (12 or 24 words)').fill(`  ${ANVIL_MNEMONIC.toUpperCase()} `);
-    await popup.getByLabel('New password (at least 8 characters)').fill(PASSWORD);
-    await popup.getByLabel('Confirm password').fill(PASSWORD);
-    await popup.getByRole('button', { name: 'Import' }).click();
-    await expect(popup.getByTestId('active-address')).toHaveText(
-      '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
-      {
-        timeout: 20_000,
-      },
-    );
+  await popup.getByRole('button', { name: 'Import a recovery phrase or private key' }).click();
+  await popup.getByLabel('Recovery phrase (12 or 24 words)').fill(`  ${ANVIL_MNEMONIC.toUpperCase()} `);
+  await popup.getByLabel('New password (at least 8 characters)').fill(PASSWORD);
+  await popup.getByLabel('Confirm password').fill(PASSWORD);
+  await popup.getByRole('button', { name: 'Import' }).click();
+  await expect(popup.getByTestId('active-address')).toHaveText('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', {
+    timeout: 20_000,
+  });
 
-    await stopWorkerFromBlankTab(context, extensionId, popup);
+  await stopWorkerFromBlankTab(context, extensionId, popup);
 
-    const reopened = await context.newPage();
-    await reopened.goto(`chrome-extension://${extensionId}/popup.html`);
-    await expect(reopened.getByTestId('active-address')).toHaveText(
-      '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
-    );
-    await expect(reopened.getByRole('button', { name: 'Unlock' })).toHaveCount(0);
-  } finally {
-    await fresh.close();
-  }
+  const reopened = await context.newPage();
+  await reopened.goto(`chrome-extension://${extensionId}/popup.html`);
+  await expect(reopened.getByTestId('active-address')).toHaveText(
+    '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+  );
+  await expect(reopened.getByRole('button', { name: 'Unlock' })).toHaveCount(0);
 });
 
 test('by keyboard: rename the account, import a private key, reveal the phrase and the key', async ({

@@ -7,6 +7,7 @@ import {
   clientErrorAnswer,
   connectionServerOptions,
   DEFAULT_CONNECTION_LIMITS,
+  drainVerdict,
 } from '../../service/connection-limits';
 import { policyFromConfig, resolvePolicy } from '../../service/policy';
 
@@ -35,6 +36,8 @@ describe('connection limits in the configuration file', () => {
     expect(refused({ maxPerClient: true })).toBe(true);
     expect(refused({ maxTotal: 0 })).toBe(true);
     expect(refused({ stalledSocketMs: 10 })).toBe(true);
+    expect(refused({ minDrainBytes: 0 })).toBe(true);
+    expect(refused({ minDrainBytes: 1 })).toBe(false);
     expect(refused({ headerTimeoutMs: 1_000 })).toBe(true); // a typo is an error
     expect(refused({ headersTimeoutMs: 2_000, requestTimeoutMs: 4_000 })).toBe(false);
   });
@@ -67,5 +70,33 @@ describe("Node's client errors", () => {
     expect(clientErrorAnswer('ECONNRESET')).toBeUndefined();
     expect(clientErrorAnswer('EPIPE')).toBeUndefined();
     expect(clientErrorAnswer(undefined)).toBeUndefined();
+  });
+});
+
+describe('the drain check of queued answers', () => {
+  /** A socket whose queue holds `queued` bytes after `flushed` were handed to the kernel. */
+  const at = (flushed: number, queued: number) => ({
+    bytesWritten: flushed + queued,
+    writableLength: queued,
+  });
+
+  it('closes an answer that drains less than the minimum in a window, though it moves', () => {
+    const judge = drainVerdict(1_000, 32 * 1024);
+    const socket = at(0, 500_000);
+    expect(judge(socket, 0)).toBe('ok'); // first seen queued: its window starts
+    expect(judge(at(0, 500_000), 0)).toBe('ok'); // another socket, its own window
+    expect(judge(Object.assign(socket, at(40_000, 460_000)), 999)).toBe('ok'); // within the window
+    expect(judge(socket, 1_000)).toBe('ok'); // 40 kB in the window: passed, the next one starts
+    expect(judge(Object.assign(socket, at(40_100, 459_900)), 2_000)).toBe('slow'); // 100 bytes in 1 s
+  });
+
+  it("calls a window with nothing drained 'stalled', and forgets a socket whose queue emptied", () => {
+    const judge = drainVerdict(1_000, 1);
+    const socket = at(0, 10);
+    expect(judge(socket, 0)).toBe('ok');
+    expect(judge(Object.assign(socket, at(10, 0)), 500)).toBe('ok'); // drained: forgotten
+    expect(judge(Object.assign(socket, at(10, 10)), 900)).toBe('ok'); // a new answer: a new window
+    expect(judge(socket, 1_899)).toBe('ok');
+    expect(judge(socket, 1_900)).toBe('stalled');
   });
 });

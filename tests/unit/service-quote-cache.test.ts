@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { BuildResponseSchema, ErrorBodySchema, QuoteResponseSchema } from '../../lib/api/schema';
 import { createServiceApp } from '../../service/app';
+import type { ChainReader, ChainState } from '../../service/chain-reader';
 import { QuoteAnswerCache, quoteResponseText } from '../../service/quote-cache';
 import { DAI, USDC, WETH } from '../support/addresses';
 import { type FakeChainState, fakeReader } from '../support/fake-chain-reader';
@@ -18,12 +19,12 @@ const manifest = ethereumManifest({
 const ask = { chainId: 1, inToken: WETH, outToken: USDC, inAmount: (50n * E18).toString(), slippage: 1 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-function setup(cache = new QuoteAnswerCache()) {
+function setup(cache = new QuoteAnswerCache(), reader?: (state: FakeChainState) => ChainReader) {
   const state: FakeChainState = { head: 100n };
   let tick = 0;
   const app = createServiceApp({
     manifest,
-    readers: { ethereum: fakeReader(state) },
+    readers: { ethereum: (reader ?? fakeReader)(state) },
     // Every answer a new second, so a served-again timestamp would show.
     clock: () => new Date(Date.UTC(2025, 0, 2, 3, 4, tick++)),
     log: () => {},
@@ -145,6 +146,33 @@ describe('the quote answer cache', () => {
     const down = await post('/v1/quote', ask);
     expect(down.status).toBe(503);
     expect(ErrorBodySchema.parse(down.body).error.code).toBe('RPC_UNAVAILABLE');
+  });
+
+  it("asks the reader's currentNow once per cached request, and waits for the head only when it had none", async () => {
+    let asked = 0;
+    let known: ChainState | undefined;
+    const readers: ChainReader[] = [];
+    const counting = (state: FakeChainState): ChainReader => {
+      const reader = fakeReader(state);
+      readers.push(reader);
+      const currentNow = () => {
+        asked += 1;
+        return known;
+      };
+      return { ...reader, currentNow };
+    };
+    const { quote, cache } = setup(new QuoteAnswerCache(), counting);
+    await quote();
+    await quote(); // answered twice: kept
+    asked = 0;
+    await quote(); // a hit, the head unknown: asked once, then awaited without asking again
+    expect([cache.hits, asked]).toEqual([1, 1]);
+    const [reader] = readers;
+    if (!reader) throw new Error('the app made no reader');
+    const block = await reader.head();
+    known = { block, snapshot: await reader.reserves(block) };
+    await quote(); // a hit, the head known: asked once and answered from it
+    expect([cache.hits, asked]).toEqual([2, 2]);
   });
 
   it('is bounded: oversize bodies are answered but never kept, and a full cache starts again', async () => {
