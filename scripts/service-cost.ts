@@ -9,6 +9,7 @@
 // extension's Origin), tokens-304, noop-post,
 // quote-hit (one body: every answer from the per-block cache), quote-repeated (the mix's repeated
 // bodies: all from the cache), quote-mix, quote-new.
+import { PerformanceObserver } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { startDevnet } from '../devnet/start';
 import { QuoteAnswerCache } from '../service/quote-cache';
@@ -63,12 +64,18 @@ async function main(): Promise<void> {
     if (unknown.length > 0) throw new Error(`unknown route(s): ${unknown.join(', ')}`);
     const chosen = targets.filter((t) => !wanted || wanted.has(t.route));
     const baseline = new Map<string, number>();
+    // The collector's pauses on the main thread during each stage, by kind (µs per request).
+    const gc: PerformanceEntry[] = [];
+    const observer = new PerformanceObserver((list) => gc.push(...list.getEntries()));
+    observer.observe({ entryTypes: ['gc'] });
     console.log(`${connections} connections, ${seconds} s per route, pinned: ${pinned ? 'yes' : 'no'}`);
     for (let round = 1; round <= rounds; round++) {
       for (const target of chosen) {
         const hits = quoteCache.hits;
         const misses = quoteCache.misses;
+        gc.length = 0;
         const s = await stage(service.url, target, connections, seconds, pinned?.pins.generator);
+        const requests = s.requestsPerSecond * s.seconds;
         const base = target.method === 'GET' ? 'noop-get' : 'noop-post';
         if (target.route === base) baseline.set(base, s.serverMicrosPerRequest);
         const against = baseline.get(base);
@@ -81,15 +88,36 @@ async function main(): Promise<void> {
         console.log(
           `${round} ${target.route.padEnd(11)} ${String(s.requestsPerSecond).padStart(6)} req/s ` +
             `${s.serverMicrosPerRequest.toFixed(1).padStart(6)} µs/req${fraction} (service ${s.serverCpu}, ` +
-            `generator ${s.generatorCpu}, errors ${s.errors}${cached})`,
+            `generator ${s.generatorCpu}, errors ${s.errors}${cached}) GC ${gcSummary(gc, requests)}`,
         );
       }
     }
+    observer.disconnect();
   } finally {
     await service.close();
     pinned?.restore();
     await devnet.stop();
   }
+}
+
+const GC_KINDS: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak', 16: 'minor' };
+
+/** The stage's GC pauses: µs per request by kind, and how many. */
+function gcSummary(entries: PerformanceEntry[], requests: number): string {
+  const byKind = new Map<string, { ms: number; count: number }>();
+  for (const entry of entries) {
+    const kind =
+      GC_KINDS[(entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0] ?? 'other';
+    const sum = byKind.get(kind) ?? { ms: 0, count: 0 };
+    sum.ms += entry.duration;
+    sum.count += 1;
+    byKind.set(kind, sum);
+  }
+  return [...byKind]
+    .map(
+      ([kind, { ms, count }]) => `${kind} ${((ms * 1000) / Math.max(1, requests)).toFixed(1)} µs (${count})`,
+    )
+    .join(', ');
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
