@@ -259,6 +259,7 @@ async function signTypedFromDapp(browser: Browser, page: Page, account: string) 
       await waitForRegion(prompt, 'Typed data', MAIL.message.contents);
       await waitForRegion(prompt, 'Typed data', MAIL.message.to.name);
       await expectWindowFits(prompt, 'approval window (typed data)', approval.signButton);
+      await expectPopupFits(prompt, 'approval window (typed data)', approval.signButton);
       await approval.sign(prompt);
     },
   );
