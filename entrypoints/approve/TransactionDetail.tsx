@@ -2,6 +2,7 @@
 // account), the decoded call, the simulated balance, NFT and approval changes, and the fee.
 import { useEffect, useState } from 'preact/hooks';
 import { formatAmountExact } from '@/lib/amounts';
+import { NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
 import { getChain } from '@/lib/chains';
 import type { ApprovalDetail } from '@/lib/dapp/approval';
 import { callBackground } from '@/lib/messaging/client';
@@ -9,7 +10,7 @@ import { formatUsd, priceOf, usdValue } from '@/lib/prices/usd';
 
 type Tx = Extract<ApprovalDetail, { kind: 'transaction' }>;
 
-const NATIVE = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+const NATIVE = NATIVE_TOKEN_ADDRESS.toLowerCase();
 
 function amountText(amount: string, decimals: number | null, symbol: string | null): string {
   const value = BigInt(amount);
@@ -76,7 +77,8 @@ export function TransactionDetail({ detail }: { detail: Tx }) {
           {detail.changes.map((change) => (
             <li key={change.token} class={change.amount.startsWith('-') ? 'negative' : 'positive'}>
               {amountText(change.amount, change.decimals, change.symbol)}
-              {change.token === NATIVE ? '' : ` (${change.token})`}
+              {/* The coin's change comes as the checksummed 0xEeee… address: it has no contract to name. */}
+              {sameAddress(change.token, NATIVE) ? '' : ` (${change.token})`}
             </li>
           ))}
           {detail.nfts.map((nft) => (

@@ -86,6 +86,29 @@ export async function waitForText(page: Scope, text: string | RegExp, timeout = 
   return page.evaluate(() => document.body.textContent);
 }
 
+/** Waits until the region named `name` holds `text` (a string or a pattern); returns its text. */
+export async function waitForRegion(page: Scope, name: string, text: string | RegExp): Promise<string> {
+  const region = await find(page, name, 'region');
+  const source = typeof text === 'string' ? { plain: text } : { pattern: text.source, flags: text.flags };
+  try {
+    await page.waitForFunction(
+      (element: Element, wanted: { plain?: string; pattern?: string; flags?: string }) => {
+        const shown = element.textContent ?? '';
+        return wanted.plain !== undefined
+          ? shown.includes(wanted.plain)
+          : new RegExp(wanted.pattern ?? '', wanted.flags).test(shown);
+      },
+      { timeout: STEP_TIMEOUT_MS, polling: 100 },
+      region,
+      source,
+    );
+  } catch (error) {
+    const shown = await region.evaluate((element) => element.textContent).catch(() => '(unreadable)');
+    throw new Error(`region "${name}" never held "${String(text)}" (${String(error)}); it read:\n${shown}`);
+  }
+  return region.evaluate((element) => element.textContent ?? '');
+}
+
 // ----- the popup's screens -----
 
 export const popup = {
@@ -151,9 +174,13 @@ export const popup = {
 export const approval = {
   connectButton: 'Connect',
   signButton: 'Sign',
+  confirmButton: 'Confirm',
   connect: (page: Page) => click(page, 'Connect'),
   sign: (page: Page) => click(page, 'Sign'),
+  confirm: (page: Page) => click(page, 'Confirm'),
   signHeading: 'Sign this message?',
+  typedDataHeading: 'Sign this data?',
+  transactionHeading: 'Confirm this transaction?',
 };
 
 // ----- the explorer page -----

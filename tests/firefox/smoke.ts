@@ -3,8 +3,9 @@
 // step that does not, and on any error an extension page (or a test page) printed. Prints the
 // Firefox version and each step's time.
 import { startEmbeddedDefault } from '../../scripts/embedded.ts';
+import { type Dapp, dappConnectAndSign, dappSendTypedDataAndSwitch, openDapp } from './dapp-steps.ts';
 import { launchFirefox } from './firefox.ts';
-import { dappConnectAndSign, explorerQuote } from './page-steps.ts';
+import { explorerQuote } from './page-steps.ts';
 import {
   ACCOUNT,
   autoLockAndUnlock,
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     launchFirefox(),
   ]);
   let failure: unknown = null;
+  let dapp: Dapp | undefined;
   try {
     console.log(`Firefox smoke in ${firefox.version}`);
     const urls = { serviceUrl: embedded.service.url, rpcUrls: embedded.rpcUrls };
@@ -72,7 +74,18 @@ async function main(): Promise<void> {
     await step(
       'dapp: EIP-6963, connect, personal_sign verified with viem, a closed window answers 4001',
       async () => {
-        await dappConnectAndSign(firefox.browser, ACCOUNT);
+        dapp = await openDapp(firefox.browser);
+        await dappConnectAndSign(firefox.browser, dapp, ACCOUNT);
+        checkProblems();
+      },
+    );
+    await step(
+      'dapp: a send reviewed (amount, recipient, simulated change, fee) and mined; typed data verified; Base switched to',
+      async () => {
+        if (!dapp) throw new Error('no dapp page');
+        await dappSendTypedDataAndSwitch(dapp, firefox.browser, ACCOUNT, urls);
+        await dapp.close();
+        dapp = undefined;
         checkProblems();
       },
     );
@@ -88,6 +101,7 @@ async function main(): Promise<void> {
   } catch (error) {
     failure = error;
   } finally {
+    await dapp?.close();
     await firefox.close().catch(() => undefined);
     await embedded.stop();
   }
