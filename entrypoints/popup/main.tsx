@@ -4,7 +4,6 @@ import '@/lib/zod-config';
 import { render } from 'preact';
 import { holdLogos, releaseLogos } from '@/components/logo-gate';
 import { App } from './App';
-import { warmLocalStorage } from './preload';
 import { bootPopup } from './start';
 import '@/assets/tokens.css';
 import './style.css';
@@ -16,11 +15,9 @@ const LOGOS_AT_MOST_MS = 1_000;
 
 // Phases of the start-up, read by scripts/bench-popup.ts to say where the time goes.
 performance.mark('swaplane:popup-module');
-const booted = bootPopup(BOOT_WAIT_MS);
-warmLocalStorage(); // while popupStart's answer is on its way
 holdLogos();
 setTimeout(releaseLogos, LOGOS_AT_MOST_MS);
-booted.then(() => {
+bootPopup(BOOT_WAIT_MS).then(() => {
   performance.mark('swaplane:popup-start-in');
   render(<App />, document.getElementById('app') as HTMLElement);
   performance.mark('swaplane:popup-rendered');

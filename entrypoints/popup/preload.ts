@@ -81,16 +81,16 @@ export function startPreload(): void {
     start,
     port: openPort(),
   };
+  warmLocalStorage();
 }
 
 /**
  * The first `localStorage` access of a page loads the origin's storage from the browser, a
- * synchronous round trip (10-20 ms in the profile of a loaded machine). main.tsx calls this once the
- * modules are evaluated, while the page waits for popupStart's answer (the main thread is idle
- * then); the holdings snapshot's read in the first render (holdings-snapshot.ts) finds it loaded.
- * At the start of the evaluation, it delayed the evaluation by as much.
+ * synchronous round trip (10-20 ms in the profile of a loaded machine). Done here, it overlaps
+ * popupStart's round trip and the modules' loading; the holdings snapshot's read in the first
+ * render (holdings-snapshot.ts) then finds it loaded.
  */
-export function warmLocalStorage(): void {
+function warmLocalStorage(): void {
   try {
     void globalThis.localStorage?.length;
   } catch {
