@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { TokenLogo } from '@/components/TokenLogo';
 import { formatAmount } from '@/lib/amounts';
 import { formatUsd, usdValue } from '@/lib/prices/usd';
@@ -32,10 +32,20 @@ export function asOfWords(at: number, now = Date.now()): string {
     : `${when.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
 }
 
+/**
+ * Rows the first frame renders: the list's box shows three (78 px, 26 px a row), and one more is
+ * half in view. The rest are scrolled out of sight and join after the first frame, so a wallet with
+ * many tokens does not put them between the popup's opening and its first screen.
+ */
+export const FIRST_FRAME_ROWS = 4;
+
 /** The home: what the account holds on this network, with USD values and a total; Receive; Swap. */
 export function Holdings(props: HoldingsProps) {
   const { networkName, nativeSymbol, rows, error } = props;
   const [shown, setShown] = useState(false);
+  const [pastFirstFrame, setPastFirstFrame] = useState(false);
+  // Effects run after the frame that showed the first render.
+  useEffect(() => setPastFirstFrame(true), []);
   const listed = !props.collapsed || shown;
   const summary = rows ? summariseHoldings(rows) : null;
   const held = summary?.rows.filter((row) => row.balance > 0n) ?? [];
@@ -83,7 +93,7 @@ export function Holdings(props: HoldingsProps) {
       )}
       {held.length > 0 && listed && (
         <ul id="holdings-list" class="holdings-list" aria-label={`Holdings on ${networkName}`}>
-          {held.map((row) => (
+          {(pastFirstFrame ? held : held.slice(0, FIRST_FRAME_ROWS)).map((row) => (
             <li key={row.address} data-testid={`holding-${row.symbol}`}>
               <TokenLogo src={row.logoURI ? props.logoUrl(row.logoURI) : null} symbol={row.symbol} />
               <span class="holding-amount">

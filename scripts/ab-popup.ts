@@ -16,10 +16,23 @@ import { buildEmptyPage, setUpAsUser, startLiveQuote } from './bench-popup.ts';
 import { startEmbeddedDefault } from './embedded.ts';
 
 const READY_MARK = 'swaplane:popup-ready';
+/** popupStart's answer parsed (entrypoints/popup/main.tsx): from it to ready is the popup's own work. */
+const START_MARK = 'swaplane:popup-start-in';
+/** popupStart sent (the module's first line) and the module graph evaluated: the evaluation's time. */
+const SENT_MARK = 'swaplane:popup-start-sent';
+const MODULE_MARK = 'swaplane:popup-module';
 const PAGES = ['empty', 'this', 'other'] as const;
 type PageName = (typeof PAGES)[number];
 
-async function readyOf(context: BrowserContext, url: string): Promise<number> {
+/** The ready mark, and how long after the popup had its start (0 on the empty page, which has none). */
+interface Open {
+  ready: number;
+  afterStart: number;
+  /** From popupStart sent (the module's first line) to the module graph evaluated; 0 without the marks. */
+  evaluation: number;
+}
+
+async function readyOf(context: BrowserContext, url: string): Promise<Open> {
   const page = await context.newPage();
   try {
     await page.setViewportSize({ width: 360, height: 600 });
@@ -30,7 +43,20 @@ async function readyOf(context: BrowserContext, url: string): Promise<number> {
     });
     // Let the page finish what follows its first screen (the list, logos) before the next opens.
     await page.waitForTimeout(150);
-    return await page.evaluate((mark) => performance.getEntriesByName(mark)[0]?.startTime ?? 0, READY_MARK);
+    return await page.evaluate(
+      // No named helpers in here: the page runs this as written, without tsx's `__name`.
+      (names) => {
+        const [ready, start, sent, evaluated] = names.map(
+          (name) => performance.getEntriesByName(name)[0]?.startTime,
+        );
+        return {
+          ready: ready ?? 0,
+          afterStart: start === undefined ? 0 : (ready ?? 0) - start,
+          evaluation: sent === undefined || evaluated === undefined ? 0 : evaluated - sent,
+        };
+      },
+      [READY_MARK, START_MARK, SENT_MARK, MODULE_MARK],
+    );
   } finally {
     await page.close();
   }
@@ -40,10 +66,15 @@ const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(v
 
 async function rotate(context: BrowserContext, urls: Record<PageName, string>, rounds: number) {
   const ready: Record<PageName, number[]> = { empty: [], this: [], other: [] };
+  const afterStart: Record<PageName, number[]> = { empty: [], this: [], other: [] };
+  const evaluation: Record<PageName, number[]> = { empty: [], this: [], other: [] };
   for (let round = 0; round < rounds; round++)
     for (let i = 0; i < PAGES.length; i++) {
       const name = PAGES[(round + i) % PAGES.length] as PageName;
-      ready[name].push(await readyOf(context, urls[name]));
+      const open = await readyOf(context, urls[name]);
+      ready[name].push(open.ready);
+      afterStart[name].push(open.afterStart);
+      evaluation[name].push(open.evaluation);
     }
   const empty = p50(ready.empty);
   // Paired within each round (the three opens are seconds apart, so the machine's load is nearly the
@@ -59,6 +90,12 @@ async function rotate(context: BrowserContext, urls: Record<PageName, string>, r
     pairedThisOverOther: Number(p50(paired).toFixed(3)),
     /** Rounds in which this build was ready first. */
     thisFirstInRounds: `${paired.filter((ratio) => ratio < 1).length} of ${paired.length}`,
+    /** p50 from popupStart's answer parsed to ready: render, first frame, effects (less noisy). */
+    thisAfterStartMs: Number(p50(afterStart.this).toFixed(1)),
+    otherAfterStartMs: Number(p50(afterStart.other).toFixed(1)),
+    /** p50 of the module's evaluation (0 for a build without the marks). */
+    thisEvaluationMs: Number(p50(evaluation.this).toFixed(1)),
+    otherEvaluationMs: Number(p50(evaluation.other).toFixed(1)),
   };
 }
 

@@ -73,6 +73,8 @@ export async function buildEmptyPage(outDir: string): Promise<void> {
 
 /** The popup's own start-up marks (entrypoints/popup/main.tsx); 0 for the empty page. */
 const PHASE_MARKS = {
+  startSent: 'swaplane:popup-start-sent',
+  startAnswered: 'swaplane:popup-start-answered',
   moduleEvaluated: 'swaplane:popup-module',
   startParsed: 'swaplane:popup-start-in',
   firstRender: 'swaplane:popup-rendered',
@@ -115,6 +117,8 @@ async function openUntilReady(context: BrowserContext, url: string, marks: strin
           firstPaint: paint?.startTime ?? 0,
           ready: performance.getEntriesByName(mark)[0]?.startTime ?? 0,
           list: performance.getEntriesByName(listMark)[0]?.startTime ?? 0,
+          startSent: performance.getEntriesByName(phaseMarks.startSent)[0]?.startTime ?? 0,
+          startAnswered: performance.getEntriesByName(phaseMarks.startAnswered)[0]?.startTime ?? 0,
           moduleEvaluated: performance.getEntriesByName(phaseMarks.moduleEvaluated)[0]?.startTime ?? 0,
           startParsed: performance.getEntriesByName(phaseMarks.startParsed)[0]?.startTime ?? 0,
           firstRender: performance.getEntriesByName(phaseMarks.firstRender)[0]?.startTime ?? 0,
@@ -228,6 +232,8 @@ const p50 = (samples: Sample[], pick: (sample: Sample) => number) => percentile(
 /** Where a page's time goes: p50 of each phase end. */
 const phasesOf = (samples: Sample[]): Phases => ({
   responseEnd: p50(samples, (sample) => sample.responseEnd),
+  startSent: p50(samples, (sample) => sample.startSent),
+  startAnswered: p50(samples, (sample) => sample.startAnswered),
   moduleEvaluated: p50(samples, (sample) => sample.moduleEvaluated),
   startParsed: p50(samples, (sample) => sample.startParsed),
   firstRender: p50(samples, (sample) => sample.firstRender),

@@ -71,8 +71,14 @@ function openPort(): PreloadedPort | null {
 /** Sends the first requests unless this page already did. */
 export function startPreload(): void {
   if (holder[KEY]) return;
+  performance.mark('swaplane:popup-start-sent');
+  const start = send({ type: 'popupStart' });
+  start.then(
+    () => performance.mark('swaplane:popup-start-answered'),
+    () => undefined,
+  );
   holder[KEY] = {
-    start: send({ type: 'popupStart' }),
+    start,
     port: openPort(),
   };
   warmLocalStorage();

@@ -31,98 +31,102 @@ const TokenAmount = z.object({
   amount: z.string(),
 });
 
-export const ApprovalDetailSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('connect'),
-    chainId: z.int(),
-    /** The wallet's accounts to choose from, the active one first. */
-    accounts: z.array(z.object({ address: z.string(), name: z.string(), active: z.boolean() })),
-  }),
-  z.object({
-    kind: z.literal('sign'),
-    account: z.string(),
-    message: z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('text'), text: z.string() }),
-      z.object({ kind: z.literal('hex'), hex: z.string() }),
-    ]),
-    warnings: z.array(Warning),
-  }),
-  z.object({
-    kind: z.literal('typed-data'),
-    account: z.string(),
-    primaryType: z.string(),
-    domain: z.object({
-      name: z.optional(z.string()),
-      version: z.optional(z.string()),
-      chainId: z.optional(z.number()),
-      verifyingContract: z.optional(z.string()),
+// Built on first use (z.lazy caches it): the popup imports this module through the protocol's
+// result schemas but never shows an approval, and building these was part of its start-up.
+export const ApprovalDetailSchema = z.lazy(() =>
+  z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('connect'),
+      chainId: z.int(),
+      /** The wallet's accounts to choose from, the active one first. */
+      accounts: z.array(z.object({ address: z.string(), name: z.string(), active: z.boolean() })),
     }),
-    fields: z.array(Field),
-    permit: z.nullable(PermitSchema),
-    seaport: z.nullable(
-      z.object({
-        offerer: z.string(),
-        offered: z.array(SeaportItem),
-        received: z.array(SeaportItem),
-        toOthers: z.array(SeaportItem),
+    z.object({
+      kind: z.literal('sign'),
+      account: z.string(),
+      message: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('text'), text: z.string() }),
+        z.object({ kind: z.literal('hex'), hex: z.string() }),
+      ]),
+      warnings: z.array(Warning),
+    }),
+    z.object({
+      kind: z.literal('typed-data'),
+      account: z.string(),
+      primaryType: z.string(),
+      domain: z.object({
+        name: z.optional(z.string()),
+        version: z.optional(z.string()),
+        chainId: z.optional(z.number()),
+        verifyingContract: z.optional(z.string()),
       }),
-    ),
-    warnings: z.array(Warning),
-  }),
-  z.object({
-    kind: z.literal('transaction'),
-    account: z.string(),
-    chainId: z.int(),
-    to: z.nullable(z.string()),
-    value: z.string(),
-    data: z.string(),
-    gasLimit: z.string(),
-    maxFeePerGas: z.string(),
-    maxPriorityFeePerGas: z.string(),
-    /** gasLimit x maxFeePerGas: the most the network fee can be, in wei. */
-    maxNetworkFee: z.string(),
-    nativeSymbol: z.string(),
-    simulation: z.enum(['ok', 'reverted', 'unavailable']),
-    revertReason: z.nullable(z.string()),
-    changes: z.array(TokenAmount),
-    approvals: z.array(z.extend(TokenAmount, { spender: z.string() })),
-    /** What the calldata asks for (null for a plain send). */
-    call: z.nullable(
-      z.object({
-        name: z.string(),
-        functionName: z.nullable(z.string()),
-        selector: z.nullable(z.string()),
-        args: z.array(z.object({ name: z.string(), kind: z.string(), value: z.string() })),
-        known: z.boolean(),
-      }),
-    ),
-    /** Whether `to` has code: a contract runs whatever it was written to do with the value. */
-    recipientKind: z.nullable(z.enum(['contract', 'account'])),
-    /**
-     * Whether the account sent to `to` before: never-sent (its nonce is 0: it never sent anything on
-     * this network), not-recorded (Swaplane recorded no earlier send to it), sent-before.
-     */
-    recipientHistory: z.optional(z.enum(['never-sent', 'not-recorded', 'sent-before'])),
-    nfts: z.array(
-      z.object({
-        token: z.string(),
-        standard: z.enum(['ERC-721', 'ERC-1155']),
-        tokenId: z.string(),
-        amount: z.string(),
-      }),
-    ),
-    nftApprovals: z.array(
-      z.object({
-        token: z.string(),
-        scope: z.enum(['all', 'one']),
-        operator: z.string(),
-        tokenId: z.nullable(z.string()),
-        approved: z.boolean(),
-      }),
-    ),
-    warnings: z.array(Warning),
-  }),
-]);
+      fields: z.array(Field),
+      permit: z.nullable(PermitSchema),
+      seaport: z.nullable(
+        z.object({
+          offerer: z.string(),
+          offered: z.array(SeaportItem),
+          received: z.array(SeaportItem),
+          toOthers: z.array(SeaportItem),
+        }),
+      ),
+      warnings: z.array(Warning),
+    }),
+    z.object({
+      kind: z.literal('transaction'),
+      account: z.string(),
+      chainId: z.int(),
+      to: z.nullable(z.string()),
+      value: z.string(),
+      data: z.string(),
+      gasLimit: z.string(),
+      maxFeePerGas: z.string(),
+      maxPriorityFeePerGas: z.string(),
+      /** gasLimit x maxFeePerGas: the most the network fee can be, in wei. */
+      maxNetworkFee: z.string(),
+      nativeSymbol: z.string(),
+      simulation: z.enum(['ok', 'reverted', 'unavailable']),
+      revertReason: z.nullable(z.string()),
+      changes: z.array(TokenAmount),
+      approvals: z.array(z.extend(TokenAmount, { spender: z.string() })),
+      /** What the calldata asks for (null for a plain send). */
+      call: z.nullable(
+        z.object({
+          name: z.string(),
+          functionName: z.nullable(z.string()),
+          selector: z.nullable(z.string()),
+          args: z.array(z.object({ name: z.string(), kind: z.string(), value: z.string() })),
+          known: z.boolean(),
+        }),
+      ),
+      /** Whether `to` has code: a contract runs whatever it was written to do with the value. */
+      recipientKind: z.nullable(z.enum(['contract', 'account'])),
+      /**
+       * Whether the account sent to `to` before: never-sent (its nonce is 0: it never sent anything on
+       * this network), not-recorded (Swaplane recorded no earlier send to it), sent-before.
+       */
+      recipientHistory: z.optional(z.enum(['never-sent', 'not-recorded', 'sent-before'])),
+      nfts: z.array(
+        z.object({
+          token: z.string(),
+          standard: z.enum(['ERC-721', 'ERC-1155']),
+          tokenId: z.string(),
+          amount: z.string(),
+        }),
+      ),
+      nftApprovals: z.array(
+        z.object({
+          token: z.string(),
+          scope: z.enum(['all', 'one']),
+          operator: z.string(),
+          tokenId: z.nullable(z.string()),
+          approved: z.boolean(),
+        }),
+      ),
+      warnings: z.array(Warning),
+    }),
+  ]),
+);
 export type ApprovalDetail = z.infer<typeof ApprovalDetailSchema>;
 
 export const ApprovalViewSchema = z.object({

@@ -216,51 +216,54 @@ export const PendingSwapsSchema = z.array(SwapStateSchema).check(z.maxLength(50)
 
 export const HistoryStatusSchema = z.enum(['pending', 'confirmed', 'failed']);
 
-const HistoryBase = z.object({
-  id: z.string().check(z.minLength(1), z.maxLength(100)),
-  chainId: ChainIdSchema,
-  account: AddressSchema,
-  status: HistoryStatusSchema,
-  hash: z.nullable(TxHashSchema),
-  explorerUrl: z.nullable(z.string()),
-  gasPaid: z.nullable(AmountStringSchema),
-  failure: z.nullable(z.object({ code: SwapFailureCodeSchema, title: z.string().check(z.maxLength(200)) })),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  /** Set when read, never stored: the network was reset since (its transaction is not on it now). */
-  earlierChain: z.optional(z.boolean()),
-  /** HMAC of the fields the entry never changes (lib/swap/entry-seal.ts); absent: not trusted. */
-  seal: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
-});
+// Built on first use (z.lazy caches it): the popup imports this module for the swap state its first
+// screen parses, and building the history's schemas was part of its start-up.
+function historyEntrySchema() {
+  const HistoryBase = z.object({
+    id: z.string().check(z.minLength(1), z.maxLength(100)),
+    chainId: ChainIdSchema,
+    account: AddressSchema,
+    status: HistoryStatusSchema,
+    hash: z.nullable(TxHashSchema),
+    explorerUrl: z.nullable(z.string()),
+    gasPaid: z.nullable(AmountStringSchema),
+    failure: z.nullable(z.object({ code: SwapFailureCodeSchema, title: z.string().check(z.maxLength(200)) })),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+    /** Set when read, never stored: the network was reset since (its transaction is not on it now). */
+    earlierChain: z.optional(z.boolean()),
+    /** HMAC of the fields the entry never changes (lib/swap/entry-seal.ts); absent: not trusted. */
+    seal: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
+  });
 
-export const SwapHistoryEntrySchema = z.extend(HistoryBase, {
-  kind: z.literal('swap'),
-  inToken: AddressSchema,
-  outToken: AddressSchema,
-  inDecimals: z.int().check(z.minimum(0), z.maximum(255)),
-  outDecimals: z.int().check(z.minimum(0), z.maximum(255)),
-  inAmount: AmountStringSchema,
-  quotedOut: AmountStringSchema,
-  minReceived: AmountStringSchema,
-  received: z.nullable(AmountStringSchema),
-});
+  const swap = z.extend(HistoryBase, {
+    kind: z.literal('swap'),
+    inToken: AddressSchema,
+    outToken: AddressSchema,
+    inDecimals: z.int().check(z.minimum(0), z.maximum(255)),
+    outDecimals: z.int().check(z.minimum(0), z.maximum(255)),
+    inAmount: AmountStringSchema,
+    quotedOut: AmountStringSchema,
+    minReceived: AmountStringSchema,
+    received: z.nullable(AmountStringSchema),
+  });
 
-export const ApprovalHistoryEntrySchema = z.extend(HistoryBase, {
-  kind: z.literal('approval'),
-  /** The swap this approval was sent for. */
-  swapId: z.string().check(z.minLength(1), z.maxLength(80)),
-  token: AddressSchema,
-  spender: AddressSchema,
-  amount: AmountStringSchema,
-  unlimited: z.boolean(),
-  /** The reset-to-zero step of a USDT-like token. */
-  reset: z.boolean(),
-});
+  const approval = z.extend(HistoryBase, {
+    kind: z.literal('approval'),
+    /** The swap this approval was sent for. */
+    swapId: z.string().check(z.minLength(1), z.maxLength(80)),
+    token: AddressSchema,
+    spender: AddressSchema,
+    amount: AmountStringSchema,
+    unlimited: z.boolean(),
+    /** The reset-to-zero step of a USDT-like token. */
+    reset: z.boolean(),
+  });
 
-export const HistoryEntrySchema = z.discriminatedUnion('kind', [
-  SwapHistoryEntrySchema,
-  ApprovalHistoryEntrySchema,
-]);
+  return z.discriminatedUnion('kind', [swap, approval]);
+}
+
+export const HistoryEntrySchema = z.lazy(historyEntrySchema);
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 
 export const HISTORY_LIMIT = 200;

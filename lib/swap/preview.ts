@@ -60,50 +60,53 @@ export const PreviewWarningSchema = z.object({
 });
 export type PreviewWarning = z.infer<typeof PreviewWarningSchema>;
 
-export const SwapPreviewSchema = z.object({
-  /** The quote under review, frozen: it does not change while the review is open. */
-  quote: QuoteSchema,
-  /** Digest of the reviewed quote (hex); startSwap must carry it. */
-  digest: HexDataSchema,
-  reviewedAt: z.number(),
-  /** When the frozen quote stops being executable (ms since epoch); then "Get a new quote". */
-  expiresAt: z.number(),
-  /** The transaction that would be signed (router, calldata, value), as checked. */
-  transaction: z.object({ to: AddressSchema, data: HexDataSchema, value: AmountStringSchema }),
-  /**
-   * Whether the user trusts `transaction.to` for this service and network: 'new' (first swap) or
-   * 'changed' (another router was trusted before, `pinned`) need the review's trust tick (the
-   * warning of the same code), and startSwap pins the router only for a review that carries it.
-   */
-  routerTrust: z.optional(
-    z.object({ status: z.enum(['trusted', 'new', 'changed']), pinned: z.nullable(AddressSchema) }),
-  ),
-  approval: z.nullable(ApprovalPlanSchema),
-  fees: z.object({
-    swap: FeeEstimateSchema,
-    approval: z.nullable(FeeEstimateSchema),
-    /** Sum of `expected` (and of `max`) over the transactions above. */
-    totalExpected: AmountStringSchema,
-    totalMax: AmountStringSchema,
+// Built on first use (z.lazy caches it): the popup needs it at a review, not on its first screen.
+export const SwapPreviewSchema = z.lazy(() =>
+  z.object({
+    /** The quote under review, frozen: it does not change while the review is open. */
+    quote: QuoteSchema,
+    /** Digest of the reviewed quote (hex); startSwap must carry it. */
+    digest: HexDataSchema,
+    reviewedAt: z.number(),
+    /** When the frozen quote stops being executable (ms since epoch); then "Get a new quote". */
+    expiresAt: z.number(),
+    /** The transaction that would be signed (router, calldata, value), as checked. */
+    transaction: z.object({ to: AddressSchema, data: HexDataSchema, value: AmountStringSchema }),
+    /**
+     * Whether the user trusts `transaction.to` for this service and network: 'new' (first swap) or
+     * 'changed' (another router was trusted before, `pinned`) need the review's trust tick (the
+     * warning of the same code), and startSwap pins the router only for a review that carries it.
+     */
+    routerTrust: z.optional(
+      z.object({ status: z.enum(['trusted', 'new', 'changed']), pinned: z.nullable(AddressSchema) }),
+    ),
+    approval: z.nullable(ApprovalPlanSchema),
+    fees: z.object({
+      swap: FeeEstimateSchema,
+      approval: z.nullable(FeeEstimateSchema),
+      /** Sum of `expected` (and of `max`) over the transactions above. */
+      totalExpected: AmountStringSchema,
+      totalMax: AmountStringSchema,
+    }),
+    /** From the simulation; empty when no asset-change simulation was possible (see `simulation`). */
+    balanceChanges: z.array(BalanceChangeSchema),
+    /** Allowances the transactions would grant (beyond `approval`, normally none). */
+    approvalsGranted: z.array(
+      z.object({ token: AddressSchema, spender: AddressSchema, amount: AmountStringSchema }),
+    ),
+    simulation: z.object({
+      /** 'assets': every asset change traced (eth_simulateV1); 'call': only eth_call/estimateGas ran. */
+      kind: z.enum(['assets', 'call']),
+      /** Plain-words guarantees that could not be checked with this RPC. */
+      missing: z.array(z.string()),
+    }),
+    calldata: z.object({
+      /** The router call was decoded and its arguments checked against the quote. */
+      readable: z.boolean(),
+      /** Which router family decoded it, e.g. 'swaplane-router' or 'uniswap-v2-router02'. */
+      family: z.nullable(z.string()),
+    }),
+    warnings: z.array(PreviewWarningSchema),
   }),
-  /** From the simulation; empty when no asset-change simulation was possible (see `simulation`). */
-  balanceChanges: z.array(BalanceChangeSchema),
-  /** Allowances the transactions would grant (beyond `approval`, normally none). */
-  approvalsGranted: z.array(
-    z.object({ token: AddressSchema, spender: AddressSchema, amount: AmountStringSchema }),
-  ),
-  simulation: z.object({
-    /** 'assets': every asset change traced (eth_simulateV1); 'call': only eth_call/estimateGas ran. */
-    kind: z.enum(['assets', 'call']),
-    /** Plain-words guarantees that could not be checked with this RPC. */
-    missing: z.array(z.string()),
-  }),
-  calldata: z.object({
-    /** The router call was decoded and its arguments checked against the quote. */
-    readable: z.boolean(),
-    /** Which router family decoded it, e.g. 'swaplane-router' or 'uniswap-v2-router02'. */
-    family: z.nullable(z.string()),
-  }),
-  warnings: z.array(PreviewWarningSchema),
-});
+);
 export type SwapPreview = z.infer<typeof SwapPreviewSchema>;

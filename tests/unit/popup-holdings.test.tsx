@@ -5,8 +5,9 @@
 // keep the snapshot's prices, said to be "as of" their time (after a short grace in which fresh ones
 // usually land), until fresh prices land.
 import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/preact';
+import { render as renderNow } from 'preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Holdings } from '@/components/Holdings';
+import { FIRST_FRAME_ROWS, Holdings } from '@/components/Holdings';
 import { readHoldingsSnapshot, writeHoldingsSnapshot } from '@/entrypoints/popup/holdings-snapshot';
 import { STALE_NOTE_GRACE_MS, useHoldings } from '@/entrypoints/popup/hooks/useHoldings';
 
@@ -120,5 +121,43 @@ describe('Holdings', () => {
       />,
     );
     expect(screen.getByTestId('holdings-as-of').textContent).toMatch(/^USD values as of .*09.05/);
+  });
+
+  it('renders the rows in view in the first frame and the rest right after it', async () => {
+    // Twelve tokens of one dollar each (a whole token, priced at $1).
+    const rows = Array.from({ length: 12 }, (_, i) => ({
+      ...row(10n ** 18n),
+      price: 100_000_000n,
+      address: `0x${String(i + 1).padStart(40, '0')}`,
+      symbol: `T${i}`,
+    }));
+    const host = document.createElement('div');
+    document.body.append(host);
+    // Preact's own render, not the testing library's (its act() would run the effects at once).
+    renderNow(
+      <Holdings
+        networkName="Ethereum"
+        nativeSymbol="ETH"
+        rows={rows}
+        updating={false}
+        error={null}
+        onRetry={() => undefined}
+        onSwap={() => undefined}
+        logoUrl={() => null}
+        collapsed={false}
+      />,
+      host,
+    );
+    const listed = () => [...host.querySelectorAll('#holdings-list li')].map((li) => li.textContent);
+    expect(listed()).toHaveLength(FIRST_FRAME_ROWS);
+    expect(listed()[0]).toContain('T0');
+    expect(
+      host.querySelector('[data-testid="holdings-total"]')?.textContent,
+      'the total counts every row',
+    ).toBe('$12.00');
+    await waitFor(() => expect(listed()).toHaveLength(12));
+    expect(listed()[11]).toContain('T11');
+    renderNow(null, host);
+    host.remove();
   });
 });
