@@ -27,22 +27,50 @@ async function watchStatus(cdp: CDPSession, extensionId: string): Promise<string
 }
 
 /**
- * A page of the context to hold a CDP session: a web page or blank tab if there is one, else a new
- * helper tab (the one a stop was asked through can go with the worker: seen once in CI, where the
- * context was left with no page at all while the stop was being confirmed).
+ * A page of the context to hold a CDP session: a web page (http or https) if there is one, else a new
+ * helper tab. Never an extension page or a blank tab: either can share the extension's process and go
+ * with the worker (the context was once left with no page at all while a stop was being confirmed, and
+ * once the start-up about:blank tab closed between being picked and the session's opening).
  */
 async function sessionPage(context: BrowserContext): Promise<Page> {
-  const pages = context.pages();
-  const page = pages.find((candidate) => !candidate.url().startsWith('chrome-extension://')) ?? pages[0];
+  const page = context.pages().find((candidate) => !candidate.isClosed() && /^https?:/.test(candidate.url()));
   return page ?? openHelperTab(context);
+}
+
+/** `ask` through a CDP session on a page of the context; undefined when that page went meanwhile. */
+async function askThroughSession<T>(
+  context: BrowserContext,
+  ask: (cdp: CDPSession) => Promise<T>,
+): Promise<T | undefined> {
+  const page = await sessionPage(context);
+  let cdp: CDPSession;
+  try {
+    cdp = await context.newCDPSession(page);
+  } catch (error) {
+    if (page.isClosed() || /has been closed/.test(String(error))) return undefined; // closed after it was picked: the caller asks again
+    throw error;
+  }
+  try {
+    return await ask(cdp);
+  } catch (error) {
+    if (page.isClosed() || /has been closed/.test(String(error))) return undefined; // went while asking: the caller asks again
+    throw error;
+  } finally {
+    await cdp.detach().catch(() => {}); // the session's page may have gone meanwhile: nothing to undo
+  }
 }
 
 /** Starts the extension's worker if it is stopped (a no-op while it runs). */
 export async function wakeServiceWorker(context: BrowserContext, extensionId: string): Promise<void> {
-  const cdp = await context.newCDPSession(await sessionPage(context));
-  await cdp.send('ServiceWorker.enable');
-  await cdp.send('ServiceWorker.startWorker', { scopeURL: `chrome-extension://${extensionId}/` });
-  await cdp.detach().catch(() => {}); // the session's page may have gone meanwhile: nothing to undo
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const woken = await askThroughSession(context, async (cdp) => {
+      await cdp.send('ServiceWorker.enable');
+      await cdp.send('ServiceWorker.startWorker', { scopeURL: `chrome-extension://${extensionId}/` });
+      return true;
+    });
+    if (woken) return;
+  }
+  throw new Error('no page stayed open to hold a CDP session that wakes the service worker');
 }
 
 /**
@@ -137,10 +165,11 @@ export async function stopServiceWorker(
       async () => {
         if (seen.slice(before).includes('stopped') || seen.at(-1) === 'stopped') return true;
         // The session's page may have gone with the worker: ask through a page still open.
-        const asking = await context.newCDPSession(await sessionPage(context));
-        const { targetInfos: now } = await asking.send('Target.getTargets');
-        await asking.detach().catch(() => {});
-        return !now.some((target) => target.targetId === worker.targetId);
+        const now = await askThroughSession(
+          context,
+          async (asking) => (await asking.send('Target.getTargets')).targetInfos,
+        );
+        return now !== undefined && !now.some((target) => target.targetId === worker.targetId);
       },
       { message: 'the service worker did not stop' },
     )
