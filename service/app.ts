@@ -11,10 +11,12 @@ import { ApiError, errorBody } from './errors';
 import { tokenLogoSvg } from './logos';
 import type { ServiceManifest } from './manifest';
 import { resolvePolicy, type ServicePolicy } from './policy';
+import { type PreparedAnswer, prepareAnswer } from './prepared-answer';
+import { type PreparedRoute, type PreparedRoutes, preparedRoutes } from './prepared-routes';
 import { QuoteAnswerCache } from './quote-cache';
 import { quoteHandler } from './quote-route';
 import { readJson, summarise } from './request-body';
-import { bodyBound, requestBounds } from './request-bounds';
+import { bodyBound, type ClientLimiter, clientLimiter, requestBounds } from './request-bounds';
 import { searchResultJson, TokenListCache } from './tokens';
 import { requireChainById, whitelisted } from './validate';
 
@@ -46,6 +48,7 @@ interface AppContext {
   chainByName(name: string): ChainContext;
   baseUrl: string;
   limit: MiddlewareHandler;
+  clientLimiter: ClientLimiter | null;
   cors: Cors;
   tokenLists: TokenListCache;
   quoteCache: QuoteAnswerCache;
@@ -105,6 +108,7 @@ function createAppContext(deps: ServiceDeps): AppContext {
     chainByName,
     baseUrl,
     limit,
+    clientLimiter: clientLimiter(policy),
     cors: corsPolicy,
     tokenLists,
     quoteCache,
@@ -113,17 +117,47 @@ function createAppContext(deps: ServiceDeps): AppContext {
   };
 }
 
-export function createServiceApp(deps: ServiceDeps): Hono {
+/**
+ * The app, and the prepared answers the server writes before it (service/prepared-routes.ts): the
+ * token lists and the bench's sized no-op, also routes of the app (HEAD, a query string).
+ */
+export function createService(deps: ServiceDeps): { app: Hono; prepared: PreparedRoutes } {
   const ctx = createAppContext(deps);
   const app = new Hono();
   app.use('*', ctx.cors.middleware);
-  app.use('*', requestBounds(ctx.policy, ctx.fail));
+  app.use('*', requestBounds(ctx.policy, ctx.fail, ctx.clientLimiter));
 
+  const sizedNoop = sizedNoopAnswers();
   tokenRoutes(app, ctx);
   swapRoutes(app, ctx);
-  utilityRoutes(app, ctx);
+  utilityRoutes(app, ctx, sizedNoop);
   errorAnswers(app, ctx);
-  return app;
+  const prepared = preparedRoutes(preparedRouteFor(ctx, sizedNoop), ctx.cors, ctx.clientLimiter);
+  return { app, prepared };
+}
+
+export function createServiceApp(deps: ServiceDeps): Hono {
+  return createService(deps).app;
+}
+
+/** The prepared answer for a request target, when it is exactly a list's path or a sized no-op's. */
+function preparedRouteFor(
+  { registry, tokenLists }: AppContext,
+  sizedNoop: (count: number) => PreparedAnswer | undefined,
+): (path: string) => PreparedRoute | undefined {
+  const lists = new Map<string, PreparedRoute>();
+  for (const chain of registry.chains) {
+    lists.set(`/v1/tokens/${chain.name}/full`, (headers) =>
+      tokenLists.answer(chain, headers['if-none-match'], headers['accept-encoding']),
+    );
+  }
+  return (path) => {
+    const list = lists.get(path);
+    if (list !== undefined) return list;
+    const count = SIZED_NOOP_PATH.exec(path)?.[1];
+    const answer = count === undefined ? undefined : sizedNoop(Number(count));
+    return answer && (() => answer);
+  };
 }
 
 /** GET the token list and search. */
@@ -172,7 +206,11 @@ function swapRoutes(app: Hono, { limit, registry, readerFor, policy, now, quoteC
 }
 
 /** Logos, health and the bench's no-op routes. */
-function utilityRoutes(app: Hono, { registry, limit, now }: AppContext): void {
+function utilityRoutes(
+  app: Hono,
+  { registry, limit, now, cors }: AppContext,
+  sizedNoop: (count: number) => PreparedAnswer | undefined,
+): void {
   app.get('/logos/:chain/:file', (c) => {
     const chain = registry.byName(c.req.param('chain'));
     const match = /^(0x[0-9a-fA-F]{40})\.svg$/.exec(c.req.param('file'));
@@ -200,29 +238,37 @@ function utilityRoutes(app: Hono, { registry, limit, now }: AppContext): void {
     return c.json({ success: true, data: { ok: true }, timestamp: now() });
   });
   // The bench's transfer baseline: n prepared bytes (as many as the token list's brotli), no work.
-  const sized = new Map<number, Uint8Array<ArrayBuffer>>();
   app.get('/__noop/bytes/:count{[0-9]{1,7}}', (c) => {
-    const count = Number(c.req.param('count'));
-    if (count > MAX_NOOP_BYTES) {
+    const answer = sizedNoop(Number(c.req.param('count')));
+    if (!answer) {
       throw new ApiError(
         400,
         ERROR_CODES.badRequest,
         `the no-op route answers at most ${MAX_NOOP_BYTES} bytes`,
       );
     }
-    let bytes = sized.get(count);
-    if (!bytes) {
-      if (sized.size >= 4) sized.clear();
-      bytes = new Uint8Array(count).fill(0x20);
-      sized.set(count, bytes);
-    }
-    return c.body(bytes, 200, NOOP_BYTES_HEADERS);
+    return cors.send(c, answer);
   });
 }
 
 const MAX_NOOP_BYTES = 1 << 20;
-/** One header object for every sized no-op answer (Hono passes a plain one through as is). */
-const NOOP_BYTES_HEADERS = { 'Content-Type': 'application/octet-stream' } as const;
+const SIZED_NOOP_PATH = /^\/__noop\/bytes\/([0-9]{1,7})$/;
+
+/** The sized no-op's answers, prepared on first ask (the last 4 sizes); undefined past the bound. */
+function sizedNoopAnswers(): (count: number) => PreparedAnswer | undefined {
+  const sized = new Map<number, PreparedAnswer>();
+  return (count) => {
+    if (count > MAX_NOOP_BYTES) return undefined;
+    let answer = sized.get(count);
+    if (!answer) {
+      if (sized.size >= 4) sized.clear();
+      const bytes = new Uint8Array(count).fill(0x20);
+      answer = prepareAnswer(200, bytes, { 'Content-Type': 'application/octet-stream' });
+      sized.set(count, answer);
+    }
+    return answer;
+  };
+}
 
 /** 405 with Allow on known paths, 404 elsewhere, and every error as the contract's JSON body. */
 function errorAnswers(app: Hono, { fail, clock, log }: AppContext): void {

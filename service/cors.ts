@@ -25,6 +25,8 @@ export interface Cors {
   middleware: MiddlewareHandler;
   /** A prepared answer with this request's grant (a copy of its headers only when an origin is granted). */
   send(c: Context, answer: PreparedAnswer): Response;
+  /** A prepared answer's headers for a request from `origin`: its own object unless an origin is granted. */
+  preparedHeaders(answer: PreparedAnswer, origin: string | undefined): Readonly<Record<string, string>>;
 }
 
 export function cors(options: CorsOptions): Cors {
@@ -34,13 +36,18 @@ export function cors(options: CorsOptions): Cors {
   const maxAge = String(options.maxAgeSeconds);
   /** Requests answered by `send`: their headers are complete. */
   const sent = new WeakSet<Context>();
-  const grantedOrigin = (c: Context): string | undefined => {
-    const origin = c.req.header('origin');
-    return origin !== undefined && options.allowedOrigin.test(origin) ? origin : undefined;
+  const granted = (origin: string | undefined): string | undefined =>
+    origin !== undefined && options.allowedOrigin.test(origin) ? origin : undefined;
+  const grantedOrigin = (c: Context): string | undefined => granted(c.req.header('origin'));
+  const preparedHeaders = (answer: PreparedAnswer, origin: string | undefined) => {
+    const grant = granted(origin);
+    return grant
+      ? { ...answer.headers, 'Access-Control-Allow-Origin': grant, 'Access-Control-Expose-Headers': expose }
+      : answer.headers;
   };
 
   const middleware: MiddlewareHandler = async (c, next) => {
-    const granted = grantedOrigin(c);
+    const grant = grantedOrigin(c);
     if (c.req.method === 'OPTIONS') {
       const headers = new Headers({
         'Access-Control-Allow-Methods': methods,
@@ -48,8 +55,8 @@ export function cors(options: CorsOptions): Cors {
         'Access-Control-Max-Age': maxAge,
         Vary: 'Origin, Access-Control-Request-Headers',
       });
-      if (granted) {
-        headers.set('Access-Control-Allow-Origin', granted);
+      if (grant) {
+        headers.set('Access-Control-Allow-Origin', grant);
         headers.set('Access-Control-Expose-Headers', expose);
       }
       return new Response(null, { status: 204, headers });
@@ -59,20 +66,17 @@ export function cors(options: CorsOptions): Cors {
     // The route's answer depends on Origin, so caches must key on it.
     const headers = c.res.headers;
     headers.append('Vary', 'Origin');
-    if (granted) {
-      headers.set('Access-Control-Allow-Origin', granted);
+    if (grant) {
+      headers.set('Access-Control-Allow-Origin', grant);
       headers.set('Access-Control-Expose-Headers', expose);
     }
   };
 
   const send = (c: Context, answer: PreparedAnswer): Response => {
     sent.add(c);
-    const granted = grantedOrigin(c);
-    const headers = granted
-      ? { ...answer.headers, 'Access-Control-Allow-Origin': granted, 'Access-Control-Expose-Headers': expose }
-      : answer.headers;
+    const headers = preparedHeaders(answer, c.req.header('origin'));
     return new Response(answer.body, { status: answer.status, headers });
   };
 
-  return { middleware, send };
+  return { middleware, send, preparedHeaders };
 }

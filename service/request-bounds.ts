@@ -5,7 +5,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { ERROR_CODES } from '../lib/api/schema';
 import { ApiError } from './errors';
 import type { ServicePolicy } from './policy';
-import { clientKey, type LimitClass, RateLimiter } from './rate-limit';
+import { clientKey, type LimitClass, RateLimiter, type TakeResult } from './rate-limit';
 
 /** The node server's request object, where @hono/node-server puts it. */
 interface NodeBindings {
@@ -20,19 +20,36 @@ export function limitClassOf(method: string, path: string): LimitClass | undefin
   return 'read';
 }
 
+/** The per-client rate limit, one for the app's middleware and the server's prepared answers. */
+export interface ClientLimiter {
+  /** The configured header naming the client's address (lowercase), if any. */
+  readonly header: string | undefined;
+  /**
+   * Takes one request of `kind` from its client: the first address in the configured header when
+   * it has one, else the TCP peer.
+   */
+  take(kind: LimitClass, forwarded: string | undefined, remoteAddress: string | undefined): TakeResult;
+}
+
+/** The service's client limiter (null when the policy sets no rate limits). */
+export function clientLimiter(policy: ServicePolicy): ClientLimiter | null {
+  if (!policy.rateLimits) return null;
+  const limiter = new RateLimiter(policy.rateLimits);
+  const header = policy.clientAddressHeader?.toLowerCase();
+  return {
+    header,
+    take(kind, forwarded, remoteAddress) {
+      const first = header === undefined ? undefined : forwarded?.split(',')[0]?.trim();
+      return limiter.take(kind, clientKey(first || remoteAddress));
+    },
+  };
+}
+
 export function requestBounds(
   policy: ServicePolicy,
   fail: (c: Context, error: ApiError) => Response,
+  limiter: ClientLimiter | null,
 ): MiddlewareHandler {
-  const limiter = policy.rateLimits ? new RateLimiter(policy.rateLimits) : null;
-  const header = policy.clientAddressHeader?.toLowerCase();
-  const clientOf = (c: Context): string => {
-    if (header) {
-      const forwarded = c.req.header(header)?.split(',')[0]?.trim();
-      if (forwarded) return clientKey(forwarded);
-    }
-    return clientKey((c.env as NodeBindings | undefined)?.incoming?.socket?.remoteAddress);
-  };
   return async (c, next) => {
     // Path and query as sent: what follows the origin (no URL parse per request).
     const url = c.req.url;
@@ -49,7 +66,9 @@ export function requestBounds(
     }
     const kind = limiter ? limitClassOf(c.req.method, c.req.path) : undefined;
     if (limiter && kind) {
-      const taken = limiter.take(kind, clientOf(c));
+      const forwarded = limiter.header === undefined ? undefined : c.req.header(limiter.header);
+      const peer = (c.env as NodeBindings | undefined)?.incoming?.socket?.remoteAddress;
+      const taken = limiter.take(kind, forwarded, peer);
       if (!taken.ok) {
         c.header('Retry-After', String(taken.retryAfterSeconds));
         return fail(

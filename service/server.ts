@@ -1,13 +1,16 @@
-// Listens with @hono/node-server. Default 127.0.0.1:8787; port 0 picks a free port.
-import type { Server } from 'node:http';
+// Listens with node:http: a request for a prepared answer (service/prepared-routes.ts) is written
+// by the server, every other one goes to the app through @hono/node-server. Default
+// 127.0.0.1:8787; port 0 picks a free port.
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { createServiceApp, type ServiceDeps } from './app';
+import { createService, type ServiceDeps } from './app';
 import { createRpcChainReaders } from './chain-reader';
 import { type ConnectionStats, connectionServerOptions, guardConnections } from './connection-limits';
 import type { ServiceManifest } from './manifest';
 import { resolvePolicy } from './policy';
+import type { PreparedRoutes } from './prepared-routes';
 
 export interface StartServiceOptions extends Partial<Omit<ServiceDeps, 'manifest'>> {
   manifest: ServiceManifest;
@@ -20,6 +23,8 @@ export interface RunningService {
   close(): Promise<void>;
   /** Open sockets, answers queued in the process, refusals (this process only). */
   connections?(): ConnectionStats;
+  /** Prepared answers the server wrote before the app (this process only). */
+  preparedAnswers?(): number;
 }
 
 export const DEFAULT_SERVICE_PORT = 8787;
@@ -32,11 +37,15 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   // The app is made once the address is known: unless configured, the logo URL base is where we
   // listen (configuration decides it, never a request's Host header).
   let app: Hono | undefined;
-  const server = createAdaptorServer({
-    fetch: (request, env) => app?.fetch(request, env) ?? new Response(null, { status: 503 }),
-    hostname: host,
-    serverOptions: connectionServerOptions(policy.connections),
-  }) as Server;
+  let prepared: PreparedRoutes | undefined;
+  const toApp = getRequestListener(
+    (request, env) => app?.fetch(request, env) ?? new Response(null, { status: 503 }),
+    { hostname: host },
+  );
+  const server = createServer(connectionServerOptions(policy.connections), (request, response) => {
+    if (prepared?.serve(request, response)) return;
+    void toApp(request, response);
+  });
   const guard = guardConnections(server, policy.connections);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -48,14 +57,15 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${urlHost}:${address.port}`;
-  app = createServiceApp({
+  ({ app, prepared } = createService({
     ...deps,
     readers,
     policy: { ...deps.policy, publicBaseUrl: deps.policy?.publicBaseUrl ?? url },
-  });
+  }));
   return {
     url,
     connections: guard.stats,
+    preparedAnswers: () => prepared?.served ?? 0,
     close: () =>
       new Promise<void>((resolve, reject) => {
         // Keep-alive sockets would hold close() open until they time out.
