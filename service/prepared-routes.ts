@@ -1,12 +1,12 @@
 // Answers made once (service/prepared-answer.ts: the token lists, their 304s, the bench's sized
 // no-op) are written by the server itself, before the app: a GET whose request target is exactly a
 // prepared answer's path is answered from its bytes and frozen header object, with no Hono context,
-// router pass, middleware, Request or Response made for it (about a third of a list answer's CPU in
-// the service, the rest being the bytes' own write: docs/PERFORMANCE.md). What the app applies to
-// such a request is applied here the same way: the client's rate limit and the CORS grant by
-// Origin. A request the limit refuses goes on to the app, which answers the contract's 429 (a
-// refusal takes nothing from the bucket, so no request is counted twice). Anything else (HEAD, a
-// query string, another spelling of the path, an unknown chain) is the app's, answered as before.
+// router pass, middleware, Request or Response made for it (what that saves: docs/PERFORMANCE.md,
+// "Prepared answers before the app"). What the app applies to such a request is applied here the
+// same way: the client's rate limit and the CORS grant by Origin. A request the limit refuses goes
+// on to the app, which answers the contract's 429 (a refusal takes nothing from the bucket, so no
+// request is counted twice). Anything else (HEAD, a query string, another spelling of the path, an
+// unknown chain) is the app's, answered as before.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Cors } from './cors';
 import type { PreparedAnswer } from './prepared-answer';
