@@ -9,7 +9,7 @@
 // extension's Origin), tokens-304, noop-post,
 // quote-hit (one body: every answer from the per-block cache), quote-repeated (the mix's repeated
 // bodies: all from the cache), quote-mix, quote-new.
-import { PerformanceObserver } from 'node:perf_hooks';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { startDevnet } from '../devnet/start';
 import { QuoteAnswerCache } from '../service/quote-cache';
@@ -100,7 +100,12 @@ async function main(): Promise<void> {
   }
 }
 
-const GC_KINDS: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak', 16: 'minor' };
+const GC_KINDS: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak',
+};
 
 /** The stage's GC pauses: µs per request by kind, and how many. */
 function gcSummary(entries: PerformanceEntry[], requests: number): string {
