@@ -43,7 +43,13 @@ export function preparedRoutes(
           limiter.header === undefined ? undefined : headerText(request.headers[limiter.header]);
         if (!limiter.take(kind, forwarded, request.socket.remoteAddress).ok) return false;
       }
-      const answer = route(request.headers);
+      let answer: PreparedAnswer;
+      try {
+        answer = route(request.headers);
+      } catch {
+        // Not expected (lookups of answers that exist); the app answers it, its errors included.
+        return false;
+      }
       response.writeHead(answer.status, cors.preparedHeaders(answer, request.headers.origin));
       response.end(answer.body ?? undefined);
       served++;
