@@ -12,7 +12,13 @@ import * as z from 'zod/mini';
 import { type Address, AddressSchema } from '@/lib/api/schema';
 import { wipe } from './bytes';
 import { childNode, derivePath, masterNode, wipeNode } from './hd-key';
-import { type MnemonicIssue, type PrivateKeyIssue, parsePrivateKey, validateMnemonic } from './mnemonic';
+import {
+  type MnemonicIssue,
+  mnemonicToSeed,
+  type PrivateKeyIssue,
+  parsePrivateKey,
+  validateMnemonic,
+} from './mnemonic';
 import type { VaultSecrets } from './vault';
 
 /** BIP-44 Ethereum external chain; account i is its child i (the path MetaMask and anvil use). */
@@ -146,24 +152,6 @@ function checkedIndex(index: number): number {
   return index;
 }
 
-/** BIP-39 seed: PBKDF2-HMAC-SHA512(NFKD phrase, "mnemonic", 2048) through WebCrypto (no passphrase). */
-async function seedOf(mnemonic: string): Promise<Uint8Array<ArrayBuffer>> {
-  const encoder = new TextEncoder();
-  const base = await globalThis.crypto.subtle.importKey(
-    'raw',
-    encoder.encode(mnemonic.normalize('NFKD')),
-    'PBKDF2',
-    false,
-    ['deriveBits'],
-  );
-  const bits = await globalThis.crypto.subtle.deriveBits(
-    { name: 'PBKDF2', hash: 'SHA-512', salt: encoder.encode('mnemonic'), iterations: 2048 },
-    base,
-    512,
-  );
-  return new Uint8Array(bits);
-}
-
 /**
  * Runs `use` with the private key of each index, computing the (slow) seed once. Keys are handed
  * out one at a time and the HD nodes wiped after, best effort.
@@ -173,7 +161,7 @@ async function withDerivedKeys<T>(
   indices: readonly number[],
   use: (privateKey: Hex, index: number) => T,
 ): Promise<T[]> {
-  const seed = await seedOf(checkedMnemonic(mnemonic));
+  const seed = await mnemonicToSeed(checkedMnemonic(mnemonic));
   const root = await masterNode(seed).finally(() => wipe(seed));
   const parent = await derivePath(root, DERIVATION_PARENT_PATH).finally(() => wipeNode(root));
   try {
