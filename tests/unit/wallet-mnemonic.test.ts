@@ -1,7 +1,7 @@
-import { pbkdf2Sync } from 'node:crypto';
+import { createHash, pbkdf2Sync } from 'node:crypto';
 import fc from 'fast-check';
 import { bytesToHex, hexToBytes } from 'viem';
-import { HDKey } from 'viem/accounts';
+import { english, HDKey } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { masterNode } from '@/lib/wallet/hd-key';
 import {
@@ -48,6 +48,15 @@ describe('BIP-39 phrases', () => {
     });
   });
 
+  it('reads the BIP-39 English list byte for byte (SHA-256 of english.txt as published with BIP-39)', () => {
+    const file = `${english.join('\n')}\n`;
+    expect(createHash('sha256').update(file).digest('hex')).toBe(
+      '2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda',
+    );
+    // The over-long-word rule below relies on this: no word has more than 8 letters.
+    expect(Math.max(...english.map((word) => word.length))).toBe(8);
+  });
+
   it('refuses entropy of a length BIP-39 does not define', () => {
     expect(() => entropyToMnemonic(new Uint8Array(15))).toThrow(RangeError);
     expect(() => entropyToMnemonic(new Uint8Array(17))).toThrow(RangeError);
@@ -84,6 +93,11 @@ describe('BIP-39 phrases', () => {
     [0, ''],
     [0, ' \n '],
     [1, 'test'],
+    [3, 'test test junk'],
+    [9, `${'test '.repeat(8)}junk`],
+    [14, `${ANVIL} test test`],
+    [25, `${'abandon '.repeat(24)}art`],
+    [27, `${'abandon '.repeat(26)}art`],
   ])('names a wrong word count (%i words)', (count, phrase) => {
     const check = validateMnemonic(phrase);
     expect(check).toMatchObject({ ok: false, issue: { code: 'WRONG_WORD_COUNT', count } });
