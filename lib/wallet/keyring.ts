@@ -25,6 +25,11 @@ import type { VaultSecrets } from './vault';
 export const DERIVATION_PARENT_PATH = "m/44'/60'/0'/0";
 export const MAX_DERIVED_INDEX = 2 ** 31 - 1; // non-hardened children only
 export const ACCOUNT_NAME_MAX = 40;
+/**
+ * The list is read from storage.local (outside the trust boundary) and each derived account costs
+ * a derivation at unlock (~1 ms): a planted list of 100,000 would stall every unlock for minutes.
+ */
+export const MAX_ACCOUNTS = 1_000;
 
 const AccountNameSchema = z.string().check(
   z.trim(),
@@ -60,7 +65,7 @@ export type ImportedAccountMeta = z.infer<typeof ImportedAccountMetaSchema>;
 /** The keyring metadata as stored (storage.local): no secrets. */
 export const KeyringMetaSchema = z
   .object({
-    accounts: z.array(AccountMetaSchema),
+    accounts: z.array(AccountMetaSchema).check(z.maxLength(MAX_ACCOUNTS)),
     activeId: z.nullable(z.string()),
   })
   .check(
@@ -103,6 +108,7 @@ export type KeyringErrorCode =
   | 'UNKNOWN_ACCOUNT'
   | 'INVALID_NAME'
   | 'INVALID_INDEX'
+  | 'TOO_MANY_ACCOUNTS'
   | 'MISMATCH';
 
 /**
@@ -205,6 +211,12 @@ function checkedName(name: string): string {
   return parsed.data;
 }
 
+function checkRoomFor(meta: KeyringMeta): void {
+  if (meta.accounts.length >= MAX_ACCOUNTS) {
+    throw new KeyringError('TOO_MANY_ACCOUNTS', `A wallet holds at most ${MAX_ACCOUNTS} accounts.`);
+  }
+}
+
 function findByAddress(meta: KeyringMeta, address: string): AccountMeta | undefined {
   const lower = address.toLowerCase();
   return meta.accounts.find((a) => a.address.toLowerCase() === lower);
@@ -238,6 +250,7 @@ export async function addDerivedAccount(
 ): Promise<{ meta: KeyringMeta; account: DerivedAccountMeta }> {
   if (!secrets.mnemonic)
     throw new KeyringError('NO_MNEMONIC', 'This wallet has no recovery phrase to derive from.');
+  checkRoomFor(meta);
   const used = meta.accounts.flatMap((a) => (a.kind === 'derived' ? [a.index] : []));
   let index = used.length === 0 ? 0 : Math.max(...used) + 1;
   let address = (await deriveAccount(secrets.mnemonic, index)).address;
@@ -265,6 +278,7 @@ export function importKeyAccount(
   privateKey: string,
   name?: string,
 ): { meta: KeyringMeta; secrets: VaultSecrets; account: ImportedAccountMeta } {
+  checkRoomFor(meta);
   const parsed = parsePrivateKey(privateKey);
   if (!parsed.ok) {
     throw new KeyringError('INVALID_PRIVATE_KEY', 'The private key is not valid.', {
