@@ -12,13 +12,24 @@ import * as z from 'zod/mini';
 import { type Address, AddressSchema } from '@/lib/api/schema';
 import { wipe } from './bytes';
 import { childNode, derivePath, masterNode, wipeNode } from './hd-key';
-import { type MnemonicIssue, type PrivateKeyIssue, parsePrivateKey, validateMnemonic } from './mnemonic';
+import {
+  type MnemonicIssue,
+  mnemonicToSeed,
+  type PrivateKeyIssue,
+  parsePrivateKey,
+  validateMnemonic,
+} from './mnemonic';
 import type { VaultSecrets } from './vault';
 
 /** BIP-44 Ethereum external chain; account i is its child i (the path MetaMask and anvil use). */
 export const DERIVATION_PARENT_PATH = "m/44'/60'/0'/0";
 export const MAX_DERIVED_INDEX = 2 ** 31 - 1; // non-hardened children only
 export const ACCOUNT_NAME_MAX = 40;
+/**
+ * The list is read from storage.local (outside the trust boundary) and each derived account costs
+ * a derivation at unlock (~1 ms): a planted list of 100,000 would stall every unlock for minutes.
+ */
+export const MAX_ACCOUNTS = 1_000;
 
 const AccountNameSchema = z.string().check(
   z.trim(),
@@ -54,7 +65,7 @@ export type ImportedAccountMeta = z.infer<typeof ImportedAccountMetaSchema>;
 /** The keyring metadata as stored (storage.local): no secrets. */
 export const KeyringMetaSchema = z
   .object({
-    accounts: z.array(AccountMetaSchema),
+    accounts: z.array(AccountMetaSchema).check(z.maxLength(MAX_ACCOUNTS)),
     activeId: z.nullable(z.string()),
   })
   .check(
@@ -97,6 +108,7 @@ export type KeyringErrorCode =
   | 'UNKNOWN_ACCOUNT'
   | 'INVALID_NAME'
   | 'INVALID_INDEX'
+  | 'TOO_MANY_ACCOUNTS'
   | 'MISMATCH';
 
 /**
@@ -146,24 +158,6 @@ function checkedIndex(index: number): number {
   return index;
 }
 
-/** BIP-39 seed: PBKDF2-HMAC-SHA512(NFKD phrase, "mnemonic", 2048) through WebCrypto (no passphrase). */
-async function seedOf(mnemonic: string): Promise<Uint8Array<ArrayBuffer>> {
-  const encoder = new TextEncoder();
-  const base = await globalThis.crypto.subtle.importKey(
-    'raw',
-    encoder.encode(mnemonic.normalize('NFKD')),
-    'PBKDF2',
-    false,
-    ['deriveBits'],
-  );
-  const bits = await globalThis.crypto.subtle.deriveBits(
-    { name: 'PBKDF2', hash: 'SHA-512', salt: encoder.encode('mnemonic'), iterations: 2048 },
-    base,
-    512,
-  );
-  return new Uint8Array(bits);
-}
-
 /**
  * Runs `use` with the private key of each index, computing the (slow) seed once. Keys are handed
  * out one at a time and the HD nodes wiped after, best effort.
@@ -173,7 +167,7 @@ async function withDerivedKeys<T>(
   indices: readonly number[],
   use: (privateKey: Hex, index: number) => T,
 ): Promise<T[]> {
-  const seed = await seedOf(checkedMnemonic(mnemonic));
+  const seed = await mnemonicToSeed(checkedMnemonic(mnemonic));
   const root = await masterNode(seed).finally(() => wipe(seed));
   const parent = await derivePath(root, DERIVATION_PARENT_PATH).finally(() => wipeNode(root));
   try {
@@ -217,6 +211,12 @@ function checkedName(name: string): string {
   return parsed.data;
 }
 
+function checkRoomFor(meta: KeyringMeta): void {
+  if (meta.accounts.length >= MAX_ACCOUNTS) {
+    throw new KeyringError('TOO_MANY_ACCOUNTS', `A wallet holds at most ${MAX_ACCOUNTS} accounts.`);
+  }
+}
+
 function findByAddress(meta: KeyringMeta, address: string): AccountMeta | undefined {
   const lower = address.toLowerCase();
   return meta.accounts.find((a) => a.address.toLowerCase() === lower);
@@ -250,6 +250,7 @@ export async function addDerivedAccount(
 ): Promise<{ meta: KeyringMeta; account: DerivedAccountMeta }> {
   if (!secrets.mnemonic)
     throw new KeyringError('NO_MNEMONIC', 'This wallet has no recovery phrase to derive from.');
+  checkRoomFor(meta);
   const used = meta.accounts.flatMap((a) => (a.kind === 'derived' ? [a.index] : []));
   let index = used.length === 0 ? 0 : Math.max(...used) + 1;
   let address = (await deriveAccount(secrets.mnemonic, index)).address;
@@ -277,6 +278,7 @@ export function importKeyAccount(
   privateKey: string,
   name?: string,
 ): { meta: KeyringMeta; secrets: VaultSecrets; account: ImportedAccountMeta } {
+  checkRoomFor(meta);
   const parsed = parsePrivateKey(privateKey);
   if (!parsed.ok) {
     throw new KeyringError('INVALID_PRIVATE_KEY', 'The private key is not valid.', {

@@ -55,12 +55,16 @@ export function normaliseMnemonic(input: string): string {
 
 export type MnemonicIssue =
   | { code: 'WRONG_WORD_COUNT'; count: number; message: string }
-  | { code: 'UNKNOWN_WORD'; word: string; position: number; suggestion?: string; message: string }
+  // `word` is absent when it is too long to be a word (never quoted: it may be a pasted secret).
+  | { code: 'UNKNOWN_WORD'; word?: string; position: number; suggestion?: string; message: string }
   | { code: 'BAD_CHECKSUM'; message: string };
 
 export type MnemonicCheck =
   | { ok: true; mnemonic: string; wordCount: MnemonicWordCount }
   | { ok: false; issue: MnemonicIssue };
+
+/** The longest word of the English list has 8 letters: anything longer is not a mistyped word. */
+const LONGEST_WORD = 8;
 
 /** BIP-39 words are unique in their first four letters: a typo that keeps them has one candidate. */
 function suggestionFor(word: string): string | undefined {
@@ -68,6 +72,30 @@ function suggestionFor(word: string): string | undefined {
   const prefix = word.slice(0, 4);
   const candidates = english.filter((w) => w.startsWith(prefix));
   return candidates.length === 1 ? candidates[0] : undefined;
+}
+
+/**
+ * A word not in the list, named with its position. A "word" longer than any in the list is not
+ * quoted: it is words run together (a phrase pasted with commas) or a pasted key, a secret.
+ */
+function unknownWord(word: string, position: number): MnemonicIssue {
+  if (word.length > LONGEST_WORD) {
+    return {
+      code: 'UNKNOWN_WORD',
+      position,
+      message: `Word ${position} is not in the BIP-39 English word list: it has ${word.length} characters, and a word has 3 to ${LONGEST_WORD} letters. Separate the words with spaces.`,
+    };
+  }
+  const suggestion = suggestionFor(word);
+  return {
+    code: 'UNKNOWN_WORD',
+    word,
+    position,
+    ...(suggestion ? { suggestion } : {}),
+    message:
+      `Word ${position} ("${word}") is not in the BIP-39 English word list` +
+      (suggestion ? `: did you mean "${suggestion}"?` : '.'),
+  };
 }
 
 /**
@@ -80,21 +108,7 @@ export function validateMnemonic(input: string): MnemonicCheck {
   const indices: number[] = [];
   for (const [i, word] of words.entries()) {
     const index = indexOfWord(word);
-    if (index === undefined) {
-      const suggestion = suggestionFor(word);
-      return {
-        ok: false,
-        issue: {
-          code: 'UNKNOWN_WORD',
-          word,
-          position: i + 1,
-          ...(suggestion ? { suggestion } : {}),
-          message:
-            `Word ${i + 1} ("${word}") is not in the BIP-39 English word list` +
-            (suggestion ? `: did you mean "${suggestion}"?` : '.'),
-        },
-      };
-    }
+    if (index === undefined) return { ok: false, issue: unknownWord(word, i + 1) };
     indices.push(index);
   }
   const count = words.length;
@@ -127,6 +141,29 @@ export function validateMnemonic(input: string): MnemonicCheck {
     };
   }
   return { ok: true, mnemonic, wordCount: count as MnemonicWordCount };
+}
+
+/**
+ * The BIP-39 seed: PBKDF2-HMAC-SHA512 of the NFKD phrase, salt "mnemonic" + the NFKD passphrase,
+ * 2048 rounds, 64 bytes (WebCrypto). The phrase is used as given: validate it first. The UTF-8
+ * copies made here are wiped; the strings themselves cannot be.
+ */
+export async function mnemonicToSeed(mnemonic: string, passphrase = ''): Promise<Uint8Array<ArrayBuffer>> {
+  const encoder = new TextEncoder();
+  const password = encoder.encode(mnemonic.normalize('NFKD'));
+  const salt = encoder.encode(`mnemonic${passphrase.normalize('NFKD')}`);
+  try {
+    const base = await globalThis.crypto.subtle.importKey('raw', password, 'PBKDF2', false, ['deriveBits']);
+    const bits = await globalThis.crypto.subtle.deriveBits(
+      { name: 'PBKDF2', hash: 'SHA-512', salt, iterations: 2048 },
+      base,
+      512,
+    );
+    return new Uint8Array(bits);
+  } finally {
+    wipe(password);
+    wipe(salt);
+  }
 }
 
 export type PrivateKeyIssue =

@@ -8,6 +8,7 @@
 import * as z from 'zod/mini';
 import type { Settings } from '@/lib/settings/settings';
 import type { RouterPinsMap } from '@/lib/state/pipeline-state';
+import { wipe } from './bytes';
 import type { VaultSecrets } from './vault';
 
 const MacSchema = z.string().check(z.regex(/^[0-9a-f]{64}$/));
@@ -136,9 +137,11 @@ const MAC_INFO = new TextEncoder().encode('swaplane trust-settings mac v1');
 export async function deriveTrustKey(secrets: VaultSecrets): Promise<CryptoKey> {
   const material = secrets.mnemonic ?? secrets.importedKeys[0]?.privateKey;
   if (!material) throw new Error('the vault holds no secret to derive the settings key from');
-  const base = await crypto.subtle.importKey('raw', new TextEncoder().encode(material), 'HKDF', false, [
-    'deriveKey',
-  ]);
+  // The secret's UTF-8 copy is wiped once imported (the string itself cannot be).
+  const materialBytes = new TextEncoder().encode(material);
+  const base = await crypto.subtle
+    .importKey('raw', materialBytes, 'HKDF', false, ['deriveKey'])
+    .finally(() => wipe(materialBytes));
   return crypto.subtle.deriveKey(
     { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(32), info: MAC_INFO },
     base,

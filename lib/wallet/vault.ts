@@ -186,20 +186,21 @@ async function deriveKey(
   salt: Uint8Array<ArrayBuffer>,
   iterations: number,
 ): Promise<{ key: CryptoKey; sessionKey: string }> {
-  const passwordKey = await subtle().importKey(
-    'raw',
-    encoder.encode(normalisePassword(password)),
-    'PBKDF2',
-    false,
-    ['deriveBits'],
-  );
-  const raw = new Uint8Array(
-    await subtle().deriveBits(
-      { name: 'PBKDF2', hash: 'SHA-256', salt, iterations },
-      passwordKey,
-      KEY_BYTES * 8,
-    ),
-  );
+  // The password's UTF-8 copy is ours to wipe (the string itself cannot be).
+  const passwordBytes = encoder.encode(normalisePassword(password));
+  let raw: Uint8Array<ArrayBuffer>;
+  try {
+    const passwordKey = await subtle().importKey('raw', passwordBytes, 'PBKDF2', false, ['deriveBits']);
+    raw = new Uint8Array(
+      await subtle().deriveBits(
+        { name: 'PBKDF2', hash: 'SHA-256', salt, iterations },
+        passwordKey,
+        KEY_BYTES * 8,
+      ),
+    );
+  } finally {
+    wipe(passwordBytes);
+  }
   try {
     return { key: await importAesKey(raw), sessionKey: bytesToBase64(raw) };
   } finally {

@@ -190,7 +190,14 @@ describe('logs', () => {
   it('error answers name what is wrong without echoing the secret', async () => {
     const badPhrase = await send(importMessage('mnemonic', `${ANVIL} extra`));
     const badKey = await send(importMessage('privateKey', `0x${IMPORTED_KEY}zz`));
-    for (const answer of [badPhrase, badKey]) {
+    // Pasted in the wrong field: a key as a phrase (one over-long "word", never quoted), a phrase as
+    // a key, and a phrase run together with commas.
+    const keyAsPhrase = await send(importMessage('mnemonic', `0x${IMPORTED_KEY}`));
+    const phraseAsKey = await send(importMessage('privateKey', ANVIL));
+    const runTogether = await send(importMessage('mnemonic', ANVIL.replaceAll(' ', ',')));
+    expect(keyAsPhrase).toMatchObject({ error: { code: 'INVALID_MNEMONIC_UNKNOWN_WORD' } });
+    expect(JSON.stringify(runTogether)).not.toContain('test,test');
+    for (const answer of [badPhrase, badKey, keyAsPhrase, phraseAsKey, runTogether]) {
       expect(answer.ok).toBe(false);
       const text = JSON.stringify(answer);
       expect(text).not.toContain(IMPORTED_KEY);

@@ -1,13 +1,23 @@
 import fc from 'fast-check';
 import { bytesToHex, type Hex, hexToBytes } from 'viem';
 import { HDKey } from 'viem/accounts';
-import { describe, expect, it } from 'vitest';
-import { childNode, derivePath, HARDENED_OFFSET, masterNode, wipeNode } from '@/lib/wallet/hd-key';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  childNode,
+  derivePath,
+  HARDENED_OFFSET,
+  MAX_PATH_DEPTH,
+  masterNode,
+  parsePath,
+  wipeNode,
+} from '@/lib/wallet/hd-key';
 
 const hex = (bytes: Uint8Array) => bytesToHex(bytes).slice(2);
 const seedOf = (text: string) => hexToBytes(`0x${text}` as Hex) as Uint8Array<ArrayBuffer>;
 
-// BIP-32's published test vectors 1-3 (private key and chain code of each node; vector 3 keeps a leading zero).
+// BIP-32's published test vectors 1-4 (private key and chain code of each node; vectors 3 and 4 keep
+// leading zeros: the master of 3 and m/0H of 4 start with 00). Vector 4's nodes are its xprv strings
+// decoded (Base58Check, so a mistyped digit cannot pass). Vector 5 is invalid extended keys: no input here.
 const VECTORS: { seed: string; nodes: [path: string, key: string, chainCode: string][] }[] = [
   {
     seed: '000102030405060708090a0b0c0d0e0f',
@@ -94,9 +104,57 @@ const VECTORS: { seed: string; nodes: [path: string, key: string, chainCode: str
       ],
     ],
   },
+  {
+    seed: '3ddd5602285899a946114506157c7997e5444528f3003f6134712147db19b678',
+    nodes: [
+      [
+        'm',
+        '12c0d59c7aa3a10973dbd3f478b65f2516627e3fe61e00c345be9a477ad2e215',
+        'd0c8a1f6edf2500798c3e0b54f1b56e45f6d03e6076abd36e5e2f54101e44ce6',
+      ],
+      [
+        'm/0H',
+        '00d948e9261e41362a688b916f297121ba6bfb2274a3575ac0e456551dfd7f7e',
+        'cdc0f06456a14876c898790e0b3b1a41c531170aec69da44ff7b7265bfe7743b',
+      ],
+      [
+        'm/0H/1H',
+        '3a2086edd7d9df86c3487a5905a1712a9aa664bce8cc268141e07549eaa8661d',
+        'a48ee6674c5264a237703fd383bccd9fad4d9378ac98ab05e6e7029b06360c0d',
+      ],
+    ],
+  },
 ];
 
+// Vector 4 as published: the xprv of m, m/0H and m/0H/1H.
+const VECTOR_4_XPRV = [
+  'xprv9s21ZrQH143K48vGoLGRPxgo2JNkJ3J3fqkirQC2zVdk5Dgd5w14S7fRDyHH4dWNHUgkvsvNDCkvAwcSHNAQwhwgNMgZhLtQC63zxwhQmRv',
+  'xprv9vB7xEWwNp9kh1wQRfCCQMnZUEG21LpbR9NPCNN1dwhiZkjjeGRnaALmPXCX7SgjFTiCTT6bXes17boXtjq3xLpcDjzEuGLQBM5ohqkao9G',
+  'xprv9xJocDuwtYCMNAo3Zw76WENQeAS6WGXQ55RCy7tDJ8oALr4FWkuVoHJeHVAcAqiZLE7Je3vZJHxspZdFHfnBEjHqU5hG1Jaj32dVoS6XLT1',
+];
+
+const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/** 64 bytes whose left half is `il`: what the next HMAC-SHA512 answers, to reach BIP-32's invalid cases. */
+function forcedHmac(il: bigint): ArrayBuffer {
+  const bytes = new Uint8Array(64).fill(7);
+  bytes.set(hexToBytes(`0x${il.toString(16).padStart(64, '0')}`), 0);
+  return bytes.buffer;
+}
+
+/** The next HMAC-SHA512 results are the forced ones; then WebCrypto answers again. */
+function forceNextHmacs(...results: ArrayBuffer[]) {
+  const spy = vi.spyOn(globalThis.crypto.subtle, 'sign');
+  spy.mockClear(); // counts start here, even when the spy was already set
+  for (const result of results) spy.mockImplementationOnce(async () => result);
+  return spy;
+}
+
 describe('BIP-32 derivation (lib/wallet/hd-key.ts)', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   it('derives the published test vectors', async () => {
     for (const { seed, nodes } of VECTORS) {
       const master = await masterNode(seedOf(seed));
@@ -125,8 +183,19 @@ describe('BIP-32 derivation (lib/wallet/hd-key.ts)', () => {
           expect(hex(node.chainCode)).toBe(hex(expected.chainCode as Uint8Array));
         },
       ),
-      { numRuns: 30 },
+      { numRuns: 200 },
     );
+  });
+
+  it('derives vector 4 exactly as its published xprv strings say (leading zero kept)', async () => {
+    const master = await masterNode(seedOf(VECTORS[3]?.seed as string));
+    for (const [depth, path] of ['m', 'm/0H', 'm/0H/1H'].entries()) {
+      const published = HDKey.fromExtendedKey(VECTOR_4_XPRV[depth] as string);
+      const node = await derivePath(master, path);
+      expect(node.privateKey).toHaveLength(32);
+      expect(hex(node.privateKey)).toBe(hex(published.privateKey as Uint8Array));
+      expect(hex(node.chainCode)).toBe(hex(published.chainCode as Uint8Array));
+    }
   });
 
   it('hands out children one at a time and zeroes a node when told', async () => {
@@ -153,5 +222,89 @@ describe('BIP-32 derivation (lib/wallet/hd-key.ts)', () => {
     await expect(derivePath(master, 'm/x')).rejects.toThrow('not a derivation step: x');
     await expect(derivePath(master, 'm/2147483648')).rejects.toThrow('not a derivation step: 2147483648');
     await expect(derivePath(master, 'm/1//2')).rejects.toThrow('not a derivation step: ');
+  });
+
+  it("parses paths strictly: one spelling per index, hardened as ' h or H, no sign, space or overflow", () => {
+    const H = HARDENED_OFFSET;
+    expect(parsePath('m')).toEqual([]);
+    expect(parsePath("m/44'/60'/0'/0/0")).toEqual([44 + H, 60 + H, H, 0, 0]);
+    expect(parsePath('m/44h/60H/0h/0/7')).toEqual([44 + H, 60 + H, H, 0, 7]);
+    expect(parsePath("m/2147483647'/2147483647")).toEqual([0xffffffff, 0x7fffffff]);
+    for (const [path, step] of [
+      ['m/01', '01'],
+      ['m/00', '00'],
+      ["m/007'", "007'"],
+      ['m/-1', '-1'],
+      ['m/+1', '+1'],
+      ['m/ 1', ' 1'],
+      ['m/1 ', '1 '],
+      ['m/1\n', '1\n'],
+      ['m/1e3', '1e3'],
+      ['m/0x10', '0x10'],
+      ["m/1''", "1''"],
+      ['m/1hh', '1hh'],
+      ["m/'", "'"],
+      ['m/2147483648', '2147483648'],
+      ["m/2147483648'", "2147483648'"],
+      ['m/4294967296', '4294967296'],
+      ['m/99999999999999999999', '99999999999999999999'],
+      ['m/\u0661', '\u0661'], // ARABIC-INDIC DIGIT ONE is not a decimal digit here
+      ['m/', ''],
+    ]) {
+      expect(() => parsePath(path as string), path).toThrow(`not a derivation step: ${step}`);
+    }
+    for (const path of ['M/0', ' m/0', 'm /0', '/0', '', "m'/0"]) {
+      expect(() => parsePath(path), path).toThrow('a derivation path starts with m');
+    }
+    expect(parsePath(`m${'/0'.repeat(MAX_PATH_DEPTH)}`)).toHaveLength(MAX_PATH_DEPTH);
+    expect(() => parsePath(`m${'/0'.repeat(MAX_PATH_DEPTH + 1)}`)).toThrow('at most 255 steps');
+  });
+
+  it('skips to the next index when IL >= n, as BIP-32 says (normal and hardened children)', async () => {
+    const master = await masterNode(seedOf(VECTORS[0]?.seed as string));
+    for (const index of [0, 5, HARDENED_OFFSET, HARDENED_OFFSET + 44]) {
+      const next = await childNode(master, index + 1);
+      for (const il of [CURVE_ORDER, 2n ** 256n - 1n]) {
+        const spy = forceNextHmacs(forcedHmac(il));
+        const child = await childNode(master, index);
+        expect(spy).toHaveBeenCalledTimes(2); // the forced result, then index + 1 from WebCrypto
+        expect({ key: hex(child.privateKey), chainCode: hex(child.chainCode) }).toEqual({
+          key: hex(next.privateKey),
+          chainCode: hex(next.chainCode),
+        });
+        spy.mockRestore();
+      }
+    }
+  });
+
+  it('skips to the next index when the child key would be 0, and accepts IL = n - 1', async () => {
+    const master = await masterNode(seedOf(VECTORS[0]?.seed as string));
+    const parentKey = BigInt(`0x${hex(master.privateKey)}`);
+    const next = await childNode(master, 1);
+    forceNextHmacs(forcedHmac(CURVE_ORDER - parentKey));
+    expect(hex((await childNode(master, 0)).privateKey)).toBe(hex(next.privateKey));
+    // IL = n - 1 is valid: the key is parentKey - 1, the chain code IR, nothing skipped.
+    const spy = forceNextHmacs(forcedHmac(CURVE_ORDER - 1n));
+    const edge = await childNode(master, 0);
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect(hex(edge.privateKey)).toBe((parentKey - 1n).toString(16).padStart(64, '0'));
+    expect(hex(edge.chainCode)).toBe('07'.repeat(32));
+  });
+
+  it('never lets a skip leave the range asked for, and refuses an invalid master key', async () => {
+    const master = await masterNode(seedOf(VECTORS[0]?.seed as string));
+    forceNextHmacs(forcedHmac(CURVE_ORDER));
+    await expect(childNode(master, HARDENED_OFFSET - 1)).rejects.toThrow('no valid child key');
+    forceNextHmacs(forcedHmac(CURVE_ORDER));
+    await expect(childNode(master, 0xffffffff)).rejects.toThrow('no valid child key');
+    // A failed step inside a path fails the whole path (no silent shorter path).
+    forceNextHmacs(forcedHmac(0n), forcedHmac(CURVE_ORDER));
+    await expect(derivePath(master, "m/0'/2147483647")).rejects.toThrow('no valid child key');
+    for (const il of [0n, CURVE_ORDER, CURVE_ORDER + 1n]) {
+      forceNextHmacs(forcedHmac(il));
+      await expect(masterNode(seedOf(VECTORS[0]?.seed as string))).rejects.toThrow(
+        'this seed derives an invalid master key',
+      );
+    }
   });
 });

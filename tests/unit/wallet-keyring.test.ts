@@ -13,6 +13,7 @@ import {
   KeyringError,
   type KeyringMeta,
   KeyringMetaSchema,
+  MAX_ACCOUNTS,
   renameAccount,
   setActive,
   signerFor,
@@ -227,6 +228,29 @@ describe('keyring', () => {
     expect((await refusal(() => verifyKeyring(meta, orphanKey))).code).toBe('MISMATCH');
     const otherPhrase = { ...secrets, mnemonic: TREZOR };
     expect((await refusal(() => verifyKeyring(meta, otherPhrase))).code).toBe('MISMATCH');
+  });
+
+  it('holds at most MAX_ACCOUNTS accounts: a planted longer list does not parse, and none is added past it', async () => {
+    // Imported-looking entries with distinct addresses: the list is what is stored, the secrets apart.
+    const listOf = (count: number): KeyringMeta => ({
+      accounts: Array.from({ length: count }, (_, i) => ({
+        id: `imported:${i}`,
+        kind: 'imported' as const,
+        address: `0x${i.toString(16).padStart(40, '0')}` as const,
+        name: `Imported ${i + 1}`,
+      })),
+      activeId: 'imported:0',
+    });
+    const full = listOf(MAX_ACCOUNTS);
+    expect(KeyringMetaSchema.safeParse(full).success).toBe(true);
+    expect(KeyringMetaSchema.safeParse(listOf(MAX_ACCOUNTS + 1)).success).toBe(false);
+    const secrets = { mnemonic: ANVIL, importedKeys: [] };
+    expect((await refusal(() => addDerivedAccount(full, secrets))).code).toBe('TOO_MANY_ACCOUNTS');
+    expect((await refusal(() => importKeyAccount(full, secrets, ANVIL_KEYS[3]))).code).toBe(
+      'TOO_MANY_ACCOUNTS',
+    );
+    const roomForOne = listOf(MAX_ACCOUNTS - 1);
+    expect((await addDerivedAccount(roomForOne, secrets)).meta.accounts).toHaveLength(MAX_ACCOUNTS);
   });
 
   it('validates stored metadata: unique ids, addresses and indices, an existing active account', () => {

@@ -1,9 +1,13 @@
+import { createHash, pbkdf2Sync } from 'node:crypto';
 import fc from 'fast-check';
-import { hexToBytes } from 'viem';
+import { bytesToHex, hexToBytes } from 'viem';
+import { english, HDKey } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
+import { masterNode } from '@/lib/wallet/hd-key';
 import {
   checkConfirmation,
   entropyToMnemonic,
+  mnemonicToSeed,
   newMnemonic,
   normaliseMnemonic,
   parsePrivateKey,
@@ -11,6 +15,7 @@ import {
   SECP256K1_N,
   validateMnemonic,
 } from '@/lib/wallet/mnemonic';
+import { TREZOR_PASSPHRASE, TREZOR_VECTORS } from './wallet-bip39-vectors';
 
 const ANVIL = 'test test test test test test test test test test test junk';
 const ANVIL_KEY_0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
@@ -41,6 +46,15 @@ describe('BIP-39 phrases', () => {
       mnemonic: phrase,
       wordCount: phrase.split(' ').length,
     });
+  });
+
+  it('reads the BIP-39 English list byte for byte (SHA-256 of english.txt as published with BIP-39)', () => {
+    const file = `${english.join('\n')}\n`;
+    expect(createHash('sha256').update(file).digest('hex')).toBe(
+      '2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda',
+    );
+    // The over-long-word rule below relies on this: no word has more than 8 letters.
+    expect(Math.max(...english.map((word) => word.length))).toBe(8);
   });
 
   it('refuses entropy of a length BIP-39 does not define', () => {
@@ -79,6 +93,11 @@ describe('BIP-39 phrases', () => {
     [0, ''],
     [0, ' \n '],
     [1, 'test'],
+    [3, 'test test junk'],
+    [9, `${'test '.repeat(8)}junk`],
+    [14, `${ANVIL} test test`],
+    [25, `${'abandon '.repeat(24)}art`],
+    [27, `${'abandon '.repeat(26)}art`],
   ])('names a wrong word count (%i words)', (count, phrase) => {
     const check = validateMnemonic(phrase);
     expect(check).toMatchObject({ ok: false, issue: { code: 'WRONG_WORD_COUNT', count } });
@@ -101,6 +120,35 @@ describe('BIP-39 phrases', () => {
     });
   });
 
+  it('never quotes a "word" longer than any in the list: a pasted key or a phrase run together', () => {
+    const runTogether = ANVIL.replaceAll(' ', ',');
+    for (const [input, position] of [
+      [ANVIL_KEY_0, 1],
+      [`test test ${ANVIL_KEY_0.slice(2)}`, 3],
+      [runTogether, 1],
+      [`${'abandon '.repeat(11)}aboutabandon`, 12],
+    ] as const) {
+      const check = validateMnemonic(input);
+      expect(check).toMatchObject({ ok: false, issue: { code: 'UNKNOWN_WORD', position } });
+      const issue = check.ok ? undefined : check.issue;
+      expect(issue && 'word' in issue).toBe(false);
+      expect(issue?.message).toMatch(new RegExp(`^Word ${position} is not in the BIP-39 English word list`));
+      expect(issue?.message).toContain('Separate the words with spaces');
+      // Not even a fragment of the secret is echoed.
+      expect(issue?.message).not.toMatch(/ac0974|test,test|aboutabandon/);
+    }
+    // An eight-letter typo is still quoted: the longest words ("abstract", "category") have eight.
+    expect(validateMnemonic('abstracx')).toMatchObject({
+      ok: false,
+      issue: { code: 'UNKNOWN_WORD', word: 'abstracx', position: 1, message: /\("abstracx"\)/ },
+    });
+  });
+
+  it('accepts the words typed in full-width letters or with a pasted trailing newline (NFKD)', () => {
+    const fullWidth = ANVIL.replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+    expect(validateMnemonic(`${fullWidth}\n`)).toEqual({ ok: true, mnemonic: ANVIL, wordCount: 12 });
+  });
+
   it('reports a bad checksum when every word is valid but the phrase is not', () => {
     const check = validateMnemonic('abandon '.repeat(12));
     expect(check).toMatchObject({ ok: false, issue: { code: 'BAD_CHECKSUM' } });
@@ -109,6 +157,58 @@ describe('BIP-39 phrases', () => {
       ok: false,
       issue: { code: 'BAD_CHECKSUM' },
     });
+  });
+});
+
+describe('BIP-39 seeds', () => {
+  const hex = (bytes: Uint8Array) => bytesToHex(bytes).slice(2);
+
+  it.each(TREZOR_VECTORS)(
+    'holds TREZOR vector %s: phrase, seed with passphrase "TREZOR", master key',
+    async (entropy, phrase, seed, xprv) => {
+      expect(entropyToMnemonic(hexToBytes(`0x${entropy}`))).toBe(phrase);
+      expect(validateMnemonic(phrase)).toMatchObject({ ok: true, mnemonic: phrase });
+      const derived = await mnemonicToSeed(phrase, TREZOR_PASSPHRASE);
+      expect(hex(derived)).toBe(seed);
+      const master = await masterNode(derived);
+      const published = HDKey.fromExtendedKey(xprv);
+      expect(hex(master.privateKey)).toBe(hex(published.privateKey as Uint8Array));
+      expect(hex(master.chainCode)).toBe(hex(published.chainCode as Uint8Array));
+    },
+  );
+
+  it('has the well-known seed for "abandon ... about" without a passphrase', async () => {
+    expect(hex(await mnemonicToSeed(`${'abandon '.repeat(11)}about`))).toBe(
+      '5eb00bbddcf069084889a8ab9155568165f5c453ccb85e70811aaed6f6da5fc19a5ac40b389cd370d086206dec8aa6c43daea6690f20ad3d8d48b2d2ce9e38e4',
+    );
+  });
+
+  it('normalises the passphrase to NFKD: composed, decomposed and compatibility forms agree', async () => {
+    const composed = await mnemonicToSeed(ANVIL, 'caf\u00e9 \u2168'); // é, ROMAN NUMERAL NINE
+    const decomposed = await mnemonicToSeed(ANVIL, 'cafe\u0301 IX');
+    expect(hex(decomposed)).toBe(hex(composed));
+    expect(hex(await mnemonicToSeed(ANVIL, 'cafe IX'))).not.toBe(hex(composed));
+  });
+
+  it("agrees with node:crypto's PBKDF2 on random phrases and Unicode passphrases (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(16, 20, 24, 28, 32).chain((n) => fc.uint8Array({ minLength: n, maxLength: n })),
+        fc.string({ unit: 'grapheme', maxLength: 12 }),
+        async (entropy, passphrase) => {
+          const phrase = entropyToMnemonic(entropy);
+          const expected = pbkdf2Sync(
+            phrase.normalize('NFKD'),
+            `mnemonic${passphrase.normalize('NFKD')}`,
+            2048,
+            64,
+            'sha512',
+          );
+          expect(hex(await mnemonicToSeed(phrase, passphrase))).toBe(expected.toString('hex'));
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });
 
