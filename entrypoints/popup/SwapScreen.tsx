@@ -123,7 +123,6 @@ export function SwapScreen({ account }: { account: string | null }) {
         outText={liveOut}
         pendingOut={!liveOut && nextLoading && form.amount !== '' ? lastOut : null}
       />
-      {/* Under the form, not over it or in it: a notice that comes late never moves the form. */}
       <BalanceNotice
         token={from?.token}
         error={balanceOf(from?.token.address) === undefined ? balanceError : null}
