@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { TokenLogo } from '@/components/TokenLogo';
 import { formatAmount } from '@/lib/amounts';
 import { formatUsd, usdValue } from '@/lib/prices/usd';
-import { type HoldingRow, summariseHoldings } from '@/lib/tokens/holdings';
+import { type HoldingRow, inShownOrder, summariseHoldings } from '@/lib/tokens/holdings';
 
 export interface HoldingsProps {
   networkName: string;
@@ -101,7 +101,10 @@ export function Holdings(props: HoldingsProps) {
   useEffect(() => setPastFirstFrame(true), []);
   const open = !props.collapsed || shown;
   const summary = rows ? summariseHoldings(rows) : null;
-  const held = summary?.rows.filter((row) => row.balance > 0n) ?? [];
+  // The rows keep the order they were first shown in while the popup is open (see inShownOrder).
+  const order = useRef<string[]>([]);
+  const held = inShownOrder(summary?.rows.filter((row) => row.balance > 0n) ?? [], order.current);
+  order.current = held.map((row) => row.address);
   // Folded to its heading line (one height whatever it says), or a box of one fixed height whatever
   // it holds (skeleton rows, the rows, the empty wallet's words, an error, the note on old prices):
   // the swap form under it never moves as they come, only on the user's own pick or Show.
@@ -120,19 +123,6 @@ export function Holdings(props: HoldingsProps) {
         onShown={setShown}
       />
       <div class="holdings-body" id="holdings-body" hidden={!open}>
-        {props.pricesAsOf != null && summary && !summary.empty && (
-          <p class="muted holdings-note" data-testid="holdings-as-of">
-            USD values as of {asOfWords(props.pricesAsOf)}
-          </p>
-        )}
-        {error && (
-          <div class="error" role="alert">
-            <p>Balances could not be read: {error}</p>
-            <button type="button" class="compact" onClick={props.onRetry}>
-              Try again
-            </button>
-          </div>
-        )}
         {rows === null && !error && <SkeletonRows />}
         {summary?.empty && (
           <p class="holdings-empty" data-testid="holdings-empty">
@@ -161,6 +151,20 @@ export function Holdings(props: HoldingsProps) {
               </li>
             ))}
           </ul>
+        )}
+        {/* After the rows, not over them: a note or an error that comes late never moves a row. */}
+        {props.pricesAsOf != null && summary && !summary.empty && (
+          <p class="muted holdings-note" data-testid="holdings-as-of">
+            USD values as of {asOfWords(props.pricesAsOf)}
+          </p>
+        )}
+        {error && (
+          <div class="error" role="alert">
+            <p>Balances could not be read: {error}</p>
+            <button type="button" class="compact" onClick={props.onRetry}>
+              Try again
+            </button>
+          </div>
         )}
       </div>
       {props.updating && rows !== null && (

@@ -25,7 +25,7 @@ interface FormMotion {
   frames: number;
   /** The layout-shift score summed over the shifts after the button first showed (no input meanwhile). */
   shift: number;
-  /** What those shifts moved up or down in the form or over it (the holdings' rows aside). */
+  /** What those shifts moved up or down in the form or over it (the holdings' rows among them). */
   shifted: string[];
 }
 
@@ -68,13 +68,13 @@ function recordFormMotion() {
         const element = node instanceof Element ? node : node?.parentElement;
         const { previousRect: was, currentRect: now } = source;
         // What moves under a pointer: an element on screen before and after, gone up or down, in
-        // the form or over it. Text that only grows sideways (a balance landing), the holdings' own
-        // rows, and what comes after the form (a notice under it pushes the quote down) are not.
+        // the form or over it (the holdings' rows too). Text that only grows sideways (a balance
+        // landing) and what comes after the form (a notice under it pushes the quote down) are not.
         const vertical = was.height > 0 && now.height > 0 && Math.abs(now.y - was.y) > 1;
         const form = document.querySelector('form.swap');
         const afterForm =
           form && element && !form.contains(element) && form.compareDocumentPosition(element) & 4;
-        if (!vertical || element?.closest('.holdings') || afterForm) continue;
+        if (!vertical || afterForm) continue;
         motion.shifted.push(
           `${element ? `${element.tagName.toLowerCase()}.${element.className || element.id}` : '?'}: y ${was.y} -> ${now.y}`,
         );
