@@ -4,6 +4,7 @@
 // loop started before the popup's own scripts), and the layout shifts the browser reports after it.
 import type { BrowserContext, Page } from '@playwright/test';
 import {
+  checkAndShoot,
   ETH,
   expect,
   openProxiedPopup,
@@ -165,7 +166,7 @@ test('the swap form holds still while the holdings load: a first popup (no snaps
 
 proxiedTest(
   'a failing RPC: the holdings error, the list error and the balances that cannot be read do not move the form, unfolded and folded',
-  async ({ context, extensionId, rpcProxy, serviceProxy }) => {
+  async ({ context, extensionId, rpcProxy, serviceProxy }, testInfo) => {
     proxiedTest.setTimeout(120_000);
     // The RPC refuses everything from the start: the token list cannot be checked against the chain.
     rpcProxy.add({ fault: { kind: 'status', status: 503 } });
@@ -190,6 +191,8 @@ proxiedTest(
 
     const unfolded = await openAndRecord(context, popupUrl, POPUP_SIZES[0], failed);
     expectStill(unfolded.motion, 'holdings error, unfolded, 360x480');
+    // Axe-clean in light and dark, as a person sees it: the error inside the box, the cause under the form.
+    await checkAndShoot(unfolded.page, testInfo, 'holdings-error-unfolded-480');
     // A pair and an amount: the next popup opens on them, its holdings folded from the first frame.
     await pickToken(unfolded.page, 'from', 'ETH', ETH);
     await pickToken(unfolded.page, 'to', 'USDC', USDC);
@@ -207,6 +210,7 @@ proxiedTest(
     await folded.page.getByRole('button', { name: 'Show' }).click();
     await failed(folded.page);
     await expect(folded.page.getByRole('button', { name: 'Try again' }).first()).toBeVisible();
+    await checkAndShoot(folded.page, testInfo, 'holdings-error-folded-480');
     await folded.page.close();
   },
 );
