@@ -8,7 +8,10 @@ export interface AmountPanelProps {
   token: Token | undefined;
   /** Undefined while unknown. */
   balance: bigint | undefined;
-  /** Why the balance could not be read (the RPC's failure, named): shown instead of a balance. */
+  /**
+   * Why the balance could not be read (the RPC's failure, named): "not read" instead of a balance;
+   * the cause is said under the form (BalanceNotice), where its lines move nothing the user aims at.
+   */
   balanceError?: string | null | undefined;
   /** Shows "Max" when given. */
   onMax?: (() => void) | undefined;
@@ -47,11 +50,6 @@ export function AmountPanel(props: AmountPanelProps) {
           </span>
         )}
       </div>
-      {token && balance === undefined && props.balanceError && (
-        <p class="error balance-error" role="alert">
-          Balance could not be read: {props.balanceError}
-        </p>
-      )}
       <div class="panel-row panel-main">{props.children}</div>
       <div class="panel-row">
         <span class="muted usd" data-testid={props.usdTestId}>
@@ -60,6 +58,16 @@ export function AmountPanel(props: AmountPanelProps) {
         {props.note && <span class="muted note">{props.note}</span>}
       </div>
     </section>
+  );
+}
+
+/** The pay side's balance could not be read: its cause, named (shown under the form, never inside it). */
+export function BalanceNotice({ token, error }: { token: Token | undefined; error: string | null }) {
+  if (!token || !error) return null;
+  return (
+    <p class="error balance-error" role="alert">
+      Balance could not be read: {error}
+    </p>
   );
 }
 

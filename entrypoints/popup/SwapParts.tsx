@@ -15,7 +15,10 @@ import type { SwapForm } from './hooks/useSwapForm';
 import type { useSwapRun } from './hooks/useSwapRun';
 import { nativeOf, previewLeftApproval, revokeReviewed } from './swap-actions';
 
-/** The whole list could not be loaded (with Try again), or only not refreshed. */
+/**
+ * The whole list could not be loaded (with Try again), or only not refreshed. Shown under the form,
+ * never over it: a notice that comes after the first frame must not move the form down.
+ */
 export function ListNotices({
   error,
   refreshError,

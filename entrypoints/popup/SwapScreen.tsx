@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState } from 'preact/hooks';
+import { BalanceNotice } from '@/components/AmountPanel';
 import { QuoteCard } from '@/components/QuoteCard';
 import { formatAmount } from '@/lib/amounts';
 import { isNativeToken, type Quote, sameAddress, type Token } from '@/lib/api/schema';
@@ -109,11 +110,6 @@ export function SwapScreen({ account }: { account: string | null }) {
         swapStatus={swapStatus}
         logoUrl={logoUrl}
       />
-      <ListNotices
-        error={form.listError}
-        refreshError={Boolean(form.list?.refreshError)}
-        onRetry={form.retryList}
-      />
       <SwapFields
         form={form}
         picker={pickerProps(form, shortlist, logoUrl)}
@@ -126,6 +122,15 @@ export function SwapScreen({ account }: { account: string | null }) {
         usdOut={usdText(quoteFits ? BigInt(quote.outAmount) : null, to?.token)}
         outText={liveOut}
         pendingOut={!liveOut && nextLoading && form.amount !== '' ? lastOut : null}
+      />
+      <BalanceNotice
+        token={from?.token}
+        error={balanceOf(from?.token.address) === undefined ? balanceError : null}
+      />
+      <ListNotices
+        error={form.listError}
+        refreshError={Boolean(form.list?.refreshError)}
+        onRetry={form.retryList}
       />
       {session && (
         <QuoteCard

@@ -46,3 +46,18 @@ export function summariseHoldings(rows: readonly HoldingRow[]): HoldingsSummary 
   }
   return { rows: sorted, total, partial, empty: sorted.every((row) => row.balance === 0n) };
 }
+
+/**
+ * `rows` with those already on screen (`shown`, addresses in screen order) kept in that order and
+ * the others after them in their own: prices landing (which re-rank the rows by value) never move a
+ * row under the pointer while the popup is open; the next popup opens in value order.
+ */
+export function inShownOrder<Row extends { address: string }>(
+  rows: readonly Row[],
+  shown: readonly string[],
+): Row[] {
+  const rank = new Map(shown.map((address, index) => [address, index]));
+  const placed = rows.filter((row) => rank.has(row.address));
+  placed.sort((a, b) => (rank.get(a.address) ?? 0) - (rank.get(b.address) ?? 0));
+  return [...placed, ...rows.filter((row) => !rank.has(row.address))];
+}

@@ -3,7 +3,7 @@
 // "…" forever); the reason the background named (e.g. an RPC of another chain) is said instead.
 import { cleanup, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AmountPanel } from '@/components/AmountPanel';
+import { AmountPanel, BalanceNotice } from '@/components/AmountPanel';
 import { USDC_TOKEN } from '../support/tokens';
 
 afterEach(cleanup);
@@ -36,9 +36,16 @@ describe('AmountPanel balance', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
-  it('a balance that could not be read: no figure, and the cause named in an alert', () => {
+  it('a balance that could not be read: no figure in the panel, and its cause in an alert under the form', () => {
     panel(undefined, WRONG_CHAIN);
     expect(screen.getByTestId('balance-USDC').textContent).toBe('Balance: not read');
+    // Inside the panel, lines of cause would push the amount and the token button down.
+    expect(screen.queryByRole('alert')).toBeNull();
+    cleanup();
+    render(<BalanceNotice token={USDC_TOKEN} error={WRONG_CHAIN} />);
     expect(screen.getByRole('alert').textContent).toBe(`Balance could not be read: ${WRONG_CHAIN}`);
+    cleanup();
+    render(<BalanceNotice token={USDC_TOKEN} error={null} />);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type HoldingRow, summariseHoldings } from '@/lib/tokens/holdings';
+import { type HoldingRow, inShownOrder, summariseHoldings } from '@/lib/tokens/holdings';
 
 const ETH = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 const row = (address: string, balance: bigint, price: bigint | null, decimals = 18): HoldingRow => ({
@@ -36,5 +36,33 @@ describe('summariseHoldings', () => {
       row('0x4444444444444444444444444444444444444444', 13_747_515_290_000n, 10n ** 8n, 6),
     ]);
     expect(summary.total).toBe(1_374_751_529n * 10n ** 6n);
+  });
+});
+
+describe('inShownOrder', () => {
+  const a = row('0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 10n ** 18n, null);
+  const b = row('0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 10n ** 18n, null);
+  const c = row('0xcccccccccccccccccccccccccccccccccccccccc', 1n, null);
+
+  it('keeps the rows on screen where they are, whatever order they come in', () => {
+    expect(inShownOrder([c, a, b], [a.address, b.address, c.address])).toEqual([a, b, c]);
+  });
+
+  it('puts rows not yet shown after them in their own order, and drops rows gone', () => {
+    expect(inShownOrder([c, b], [b.address, a.address])).toEqual([b, c]);
+    expect(inShownOrder([c, a, b], [])).toEqual([c, a, b]);
+  });
+
+  it('prices landing re-rank the summary, not the screen', () => {
+    const unpriced = summariseHoldings([row(ETH, 1n, null), a, b]).rows;
+    const shown = inShownOrder(unpriced, []).map((entry) => entry.address);
+    // b is now worth more than a: the summary puts it first, the screen keeps a where it was.
+    const priced = summariseHoldings([
+      row(ETH, 1n, null),
+      { ...a, price: 10n ** 18n },
+      { ...b, price: 5n * 10n ** 18n },
+    ]).rows;
+    expect(priced.map((entry) => entry.address)).toEqual([ETH, b.address, a.address]);
+    expect(inShownOrder(priced, shown).map((entry) => entry.address)).toEqual(shown);
   });
 });

@@ -160,4 +160,35 @@ describe('Holdings', () => {
     renderNow(null, host);
     host.remove();
   });
+
+  it('keeps the rows where they were first shown while prices land and re-rank them by value', () => {
+    const token = (address: string, symbol: string, price: bigint | null) => ({
+      address,
+      symbol,
+      decimals: 18,
+      balance: 10n ** 18n,
+      price,
+    });
+    const props = {
+      networkName: 'Ethereum',
+      nativeSymbol: 'ETH',
+      updating: false,
+      error: null,
+      onRetry: () => undefined,
+      onSwap: () => undefined,
+      logoUrl: () => null,
+      collapsed: false,
+    };
+    const A = `0x${'a'.repeat(40)}`;
+    const B = `0x${'b'.repeat(40)}`;
+    const view = render(<Holdings {...props} rows={[token(A, 'AAA', null), token(B, 'BBB', null)]} />);
+    const order = () =>
+      [...view.container.querySelectorAll('#holdings-list li')].map((li) => li.getAttribute('data-testid'));
+    expect(order()).toEqual(['holding-AAA', 'holding-BBB']);
+    // BBB is worth more: the total says so, the rows stay under the pointer.
+    view.rerender(
+      <Holdings {...props} rows={[token(A, 'AAA', 10n ** 18n), token(B, 'BBB', 5n * 10n ** 18n)]} />,
+    );
+    expect(order()).toEqual(['holding-AAA', 'holding-BBB']);
+  });
 });

@@ -112,31 +112,52 @@ function useFields(initial: RestoredForm | null | undefined, startSlippage: numb
   const [to, setTo] = useState<PickedToken | null>(picked(initial?.to));
   const [amount, setAmount] = useState(initial?.amount ?? '');
   const [slippage, setSlippage] = useState(initial?.slippage ?? startSlippage ?? 0.5);
-  return { chainId, setChainId, from, setFrom, to, setTo, amount, setAmount, slippage, setSlippage };
+  // How many times the user changed the pair (a pick, the flip, the network): what may change the
+  // layout around the form; a restore or a prefill after the first frame does not count.
+  const [picks, setPicks] = useState(0);
+  return {
+    chainId,
+    setChainId,
+    from,
+    setFrom,
+    to,
+    setTo,
+    amount,
+    setAmount,
+    slippage,
+    setSlippage,
+    picks,
+    setPicks,
+  };
 }
 type Fields = ReturnType<typeof useFields>;
 
 /** What the user does to the form; a keystroke sets `typing` for the input effect it causes. */
 function fieldActions(fields: Fields, typing: { current: boolean }) {
   const { from, to, setFrom, setTo } = fields;
+  const countPick = () => fields.setPicks((count) => count + 1);
   return {
     changeChain: (next: number) => {
       fields.setChainId(next);
       setFrom(null);
       setTo(null);
+      countPick();
     },
     // Choosing the other side's token swaps the two, as users of other wallets expect.
     pickFrom: (next: PickedToken) => {
       if (to && sameAddress(next.token.address, to.token.address)) setTo(from);
       setFrom(next);
+      countPick();
     },
     pickTo: (next: PickedToken) => {
       if (from && sameAddress(next.token.address, from.token.address)) setFrom(to);
       setTo(next);
+      countPick();
     },
     flip: () => {
       setFrom(to);
       setTo(from);
+      countPick();
     },
     typeAmount: (value: string) => {
       if (value === fields.amount) return;
@@ -302,6 +323,7 @@ export function useSwapForm() {
     from,
     to,
     amount,
+    picks: fields.picks,
     parsed,
     amountError: amountErrorOf(amount, from ? from.token.decimals : null),
     slippage: fields.slippage,
