@@ -2,6 +2,7 @@
 // path, and permits called out (EIP-2612, DAI-style, Uniswap Permit2) with spender, amount and
 // expiry. Parsing is strict: what does not validate is refused before any window opens.
 import { getAddress, isAddress, type TypedDataDefinition, validateTypedData } from 'viem';
+import { revealHidden } from './message';
 
 export const PERMIT2_ADDRESS = '0x000000000022d473030f116ddee9f6b43ac78ba3';
 const MAX_UINT160 = 2n ** 160n - 1n;
@@ -133,8 +134,8 @@ function parseDomain(
   }
   const { name, version, chainId, verifyingContract } = signed;
   const shown: Domain = {
-    ...(typeof name === 'string' ? { name } : {}),
-    ...(typeof version === 'string' ? { version } : {}),
+    ...(typeof name === 'string' ? { name: revealHidden(name) } : {}),
+    ...(typeof version === 'string' ? { version: revealHidden(version) } : {}),
     ...(typeof chainId === 'number' ? { chainId } : {}),
     ...(typeof verifyingContract === 'string' ? { verifyingContract } : {}),
   };
@@ -239,7 +240,8 @@ function checkAtom(type: string, value: unknown, path: string): string {
   if (/^bytes\d*$/.test(type) && (typeof value !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(value))) {
     throw new TypedDataError(`${path} is not hex bytes`);
   }
-  return String(value);
+  // A bidi override or a hidden text in a string would make the row read as something else.
+  return type === 'string' ? revealHidden(value as string) : String(value);
 }
 
 function big(value: unknown): bigint | null {

@@ -292,6 +292,16 @@ describe('typed data is signed exactly as the window shows it', () => {
     expect(() => decodeTypedData(mail(domain, { ids: [1, 2, 3] }))).toThrow('ids has 3 items, not 2');
   });
 
+  it('a string with a bidi override or hidden characters is shown with them written out', () => {
+    const decoded = decodeTypedData(
+      mail({ name: 'Mail\u200B', chainId: 1 }, { contents: 'pay \u202Egnp.exe' }),
+    );
+    expect(decoded.domain.name).toBe('Mail\\u{200B}');
+    expect(decoded.fields.find((field) => field.path === 'contents')?.value).toBe('pay \\u{202E}gnp.exe');
+    // The signature still covers the page's own string.
+    expect((decoded.definition.message as { contents: string }).contents).toBe('pay \u202Egnp.exe');
+  });
+
   it('refuses typed data too large, too deep or with too many fields to review, whatever its form', () => {
     const big = mail({ name: 'Mail', chainId: 1 }, { contents: 'x'.repeat(100_001) });
     expect(() => decodeTypedData(big)).toThrow('too large');
