@@ -226,6 +226,29 @@ describe('eth_sendTransaction', () => {
     ).toThrow('maxPriorityFeePerGas');
   });
 
+  it('refuses fields that contradict each other, naming them, rather than picking one', () => {
+    const base = { from: ME, to: OTHER };
+    const refused: [Parameters<typeof normalizeTransaction>[0], string][] = [
+      [{ ...base, gasPrice: '0x64', maxFeePerGas: '0x1' }, 'gasPrice cannot be mixed'],
+      [{ ...base, gasPrice: '0x1', maxPriorityFeePerGas: '0x1' }, 'gasPrice cannot be mixed'],
+      [
+        { ...base, type: '0x0', maxFeePerGas: '0x2', maxPriorityFeePerGas: '0x1' },
+        'type 0x0 has no maxFeePerGas',
+      ],
+      [{ ...base, gas: '0x5208', gasLimit: '0x989680' }, 'gas and gasLimit differ'],
+      [{ ...base, chainId: '1' }, 'chainId 1 is not a hex chain id'],
+      [{ ...base, chainId: '0x01' }, 'chainId 0x01 is not a hex chain id'],
+    ];
+    for (const [params, reason] of refused) expect(() => normalizeTransaction(params, ME, 1)).toThrow(reason);
+    // The same value under both names, and a legacy gas price alone, are fine.
+    expect(normalizeTransaction({ ...base, gas: '0x5208', gasLimit: '0x5208' }, ME, 1).gas).toBe(21000n);
+    expect(normalizeTransaction({ ...base, nonce: '0x7' }, ME, 1).nonce).toBe(7n);
+    expect(normalizeTransaction({ ...base, type: '0x0', gasPrice: '0x7' }, ME, 1).fees).toEqual({
+      maxFeePerGas: 7n,
+      maxPriorityFeePerGas: 7n,
+    });
+  });
+
   it('site and wallet fees are held to the same caps as a swap', () => {
     const caps = { maxFeePerGas: 10n, maxPriorityFeePerGas: 2n, baseFee: 4n };
     const wallet = { maxFeePerGas: 9n, maxPriorityFeePerGas: 1n };
