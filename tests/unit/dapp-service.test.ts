@@ -69,6 +69,24 @@ describe('the dapp service', () => {
     expect(await recoverMessageAddress({ message: 'Hello', signature: answer.result })).toBe(ACCOUNT);
   });
 
+  it('a site disconnected while its request waits (by the user, or by the page itself) gets 4100 and nothing signed', async () => {
+    await h.connect();
+    const byUser = h.dapp.request(A, frameA, 'personal_sign', ['0x48656c6c6f', ACCOUNT]);
+    await expect.poll(async () => (await h.dapp.approvals()).current?.detail.kind).toBe('sign');
+    await h.dapp.disconnect(A);
+    await expect(h.approveNext()).rejects.toThrow('not connected');
+    expect(await byUser).toMatchObject({ error: { code: 4100 } });
+    // The page revokes its own connection while its request waits.
+    await h.connect();
+    const byPage = h.dapp.request(A, frameA, 'personal_sign', ['0x48656c6c6f', ACCOUNT]);
+    await expect.poll(async () => (await h.dapp.approvals()).current?.detail.kind).toBe('sign');
+    expect(await h.dapp.request(A, frameA, 'wallet_revokePermissions', [{ eth_accounts: {} }])).toEqual({
+      result: null,
+    });
+    await expect(h.approveNext()).rejects.toThrow('not connected');
+    expect(await byPage).toMatchObject({ error: { code: 4100 } });
+  });
+
   it('rejecting, and closing the window, answer 4001; the queue is bounded per origin (-32005)', async () => {
     await h.connect();
     const asks = Array.from({ length: 5 }, () =>
