@@ -11,6 +11,7 @@ const MAX_TYPED_DATA_CHARS = 100_000;
 /** More fields than a person can read is not a review: refused (a flood of array items). */
 const MAX_FIELDS = 2_000;
 const MAX_DEPTH = 32;
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** The only fields EIP-712 allows in a domain, with their types, in its canonical order. */
 const DOMAIN_FIELDS: Readonly<Record<string, string>> = {
@@ -208,6 +209,15 @@ function flatten(types: Types, type: string, value: unknown, path: string, depth
       throw new TypedDataError(`${path} is not a ${type}`);
     }
     const record = value as Record<string, unknown>;
+    for (const field of struct) {
+      // A name is part of the type hash and the row's label: "to,uint256 amount" or a bidi override
+      // would make the label read as another field.
+      if (typeof field.name !== 'string' || !IDENTIFIER.test(field.name)) {
+        throw new TypedDataError(
+          `${type} has a field named ${JSON.stringify(field.name)}, not an identifier`,
+        );
+      }
+    }
     return struct.flatMap((field) =>
       flatten(types, field.type, record[field.name], path ? `${path}.${field.name}` : field.name, depth + 1),
     );

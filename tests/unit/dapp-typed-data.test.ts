@@ -290,6 +290,12 @@ describe('typed data is signed exactly as the window shows it', () => {
     expect(() => decodeTypedData(mail(domain, { ok: 'false' }))).toThrow('ok is not true or false');
     expect(() => decodeTypedData(mail(domain, { ids: '12' }))).toThrow('ids is not an array');
     expect(() => decodeTypedData(mail(domain, { ids: [1, 2, 3] }))).toThrow('ids has 3 items, not 2');
+    // A field name is the row's label and part of the type hash: identifiers only.
+    for (const name of ['to,uint256 amount', '\u202Etnuoma', 'a b', '']) {
+      const odd = mail(domain, { [name]: 'x' });
+      odd.types.Mail = [{ name, type: 'string' }];
+      expect(() => decodeTypedData(odd)).toThrow('not an identifier');
+    }
   });
 
   it('a string with a bidi override or hidden characters is shown with them written out', () => {
