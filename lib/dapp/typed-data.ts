@@ -159,7 +159,11 @@ export function decodeTypedData(raw: unknown): DecodedTypedData {
   const data = asRecord(parsed, 'typed data');
   const types = asRecord(data.types, 'types') as Types;
   const primaryType = data.primaryType;
-  if (typeof primaryType !== 'string' || primaryType === 'EIP712Domain' || !types[primaryType]) {
+  if (
+    typeof primaryType !== 'string' ||
+    primaryType === 'EIP712Domain' ||
+    !Object.hasOwn(types, primaryType)
+  ) {
     throw new TypedDataError('primaryType must name one of the types');
   }
   const { EIP712Domain: declared, ...messageTypes } = types;
@@ -203,7 +207,8 @@ function flatten(types: Types, type: string, value: unknown, path: string, depth
     }
     return value.flatMap((item, i) => flatten(types, array[1] as string, item, `${path}[${i}]`, depth + 1));
   }
-  const struct = types[type];
+  // Own types only: "toString" or "constructor" must not resolve to Object.prototype's.
+  const struct = Object.hasOwn(types, type) ? types[type] : undefined;
   if (struct) {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw new TypedDataError(`${path} is not a ${type}`);

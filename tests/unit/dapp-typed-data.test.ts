@@ -158,6 +158,16 @@ describe('typed data for the approval window', () => {
     expect(() => decodeTypedData('{not json')).toThrow('not valid JSON');
     expect(() => decodeTypedData('x'.repeat(100_001))).toThrow('too large');
     expect(() => decodeTypedData({ types: {}, primaryType: 'Mail', message: {} })).toThrow('primaryType');
+    // Names of Object.prototype are not types, whether as primaryType or as a field's type.
+    expect(() => decodeTypedData({ types: {}, primaryType: 'toString', message: {} })).toThrow('primaryType');
+    expect(() =>
+      decodeTypedData({
+        types: { Mail: [{ name: 'x', type: 'constructor' }] },
+        primaryType: 'Mail',
+        domain: { chainId: 1 },
+        message: { x: {} },
+      }),
+    ).toThrow('does not match its types');
     expect(() =>
       decodeTypedData({ types: { EIP712Domain: [] }, primaryType: 'EIP712Domain', message: {} }),
     ).toThrow('primaryType');
