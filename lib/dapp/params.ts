@@ -34,6 +34,10 @@ export const TransactionParamsSchema = z.object({
   nonce: z.optional(Quantity),
   chainId: z.optional(ChainIdParam),
   type: z.optional(z.string().check(z.maxLength(6))),
+  // Kept only to be refused by name: an EIP-7702 delegation or a blob is never sent without them.
+  authorizationList: z.optional(z.unknown()),
+  blobVersionedHashes: z.optional(z.unknown()),
+  maxFeePerBlobGas: z.optional(z.unknown()),
 });
 export type TransactionParams = z.infer<typeof TransactionParamsSchema>;
 

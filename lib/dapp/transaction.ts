@@ -26,6 +26,12 @@ export interface DappCall {
  * type with them) is two answers to one question, refused rather than one of them picked silently.
  */
 function checkFeeFields(params: TransactionParams): void {
+  // Dropping these would send another transaction than the page built (a plain call, not its
+  // account delegation or its blob): refused by name instead.
+  for (const field of ['authorizationList', 'blobVersionedHashes', 'maxFeePerBlobGas'] as const) {
+    if (params[field] !== undefined)
+      throw invalidParams(`${field}: Swaplane does not send this kind of transaction`);
+  }
   const eip1559 = params.maxFeePerGas !== undefined || params.maxPriorityFeePerGas !== undefined;
   if (params.gasPrice !== undefined && eip1559) {
     throw invalidParams('gasPrice cannot be mixed with maxFeePerGas or maxPriorityFeePerGas');

@@ -238,6 +238,9 @@ describe('eth_sendTransaction', () => {
       [{ ...base, gas: '0x5208', gasLimit: '0x989680' }, 'gas and gasLimit differ'],
       [{ ...base, chainId: '1' }, 'chainId 1 is not a hex chain id'],
       [{ ...base, chainId: '0x01' }, 'chainId 0x01 is not a hex chain id'],
+      // An EIP-7702 delegation or a blob, silently dropped, would be sent as a plain call.
+      [{ ...base, authorizationList: [{ address: OTHER }] }, 'authorizationList: Swaplane does not send'],
+      [{ ...base, blobVersionedHashes: ['0x01'], maxFeePerBlobGas: '0x1' }, 'blobVersionedHashes: Swaplane'],
     ];
     for (const [params, reason] of refused) expect(() => normalizeTransaction(params, ME, 1)).toThrow(reason);
     // The same value under both names, and a legacy gas price alone, are fine.
