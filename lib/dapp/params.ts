@@ -49,7 +49,10 @@ export const PARAM_SCHEMAS = {
     [MessageString, z.string().check(z.regex(/^0x[0-9a-fA-F]{130}$/, 'expected a 65-byte signature'))],
     z.unknown(),
   ),
-  eth_signTypedData_v4: z.tuple([AddressSchema, z.union([MessageString, z.record(z.string(), z.unknown())])]),
+  eth_signTypedData_v4: z.tuple([
+    ChecksummedAddress,
+    z.union([MessageString, z.record(z.string(), z.unknown())]),
+  ]),
   eth_sendTransaction: z.tuple([TransactionParamsSchema]),
   wallet_switchEthereumChain: z.tuple([z.object({ chainId: ChainIdParam })]),
   wallet_addEthereumChain: z.tuple([z.looseObject({ chainId: ChainIdParam })]),
