@@ -8,7 +8,7 @@ import { NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
 import { getChain } from '@/lib/chains';
 import type { ApprovalDetail } from '@/lib/dapp/approval';
 import { decodeCall } from '@/lib/dapp/calls';
-import { DappRpcError, RPC_ERROR } from '@/lib/dapp/errors';
+import { DappRpcError, invalidParams, RPC_ERROR } from '@/lib/dapp/errors';
 import { nftApprovals, nftChanges } from '@/lib/dapp/nft-logs';
 import {
   balanceChanges,
@@ -180,6 +180,13 @@ export async function prepareTransaction(
   ]);
   if (history.baseFees.length === 0) {
     throw new DappRpcError(RPC_ERROR.internal, 'The network gave no fee history to check the fee against.');
+  }
+  // Sending with another nonce than the page named would turn its replacement (a speed-up, a
+  // cancel) into a second transaction: refused, so the page learns it and nothing is sent twice.
+  if (call.nonce !== undefined && call.nonce !== BigInt(nonce)) {
+    throw invalidParams(
+      `nonce ${call.nonce} is not this account's next nonce (${nonce}): Swaplane does not replace or queue transactions`,
+    );
   }
   const fees = dappFees(call.fees, suggested, feeCaps(history), ceiling);
   let sim = await simulate(client, { ...call, gas }, fees, nonce);

@@ -45,6 +45,14 @@ function codesToTick(view: ApprovalView): string[] {
   return [...view.warnings, ...warnings].filter((warning) => warning.tick).map((warning) => warning.code);
 }
 
+/**
+ * A page that asks again each time the user says no would reopen the window forever: after
+ * REFUSALS.count refusals (Reject, or closing the window) within REFUSALS.windowMs, its requests are
+ * answered 4001 without a window until that time has passed since the last one.
+ */
+export const REFUSALS = { count: 3, windowMs: 30_000 } as const;
+const REFUSED_MESSAGE = `The user rejected this site's last ${REFUSALS.count} requests: wait ${REFUSALS.windowMs / 1000} s before asking again.`;
+
 const FULL_MESSAGES = {
   'origin-full': 'This site already has requests waiting for the user.',
   'queue-full': 'Too many requests are waiting for the user.',
@@ -106,6 +114,16 @@ function queueCore(deps: ApprovalDeps) {
     /** Answers no page was listening for yet (its bridge resumes after a restart), by answerKey. */
     answered: new Map<string, DappResponse>(),
     windows: approvalWindow(deps),
+    /** When the user last refused each origin's requests (memory only: a restart forgives). */
+    refusals: new Map<string, number[]>(),
+    refused(origin: string): void {
+      const recent = (core.refusals.get(origin) ?? []).filter((at) => deps.now() - at < REFUSALS.windowMs);
+      core.refusals.set(origin, [...recent, deps.now()].slice(-REFUSALS.count));
+    },
+    spamming(origin: string): boolean {
+      const recent = (core.refusals.get(origin) ?? []).filter((at) => deps.now() - at < REFUSALS.windowMs);
+      return recent.length >= REFUSALS.count;
+    },
     /** Writes the queue as it is now; writes land in order. */
     persist(): void {
       const { store } = deps;
@@ -175,6 +193,10 @@ async function askApproval(
       listeners: [resolve],
       revived: false,
     };
+    if (core.spamming(origin)) {
+      resolve({ error: { code: RPC_ERROR.userRejected, message: REFUSED_MESSAGE } });
+      return;
+    }
     const added = enqueue(core.queue, entry);
     if (!added.ok) {
       resolve({ error: { code: RPC_ERROR.limitExceeded, message: FULL_MESSAGES[added.reason] } });
@@ -225,6 +247,7 @@ async function decideApproval(
     throw new CodedError('NOT_ACKNOWLEDGED', 'Tick every warning that asks you to before approving.');
   }
   if (!approve) {
+    core.refused(pending.origin);
     core.finish(pending, { error: toRpcError(rejected()) });
     core.closeIfDone();
     return;
@@ -328,6 +351,7 @@ export function createApprovalQueue(deps: ApprovalDeps) {
       await core.restored();
       if (!core.windows.closed(id)) return;
       for (const pending of core.queue.filter((entry) => entry.view !== null)) {
+        core.refused(pending.origin);
         core.finish(pending, { error: toRpcError(rejected()) });
       }
       core.persist();

@@ -3,7 +3,7 @@
 import { getAddress, type Hex, type LocalAccount } from 'viem';
 import { sameAddress } from '@/lib/api/schema';
 import type { ApprovalDetail } from '@/lib/dapp/approval';
-import { DappRpcError, invalidParams, RPC_ERROR } from '@/lib/dapp/errors';
+import { DappRpcError, invalidParams, RPC_ERROR, unauthorized } from '@/lib/dapp/errors';
 import { messageBytesHex, showMessage } from '@/lib/dapp/message';
 import type { ApprovalKind } from '@/lib/dapp/methods';
 import { parseParams } from '@/lib/dapp/params';
@@ -57,6 +57,30 @@ export interface PreparedRequest {
   run: () => Promise<unknown>;
   /** A transaction's review figures beyond its view, kept for a worker restart. */
   transaction?: StoredTransaction;
+}
+
+/**
+ * Approving runs only while the site still grants the account its request names: a site
+ * disconnected while the request waited (in Settings, or by its own wallet_revokePermissions)
+ * gets 4100 and nothing is signed (one that connected again, granting that account, may go on).
+ */
+export function whileConnected(
+  prepared: PreparedRequest,
+  origin: string,
+  sites: () => Promise<readonly ConnectedSite[]>,
+): PreparedRequest {
+  const { detail } = prepared;
+  const account = 'account' in detail ? detail.account : null;
+  return {
+    ...prepared,
+    run: async () => {
+      const site = (await sites()).find((entry) => entry.origin === origin);
+      if (!site || !account || !site.accounts.some((granted) => sameAddress(granted, account))) {
+        throw unauthorized();
+      }
+      return prepared.run();
+    },
+  };
 }
 
 export async function prepareRequest(context: RequestContext): Promise<PreparedRequest> {

@@ -22,7 +22,13 @@ import { dappAccounts } from './dapp-accounts';
 import { type AskedRequest, createApprovalQueue, type PreparedApproval } from './dapp-approvals';
 import { type QueueStore, type Revive, sessionQueueStore } from './dapp-queue-store';
 import { createRecipientRecord, type RecipientRecord } from './dapp-recipients';
-import { prepareRequest, type RequestContext, revivedTransaction, type SiteKind } from './dapp-requests';
+import {
+  prepareRequest,
+  type RequestContext,
+  revivedTransaction,
+  type SiteKind,
+  whileConnected,
+} from './dapp-requests';
 import {
   createSiteRegistry,
   type DappEvent,
@@ -228,8 +234,14 @@ function requestContext(
 }
 
 /** A sign, typed-data or transaction request of a connected site: its window content and its run. */
-function siteRequest(context: ApprovalContext, site: ConnectedSite, kind: SiteKind, asked: AskedRequest) {
-  return prepareRequest(requestContext(context, site, kind, asked));
+async function siteRequest(
+  context: ApprovalContext,
+  site: ConnectedSite,
+  kind: SiteKind,
+  asked: AskedRequest,
+) {
+  const prepared = await prepareRequest(requestContext(context, site, kind, asked));
+  return whileConnected(prepared, site.origin, context.registry.sites);
 }
 
 /** Requests that need the user: connect, sign, typed data, transaction. */
@@ -278,11 +290,12 @@ function reviver(context: ApprovalContext): Revive {
     if (!site || site.chainId !== view.chainId) throw unauthorized();
     if (entry.kind !== 'transaction') return siteRequest(context, site, entry.kind, entry);
     if (view.detail.kind !== 'transaction' || !entry.transaction) throw unauthorized();
-    return revivedTransaction(
+    const revived = revivedTransaction(
       requestContext(context, site, 'transaction', entry),
       view.detail,
       entry.transaction,
     );
+    return whileConnected(revived, site.origin, context.registry.sites);
   };
 }
 

@@ -34,6 +34,10 @@ export const TransactionParamsSchema = z.object({
   nonce: z.optional(Quantity),
   chainId: z.optional(ChainIdParam),
   type: z.optional(z.string().check(z.maxLength(6))),
+  // Kept only to be refused by name: an EIP-7702 delegation or a blob is never sent without them.
+  authorizationList: z.optional(z.unknown()),
+  blobVersionedHashes: z.optional(z.unknown()),
+  maxFeePerBlobGas: z.optional(z.unknown()),
 });
 export type TransactionParams = z.infer<typeof TransactionParamsSchema>;
 
@@ -45,7 +49,10 @@ export const PARAM_SCHEMAS = {
     [MessageString, z.string().check(z.regex(/^0x[0-9a-fA-F]{130}$/, 'expected a 65-byte signature'))],
     z.unknown(),
   ),
-  eth_signTypedData_v4: z.tuple([AddressSchema, z.union([MessageString, z.record(z.string(), z.unknown())])]),
+  eth_signTypedData_v4: z.tuple([
+    ChecksummedAddress,
+    z.union([MessageString, z.record(z.string(), z.unknown())]),
+  ]),
   eth_sendTransaction: z.tuple([TransactionParamsSchema]),
   wallet_switchEthereumChain: z.tuple([z.object({ chainId: ChainIdParam })]),
   wallet_addEthereumChain: z.tuple([z.looseObject({ chainId: ChainIdParam })]),

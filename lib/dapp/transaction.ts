@@ -17,6 +17,30 @@ export interface DappCall {
   /** The page's gas limit, when it named one (checked against the estimate). */
   gas: bigint | null;
   fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | null;
+  /** The page's nonce, when it named one: it must be the account's next (checked on the chain). */
+  nonce?: bigint;
+}
+
+/**
+ * The transaction type and its fee fields must agree: a gas price beside EIP-1559 fees (or a legacy
+ * type with them) is two answers to one question, refused rather than one of them picked silently.
+ */
+function checkFeeFields(params: TransactionParams): void {
+  // Dropping these would send another transaction than the page built (a plain call, not its
+  // account delegation or its blob): refused by name instead.
+  for (const field of ['authorizationList', 'blobVersionedHashes', 'maxFeePerBlobGas'] as const) {
+    if (params[field] !== undefined)
+      throw invalidParams(`${field}: Swaplane does not send this kind of transaction`);
+  }
+  const eip1559 = params.maxFeePerGas !== undefined || params.maxPriorityFeePerGas !== undefined;
+  if (params.gasPrice !== undefined && eip1559) {
+    throw invalidParams('gasPrice cannot be mixed with maxFeePerGas or maxPriorityFeePerGas');
+  }
+  if (params.type === undefined || params.type === '0x2' || params.type === '0x02') return;
+  // Legacy and EIP-2930 are sent as EIP-1559 with the page's gas price as the cap.
+  if (params.type !== '0x0' && params.type !== '0x1') throw invalidParams(`transaction type ${params.type}`);
+  if (eip1559)
+    throw invalidParams(`transaction type ${params.type} has no maxFeePerGas or maxPriorityFeePerGas`);
 }
 
 /** The page's transaction as a call from `account` on `chainId`, or a -32602 naming the field. */
@@ -24,16 +48,19 @@ export function normalizeTransaction(params: TransactionParams, account: string,
   if (!sameAddress(params.from, account)) {
     throw new DappRpcError(RPC_ERROR.unauthorized, 'The transaction is not from the connected account.');
   }
-  if (params.chainId !== undefined && parseHexChainId(params.chainId) !== chainId) {
-    throw invalidParams(`chainId ${params.chainId} is not this site's chain (0x${chainId.toString(16)})`);
+  if (params.chainId !== undefined) {
+    const asked = parseHexChainId(params.chainId);
+    if (asked === null) throw invalidParams(`chainId ${params.chainId} is not a hex chain id like 0x1`);
+    if (asked !== chainId) {
+      throw invalidParams(`chainId ${params.chainId} is not this site's chain (0x${chainId.toString(16)})`);
+    }
   }
-  if (params.type !== undefined && params.type !== '0x2' && params.type !== '0x02') {
-    // Legacy and EIP-2930 are sent as EIP-1559 with the page's gas price as the cap.
-    if (params.type !== '0x0' && params.type !== '0x1')
-      throw invalidParams(`transaction type ${params.type}`);
-  }
+  checkFeeFields(params);
   if (params.data !== undefined && params.input !== undefined && params.data !== params.input) {
     throw invalidParams('data and input differ');
+  }
+  if (params.gas !== undefined && params.gasLimit !== undefined && params.gas !== params.gasLimit) {
+    throw invalidParams('gas and gasLimit differ');
   }
   const data = (params.data ?? params.input ?? '0x') as Hex;
   if (data.length % 2 !== 0) throw invalidParams('data has an odd number of hex digits');
@@ -53,6 +80,7 @@ export function normalizeTransaction(params: TransactionParams, account: string,
     data,
     gas: gasHex ? BigInt(gasHex) : null,
     fees,
+    ...(params.nonce !== undefined ? { nonce: BigInt(params.nonce) } : {}),
   };
 }
 

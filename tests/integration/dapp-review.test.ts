@@ -172,6 +172,17 @@ describe('a dapp transaction through the signing funnel', () => {
     proxy.clear();
   });
 
+  it("a nonce other than the account's next is refused, naming both: a replacement is never sent as a second transaction", async () => {
+    const next = BigInt(await client.getTransactionCount({ address: user.address, blockTag: 'pending' }));
+    for (const nonce of [next + 5n, ...(next > 0n ? [next - 1n] : [])]) {
+      await expect(
+        prepareTransaction(client, CHAIN_ID, { ...sendToRefund(), nonce }, ceiling),
+      ).rejects.toThrow(`nonce ${nonce} is not this account's next nonce (${next})`);
+    }
+    const prepared = await prepareTransaction(client, CHAIN_ID, { ...sendToRefund(), nonce: next }, ceiling);
+    expect(prepared.detail.kind).toBe('transaction');
+  });
+
   it('a second approval of the same request signs nothing (double click)', async () => {
     const prepared = await prepareTransaction(client, CHAIN_ID, sendToRefund(), ceiling);
     const reviewId = reviewDapp(funnel, CHAIN_ID, prepared);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { NATIVE_TOKEN_ADDRESS } from '@/lib/api/schema';
 import { parseChannelRequest, replyFor, TO_BRIDGE } from '@/lib/dapp/channel';
 import { DappRpcError, toRpcError } from '@/lib/dapp/errors';
-import { messageBytesHex, showMessage } from '@/lib/dapp/message';
+import { messageBytesHex, revealHidden, showMessage } from '@/lib/dapp/message';
 import { classifyMethod } from '@/lib/dapp/methods';
 import { originWarnings } from '@/lib/dapp/origin';
 import { parseParams } from '@/lib/dapp/params';
@@ -180,6 +180,17 @@ describe('personal_sign messages', () => {
     expect(showMessage('0xdeadbeef')).toEqual({ kind: 'hex', hex: '0xdeadbeef' });
     // A right-to-left override reorders what the user reads: not shown as text.
     expect(showMessage(messageBytesHex('pay \u202Egnp.exe')).kind).toBe('hex');
+    // Invisible characters that carry a text or reorder it: a tag-block "ASCII smuggling" payload,
+    // a zero-width space, a right-to-left mark, a C1 control, a Hangul filler.
+    const smuggled = [...'approve all']
+      .map((c) => String.fromCodePoint(0xe0000 + (c.codePointAt(0) ?? 0)))
+      .join('');
+    for (const hidden of [smuggled, '\u200B', '\u200F', '\u0085', '\u3164', '\uFE01', '\u{E0101}']) {
+      expect(showMessage(messageBytesHex(`Sign in${hidden} to Example`)).kind).toBe('hex');
+    }
+    // Emoji keep their joiner and presentation selector: still text.
+    expect(showMessage(messageBytesHex('gm \u2764\uFE0F \u{1F468}\u200D\u{1F469}')).kind).toBe('text');
+    expect(revealHidden('pay \u202Egnp.exe\u200B')).toBe('pay \\u{202E}gnp.exe\\u{200B}');
     expect(messageBytesHex('0x48656c6c6f')).toBe('0x48656c6c6f');
     expect(messageBytesHex('Hi')).toBe('0x4869');
   });
@@ -213,6 +224,32 @@ describe('eth_sendTransaction', () => {
     expect(() =>
       normalizeTransaction({ from: ME, to: OTHER, maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x2' }, ME, 1),
     ).toThrow('maxPriorityFeePerGas');
+  });
+
+  it('refuses fields that contradict each other, naming them, rather than picking one', () => {
+    const base = { from: ME, to: OTHER };
+    const refused: [Parameters<typeof normalizeTransaction>[0], string][] = [
+      [{ ...base, gasPrice: '0x64', maxFeePerGas: '0x1' }, 'gasPrice cannot be mixed'],
+      [{ ...base, gasPrice: '0x1', maxPriorityFeePerGas: '0x1' }, 'gasPrice cannot be mixed'],
+      [
+        { ...base, type: '0x0', maxFeePerGas: '0x2', maxPriorityFeePerGas: '0x1' },
+        'type 0x0 has no maxFeePerGas',
+      ],
+      [{ ...base, gas: '0x5208', gasLimit: '0x989680' }, 'gas and gasLimit differ'],
+      [{ ...base, chainId: '1' }, 'chainId 1 is not a hex chain id'],
+      [{ ...base, chainId: '0x01' }, 'chainId 0x01 is not a hex chain id'],
+      // An EIP-7702 delegation or a blob, silently dropped, would be sent as a plain call.
+      [{ ...base, authorizationList: [{ address: OTHER }] }, 'authorizationList: Swaplane does not send'],
+      [{ ...base, blobVersionedHashes: ['0x01'], maxFeePerBlobGas: '0x1' }, 'blobVersionedHashes: Swaplane'],
+    ];
+    for (const [params, reason] of refused) expect(() => normalizeTransaction(params, ME, 1)).toThrow(reason);
+    // The same value under both names, and a legacy gas price alone, are fine.
+    expect(normalizeTransaction({ ...base, gas: '0x5208', gasLimit: '0x5208' }, ME, 1).gas).toBe(21000n);
+    expect(normalizeTransaction({ ...base, nonce: '0x7' }, ME, 1).nonce).toBe(7n);
+    expect(normalizeTransaction({ ...base, type: '0x0', gasPrice: '0x7' }, ME, 1).fees).toEqual({
+      maxFeePerGas: 7n,
+      maxPriorityFeePerGas: 7n,
+    });
   });
 
   it('site and wallet fees are held to the same caps as a swap', () => {

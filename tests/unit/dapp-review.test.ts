@@ -252,6 +252,11 @@ describe('bad requests and limits', () => {
       parseParams('eth_sendTransaction', [{ from: ME, to: OPERATOR.toLowerCase() }]),
     ).not.toThrow();
     expect(() => parseParams('eth_sendTransaction', [{ from: ME, to: OPERATOR }])).not.toThrow();
+    // The account a typed-data request names is held to the same rule.
+    expect(() => parseParams('eth_signTypedData_v4', [broken, '{}'])).toThrow(
+      expect.objectContaining({ code: -32602, message: expect.stringMatching(/EIP-55/) }),
+    );
+    expect(() => parseParams('eth_signTypedData_v4', [OPERATOR.toLowerCase(), '{}'])).not.toThrow();
   });
 
   it('read calls are limited per origin and refill over time', () => {

@@ -2,7 +2,7 @@
 // comes from the sender, accounts only after the user's yes, the queue bounded, the window's close
 // rejecting, events only to the frames of the origin concerned.
 import { recoverMessageAddress } from 'viem';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { dappHandlers } from '@/lib/background/handlers/dapp';
 import { connectedSitesItem } from '@/lib/storage/items';
 
@@ -67,6 +67,52 @@ describe('the dapp service', () => {
     await h.approveNext();
     const answer = (await pending) as { result: `0x${string}` };
     expect(await recoverMessageAddress({ message: 'Hello', signature: answer.result })).toBe(ACCOUNT);
+  });
+
+  it('a site disconnected while its request waits (by the user, or by the page itself) gets 4100 and nothing signed', async () => {
+    await h.connect();
+    const byUser = h.dapp.request(A, frameA, 'personal_sign', ['0x48656c6c6f', ACCOUNT]);
+    await expect.poll(async () => (await h.dapp.approvals()).current?.detail.kind).toBe('sign');
+    await h.dapp.disconnect(A);
+    await expect(h.approveNext()).rejects.toThrow('not connected');
+    expect(await byUser).toMatchObject({ error: { code: 4100 } });
+    // The page revokes its own connection while its request waits.
+    await h.connect();
+    const byPage = h.dapp.request(A, frameA, 'personal_sign', ['0x48656c6c6f', ACCOUNT]);
+    await expect.poll(async () => (await h.dapp.approvals()).current?.detail.kind).toBe('sign');
+    expect(await h.dapp.request(A, frameA, 'wallet_revokePermissions', [{ eth_accounts: {} }])).toEqual({
+      result: null,
+    });
+    await expect(h.approveNext()).rejects.toThrow('not connected');
+    expect(await byPage).toMatchObject({ error: { code: 4100 } });
+  });
+
+  it('a page that asks again after each "Reject" gets 4001 without a window for 30 s after the third', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      h.restart(); // a service that reads the faked clock
+      await h.connect();
+      for (let i = 0; i < 3; i++) {
+        const asked = h.dapp.request(A, frameA, 'personal_sign', ['0x01', ACCOUNT]);
+        await expect.poll(async () => (await h.dapp.approvals()).current?.detail.kind).toBe('sign');
+        await h.dapp.decide((await h.dapp.approvals()).current?.id as string, false);
+        expect(await asked).toMatchObject({ error: { code: 4001 } });
+      }
+      const opened = h.opened;
+      const spam = await h.dapp.request(A, frameA, 'personal_sign', ['0x01', ACCOUNT]);
+      expect(spam).toMatchObject({ error: { code: 4001, message: expect.stringContaining('wait 30 s') } });
+      expect((await h.dapp.approvals()).current).toBeNull();
+      // Another site is not affected, and the page may ask again once the time has passed.
+      expect(await h.dapp.request(B, frameB, 'eth_accounts', undefined)).toEqual({ result: [] });
+      vi.setSystemTime(Date.now() + 30_001);
+      const later = h.dapp.request(A, frameA, 'personal_sign', ['0x01', ACCOUNT]);
+      await expect.poll(async () => (await h.dapp.approvals()).current?.detail.kind).toBe('sign');
+      expect(h.opened).toBe(opened + 1);
+      await h.approveNext();
+      expect(await later).toMatchObject({ result: expect.stringMatching(/^0x/) });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rejecting, and closing the window, answer 4001; the queue is bounded per origin (-32005)', async () => {
