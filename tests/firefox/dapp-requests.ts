@@ -52,7 +52,7 @@ export async function expectInFront(prompt: Page, dappPage: Page, what: string):
     .waitForFunction(() => document.hasFocus(), { timeout: FOCUS_TIMEOUT_MS, polling: 100 })
     .then(() => true)
     .catch(() => false);
-  if (!focused) throw new Error(`${what} opened without focus (behind the browser's window)`);
+  if (!focused) throw new Error(`${what} is not in front: it does not have the focus`);
   if (await dappPage.evaluate(() => document.hasFocus()))
     throw new Error(`${what} is open but the dapp's tab still has the focus`);
 }
