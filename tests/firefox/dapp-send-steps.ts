@@ -60,7 +60,7 @@ export async function sendFromDapp(browser: Browser, page: Page, account: string
 
 /**
  * A dapp's ERC-20 transfer (12.5 of the devnet's USDC, which the smoke's swaps bought): the window
- * names the call, shows the simulated "−12.5 USDC" with the token's address, and that text stays
+ * names the call, shows the simulated "−12.5 USDC" with the token's checksummed address, and that text stays
  * inside a 360px window at both popup heights (a 42-character address must break, not run off).
  * Confirmed, the recipient's balance grows by exactly that.
  */
@@ -77,12 +77,7 @@ export async function sendTokenFromDapp(browser: Browser, page: Page, account: s
     async (prompt) => {
       await waitForText(prompt, approval.transactionHeading);
       await waitForRegion(prompt, 'What is sent', 'transfer');
-      const changes = await waitForRegion(
-        prompt,
-        'Balance changes',
-        // The token's address, in whichever case the window prints it.
-        new RegExp(`−12\\.5 USDC \\(${USDC}\\)`, 'i'),
-      );
+      const changes = await waitForRegion(prompt, 'Balance changes', `−12.5 USDC (${USDC})`);
       if (changes.includes('Not simulated')) throw new Error(`the transfer was not simulated: ${changes}`);
       await expectRegionTextFits(prompt, 'Balance changes');
       await expectPopupFits(prompt, 'approval window (token transfer)', approval.confirmButton);
