@@ -280,13 +280,14 @@ async function describeTransaction(
     nativeSymbol: getChain(chainId)?.nativeSymbol ?? 'ETH',
     simulation: sim.status === 'unavailable' ? 'unavailable' : revertReason !== null ? 'reverted' : 'ok',
     revertReason,
+    // Shown checksummed (EIP-55), as every other address in the window; looked up as traced.
     changes: changes.map((change) => ({
-      token: change.token,
+      token: getAddress(change.token),
       ...info(change.token),
       amount: change.delta.toString(),
     })),
     approvals: approvals.map((approval) => ({
-      token: approval.token,
+      token: getAddress(approval.token),
       ...info(approval.token),
       spender: getAddress(approval.spender),
       amount: approval.amount.toString(),

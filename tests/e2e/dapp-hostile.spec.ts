@@ -2,7 +2,7 @@
 // extension, a page cannot read accounts before connecting, cannot sign or send without the
 // window, cannot pass for another origin, cannot flood the queue; closing the window rejects
 // with 4001, a locked wallet answers [] and asks for the password in the window.
-import type { BrowserContext } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import {
   answerOf,
   BLANK_PAGE,
@@ -48,6 +48,26 @@ async function setUpConnected(context: BrowserContext, extensionId: string) {
 
 const approvalWindows = (context: BrowserContext, extensionId: string) =>
   context.pages().filter((page) => page.url().startsWith(`chrome-extension://${extensionId}/approve.html`));
+
+/**
+ * The approval windows as the browser's windows API reports them (read from an extension page):
+ * how many are open, and whether the one open is the focused window, the one in front.
+ */
+async function approvalWindowFocus(extensionPage: Page, extensionId: string) {
+  return extensionPage.evaluate(async (url) => {
+    type Window = { id?: number; focused: boolean; tabs?: { url?: string }[] };
+    type Windows = {
+      getAll(info: { populate: boolean }): Promise<Window[]>;
+      getLastFocused(): Promise<Window>;
+    };
+    const { windows } = (globalThis as unknown as { chrome: { windows: Windows } }).chrome;
+    const open = (await windows.getAll({ populate: true })).filter((window) =>
+      window.tabs?.some((tab) => tab.url?.startsWith(url)),
+    );
+    const last = await windows.getLastFocused();
+    return { open: open.length, inFront: open[0]?.focused === true && open[0]?.id === last.id };
+  }, `chrome-extension://${extensionId}/approve.html`);
+}
 
 test('an unconnected page reads no account and cannot sign or send: 4100, and no window opens', async ({
   context,
@@ -153,11 +173,11 @@ test('a page cannot pass for another origin: the background uses the origin the 
   await expect.poll(() => answerOf(hostile, 'connect')).toMatchObject({ error: { code: 4001 } });
 });
 
-test('a page cannot flood the queue: three wait, the rest get -32005, one window shows the queue', async ({
+test('a page cannot flood the queue: three wait, the rest get -32005, one window in front shows the queue', async ({
   context,
   extensionId,
 }) => {
-  const { page } = await setUpConnected(context, extensionId);
+  const { setup, page } = await setUpConnected(context, extensionId);
 
   const approval = nextApprovalWindow(context, extensionId);
   await startRequests(
@@ -169,6 +189,8 @@ test('a page cannot flood the queue: three wait, the rest get -32005, one window
     })),
   );
   const prompt = await approval;
+  // Opened in front (windows.create focused): a window behind the browser is a request never seen.
+  await expect.poll(() => approvalWindowFocus(setup, extensionId)).toEqual({ open: 1, inFront: true });
   const answers = async () => Promise.all(Array.from({ length: 50 }, (_, i) => answerOf(page, `s${i}`)));
   await expect.poll(async () => (await answers()).filter((answer) => answer !== null).length).toBe(47);
   for (const answer of (await answers()).filter((entry) => entry !== null)) {
@@ -178,6 +200,7 @@ test('a page cannot flood the queue: three wait, the rest get -32005, one window
     '2 more requests waiting',
   );
   expect(approvalWindows(context, extensionId)).toHaveLength(1);
+  expect(await approvalWindowFocus(setup, extensionId)).toEqual({ open: 1, inFront: true });
   for (let left = 3; left > 0; left--) {
     await prompt.getByRole('button', { name: 'Reject' }).click();
     if (left > 1) await expect(prompt.getByRole('heading', { name: 'Sign this message?' })).toBeVisible();

@@ -1,12 +1,22 @@
 // The dapp steps of the Firefox smoke, on a local dapp page: it finds Swaplane through EIP-6963 and
-// connects; personal_sign verified with viem; a closed window answers 4001. Then, connected: a
-// transaction reviewed (amount, recipient, simulated balance change, fee) and mined on the devnet,
-// typed data shown and verified with viem, and a switch to the Base replica heard as chainChanged.
+// connects; personal_sign verified with viem; a second request while the window is behind brings it
+// back (one window); a closed window answers 4001. Then, connected: an ETH send and a token transfer
+// reviewed and mined (./dapp-send-steps.ts), typed data shown and verified with viem, and a switch
+// to the Base replica heard as chainChanged. Every approval window must open in front.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'puppeteer-core';
-import { createPublicClient, type Hex, http, verifyMessage, verifyTypedData } from 'viem';
-import { EXTENSION_ORIGIN } from './firefox.ts';
+import { type Hex, verifyMessage, verifyTypedData } from 'viem';
+import {
+  answerOf,
+  approvalWindows,
+  ask,
+  askAndApprove,
+  expectInFront,
+  FOCUS_TIMEOUT_MS,
+  newExtensionWindow,
+} from './dapp-requests.ts';
+import { sendFromDapp, sendTokenFromDapp } from './dapp-send-steps.ts';
 import { expectPopupFits, expectWindowFits } from './layout.ts';
 import { approval, find, STEP_TIMEOUT_MS, waitForRegion, waitForText } from './screen.ts';
 import type { Embedded } from './wallet-steps.ts';
@@ -57,66 +67,6 @@ export async function openDapp(browser: Browser): Promise<Dapp> {
   }
 }
 
-/**
- * The window Swaplane opened on `file`, among pages not in `before`. Firefox reports a window that
- * an extension opens on a moz-extension:// page as about:blank to BiDi, so each page is asked.
- */
-async function newExtensionWindow(browser: Browser, before: Set<Page>, file: string): Promise<Page> {
-  const deadline = Date.now() + STEP_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    for (const candidate of await browser.pages()) {
-      if (before.has(candidate)) continue;
-      const href = await candidate.evaluate(() => location.href).catch(() => '');
-      if (href.startsWith(`${EXTENSION_ORIGIN}/${file}`)) return candidate;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`no new window on ${file} within ${STEP_TIMEOUT_MS / 1000}s`);
-}
-
-/** Starts a provider request on the dapp page and answers the approval window Swaplane opens. */
-async function askAndApprove(
-  browser: Browser,
-  page: Page,
-  request: { name: string; method: string; params?: unknown[] },
-  approve: (window: Page) => Promise<void>,
-): Promise<unknown> {
-  const before = new Set(await browser.pages());
-  // Started, not awaited: the request settles only once the window is answered.
-  await ask(page, request);
-  const prompt = await newExtensionWindow(browser, before, 'approve.html').catch(async (error) => {
-    throw new Error(
-      `no approval window for ${request.method} (${String(error)}); answers: ${await answers(page)}`,
-    );
-  });
-  await approve(prompt);
-  return answerOf(page, request.name);
-}
-
-async function ask(page: Page, request: { name: string; method: string; params?: unknown[] }) {
-  await page.evaluate(
-    (name, method, params) => {
-      void (window as unknown as { ask: (...a: unknown[]) => Promise<void> }).ask(name, method, params);
-    },
-    request.name,
-    request.method,
-    request.params as never,
-  );
-}
-
-function answers(page: Page): Promise<string> {
-  return page.evaluate(() => JSON.stringify((window as unknown as { answers: unknown }).answers));
-}
-
-async function answerOf(page: Page, name: string): Promise<unknown> {
-  const answer = await page.waitForFunction(
-    (wanted: string) => (window as unknown as { answers: Record<string, unknown> }).answers[wanted],
-    { timeout: STEP_TIMEOUT_MS },
-    name,
-  );
-  return answer.jsonValue();
-}
-
 export async function dappConnectAndSign(browser: Browser, dapp: Dapp, account: string): Promise<void> {
   const { page } = dapp;
   const info = await page.evaluate(() =>
@@ -155,22 +105,51 @@ export async function dappConnectAndSign(browser: Browser, dapp: Dapp, account: 
   if (!signature) throw new Error(`personal_sign answered ${JSON.stringify(signed)}`);
   if (!(await verifyMessage({ address: account as Hex, message, signature })))
     throw new Error('the signature does not verify for the account');
-  // Closing the window refuses: the event page hears the window go (windows.onRemoved), answers 4001.
-  const closed = await askAndApprove(
-    browser,
-    page,
-    { name: 'closed', method: 'personal_sign', params: [hex, account] },
-    async (prompt) => {
-      await waitForText(prompt, approval.signHeading);
-      await prompt.close();
-    },
-  );
+  await queuedRequestRefocusesAndCloseRejects(browser, page, account, message);
+}
+
+/**
+ * Two signatures asked while the dapp's tab is in front: the second waits in the one open window
+ * (no second window), which comes back to the front. The first signed; closing the window then
+ * refuses the second: the event page hears the window go (windows.onRemoved) and answers 4001.
+ */
+async function queuedRequestRefocusesAndCloseRejects(
+  browser: Browser,
+  page: Page,
+  account: string,
+  message: string,
+): Promise<void> {
+  const params = [`0x${Buffer.from(message).toString('hex')}`, account];
+  const before = new Set(await browser.pages());
+  await ask(page, { name: 'first', method: 'personal_sign', params });
+  const prompt = await newExtensionWindow(browser, before, 'approve.html');
+  await waitForText(prompt, approval.signHeading);
+  await expectInFront(prompt, page, 'the approval window (first of two)');
+  // The user goes back to the dapp: the window is now behind it.
+  await page.bringToFront();
+  const leftBehind = await prompt
+    .waitForFunction(() => !document.hasFocus(), { timeout: FOCUS_TIMEOUT_MS, polling: 100 })
+    .then(() => true)
+    .catch(() => false);
+  if (!leftBehind) throw new Error("the dapp's tab was brought to the front but the window kept the focus");
+  await ask(page, { name: 'closed', method: 'personal_sign', params });
+  await waitForRegion(prompt, approval.waitingRegion, approval.oneMoreWaiting);
+  await expectInFront(prompt, page, 'the approval window, asked again while behind');
+  const windows = await approvalWindows(browser);
+  if (windows.length !== 1) throw new Error(`${windows.length} approval windows open, not one`);
+  await approval.sign(prompt);
+  const first = (await answerOf(page, 'first')) as { result?: Hex };
+  const signature = first.result;
+  if (!signature || !(await verifyMessage({ address: account as Hex, message, signature })))
+    throw new Error(`the first of two signatures answered ${JSON.stringify(first)}`);
+  // The window stays open on the second request; closing it refuses that one.
+  await waitForText(prompt, approval.signHeading);
+  await prompt.close();
+  const closed = await answerOf(page, 'closed');
   if ((closed as { error?: { code?: number } }).error?.code !== 4001)
     throw new Error(`closing the approval window answered ${JSON.stringify(closed)}, not 4001`);
 }
 
-const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const SENT_WEI = 10n ** 16n; // 0.01 ETH
 const BASE_CHAIN_ID = '0x2105';
 
 /** The MetaMask docs' "Ether Mail" message, on the devnet's Ethereum (chain 1). */
@@ -199,52 +178,6 @@ const MAIL = {
     contents: 'Hello, Bob!',
   },
 } as const;
-
-/** A send of 0.01 ETH reviewed and confirmed; its hash mined on the devnet with what was shown. */
-async function sendFromDapp(browser: Browser, page: Page, account: string, rpcUrl: string) {
-  const sent = await askAndApprove(
-    browser,
-    page,
-    {
-      name: 'send',
-      method: 'eth_sendTransaction',
-      params: [{ from: account, to: RECIPIENT, value: `0x${SENT_WEI.toString(16)}` }],
-    },
-    async (prompt) => {
-      await waitForText(prompt, approval.transactionHeading);
-      await waitForRegion(prompt, 'What is sent', '0.01 ETH');
-      await waitForRegion(prompt, 'Transaction', RECIPIENT);
-      await waitForRegion(prompt, 'Transaction', /Network fee\s*up to 0\.\d+ ETH/);
-      // The change comes from the node's simulation (eth_simulateV1 tracing the transfer), not
-      // from the value alone: the window says "Not simulated" when it only has the value.
-      const changes = await waitForRegion(prompt, 'Balance changes', '−0.01 ETH');
-      if (changes.includes('Not simulated')) throw new Error(`the send was not simulated: ${changes}`);
-      await expectWindowFits(prompt, 'approval window (transaction)', approval.confirmButton);
-      // The longest window, also at the popup's sizes: a narrower window must not cut it off.
-      await expectPopupFits(prompt, 'approval window (transaction)', approval.confirmButton);
-      await approval.confirm(prompt);
-    },
-  );
-  const hash = (sent as { result?: Hex }).result;
-  if (!hash || !/^0x[0-9a-f]{64}$/.test(hash))
-    throw new Error(`eth_sendTransaction answered ${JSON.stringify(sent)}`);
-  const chain = createPublicClient({ transport: http(rpcUrl) });
-  const receipt = await chain.waitForTransactionReceipt({
-    hash,
-    timeout: STEP_TIMEOUT_MS,
-    pollingInterval: 250,
-  });
-  const tx = await chain.getTransaction({ hash });
-  if (
-    receipt.status !== 'success' ||
-    tx.from.toLowerCase() !== account.toLowerCase() ||
-    tx.to?.toLowerCase() !== RECIPIENT.toLowerCase() ||
-    tx.value !== SENT_WEI
-  )
-    throw new Error(
-      `the mined transaction is not what was shown: ${receipt.status} ${tx.from} -> ${tx.to} ${tx.value}`,
-    );
-}
 
 /** Typed data shown (its domain and message) and signed; viem verifies the signature. */
 async function signTypedFromDapp(browser: Browser, page: Page, account: string) {
@@ -306,6 +239,7 @@ export async function dappSendTypedDataAndSwitch(
   const rpcUrl = embedded.rpcUrls['1'];
   if (!rpcUrl) throw new Error('no devnet RPC for Ethereum');
   await sendFromDapp(browser, dapp.page, account, rpcUrl);
+  await sendTokenFromDapp(browser, dapp.page, account, rpcUrl);
   await signTypedFromDapp(browser, dapp.page, account);
   await switchToBase(dapp.page);
 }

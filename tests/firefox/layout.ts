@@ -86,3 +86,36 @@ export async function expectWindowFits(page: Page, screen: string, primaryAction
   if (problems.length > 0)
     throw new Error(`${screen} at ${size.width}x${size.height}: ${problems.join('; ')}`);
 }
+
+/**
+ * Checks that every line of text in the region named `region` stays inside the page at both popup
+ * sizes. Text is measured itself (a Range's line boxes), not its element: an unbreakable address
+ * can run past the edge of a list item that still fits, or be cut off by an ancestor's overflow.
+ */
+export async function expectRegionTextFits(page: Page, region: string): Promise<void> {
+  const problems: string[] = [];
+  for (const size of POPUP_SIZES) {
+    await page.setViewport(size);
+    const lines = await page.evaluate((name: string) => {
+      return new Promise<{ found: boolean; outside: string[] }>((done) =>
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            const element = document.querySelector(`section[aria-label="${name}"]`);
+            if (!element) return done({ found: false, outside: [] });
+            const range = document.createRange();
+            range.selectNodeContents(element);
+            const outside = [...range.getClientRects()]
+              .filter((box) => box.width > 0 && (box.right > window.innerWidth + 0.5 || box.left < -0.5))
+              .map((box) => `${Math.round(box.left)}..${Math.round(box.right)}`);
+            done({ found: true, outside });
+          }),
+        ),
+      );
+    }, region);
+    if (!lines.found) problems.push(`no region "${region}"`);
+    for (const line of lines.outside)
+      problems.push(`"${region}" at ${size.width}x${size.height}: text at ${line}px, past the edge`);
+  }
+  await page.setViewport(POPUP_SIZES[0]);
+  if (problems.length > 0) throw new Error(problems.join('\n'));
+}

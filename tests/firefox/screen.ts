@@ -181,6 +181,8 @@ export const approval = {
   signHeading: 'Sign this message?',
   typedDataHeading: 'Sign this data?',
   transactionHeading: 'Confirm this transaction?',
+  waitingRegion: 'Waiting requests',
+  oneMoreWaiting: '1 more request waiting',
 };
 
 // ----- the explorer page -----

@@ -72,7 +72,7 @@ async function main(): Promise<void> {
       checkProblems();
     });
     await step(
-      'dapp: EIP-6963, connect, personal_sign verified with viem, a closed window answers 4001',
+      'dapp: EIP-6963, connect, personal_sign verified with viem; windows open in front, a second request refocuses the one window; a closed window answers 4001',
       async () => {
         dapp = await openDapp(firefox.browser);
         await dappConnectAndSign(firefox.browser, dapp, ACCOUNT);
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
       },
     );
     await step(
-      'dapp: a send reviewed (amount, recipient, simulated change, fee) and mined; typed data verified; Base switched to',
+      'dapp: a send and a USDC transfer reviewed (amount, recipient, simulated change fitting 360x480, fee) and mined; typed data verified; Base switched to',
       async () => {
         if (!dapp) throw new Error('no dapp page');
         await dappSendTypedDataAndSwitch(dapp, firefox.browser, ACCOUNT, urls);
