@@ -14,7 +14,18 @@ import {
   serveStatic,
   startRequests,
 } from './dapp/support';
-import { ACCOUNT, expect, openHelperTab, restartServiceWorker, rpcCall, setUpWallet, test } from './fixtures';
+import {
+  ACCOUNT,
+  expect,
+  openHelperTab,
+  restartServiceWorker,
+  rpcCall,
+  setUpWallet,
+  test,
+  WORKER_STOP_RETRIES,
+} from './fixtures';
+
+test.describe.configure({ retries: WORKER_STOP_RETRIES });
 
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 

@@ -23,9 +23,12 @@ import {
   stopServiceWorker,
   test,
   useEmbeddedDefault,
+  WORKER_STOP_RETRIES,
   watchPageProblems,
 } from './fixtures';
 import { EXTENSION_PATH } from './launch';
+
+test.describe.configure({ retries: WORKER_STOP_RETRIES });
 
 const HOST = 'explorer.example.org';
 const TOKEN_PAGE = `https://${HOST}/token/${ETH.usdc}`;

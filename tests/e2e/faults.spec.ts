@@ -21,6 +21,7 @@ import {
   swapAnswer,
   trustRouterInReview,
   USDC,
+  WORKER_STOP_RETRIES,
 } from './fixtures';
 
 type SwapAnswer = {
@@ -35,6 +36,7 @@ type SwapAnswer = {
 type HistoryAnswer = { result: { kind: string; id: string; status: string; hash: string | null }[] };
 
 const test = proxiedTest;
+test.describe.configure({ retries: WORKER_STOP_RETRIES });
 
 /**
  * The popup as openProxiedPopup gives it, with the RPC meeting `fault` from the moment the swap's raw

@@ -14,12 +14,14 @@ import {
   serviceProxiedTest,
   stopServiceWorker,
   USDC,
+  WORKER_STOP_RETRIES,
 } from './fixtures';
 
 type FeeAnswer = { ok: boolean; result: { gas: string; basis: 'simulated' | 'about' } | null };
 type Route = { percent: number; swaps: { pool?: string }[] }[];
 
 const test = serviceProxiedTest;
+test.describe.configure({ retries: WORKER_STOP_RETRIES });
 
 test('the simulated swap gas survives a worker restart: the refused-build fallback shows it, "about"', async ({
   context,

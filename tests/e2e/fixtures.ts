@@ -13,6 +13,7 @@ import {
   restartServiceWorker,
   stopServiceWorker,
   stopWorkerFromBlankTab,
+  WORKER_STOP_RETRIES,
   wakeServiceWorker,
 } from './worker-restart';
 import { selectE2eEnvironment } from './workers';
@@ -30,6 +31,7 @@ export {
   serviceWorkerOf,
   stopServiceWorker,
   stopWorkerFromBlankTab,
+  WORKER_STOP_RETRIES,
   wakeServiceWorker,
 };
 

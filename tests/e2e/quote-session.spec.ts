@@ -10,7 +10,10 @@ import {
   stopWorkerFromBlankTab,
   test,
   USDC,
+  WORKER_STOP_RETRIES,
 } from './fixtures';
+
+test.describe.configure({ retries: WORKER_STOP_RETRIES });
 
 type SessionAnswer = { ok: boolean; result: { status: string; revision: number; receivedAt: number | null } };
 

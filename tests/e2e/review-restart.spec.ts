@@ -13,7 +13,10 @@ import {
   test,
   trustRouterInReview,
   USDC,
+  WORKER_STOP_RETRIES,
 } from './fixtures';
+
+test.describe.configure({ retries: WORKER_STOP_RETRIES });
 
 test('a review opened before the worker stopped confirms after it restarts, once', async ({
   context,

@@ -21,7 +21,10 @@ import {
   test,
   trustRouterInReview,
   USDC,
+  WORKER_STOP_RETRIES,
 } from './fixtures';
+
+test.describe.configure({ retries: WORKER_STOP_RETRIES });
 
 const GWEI = 10n ** 9n;
 const hex = (value: bigint) => `0x${value.toString(16)}`;

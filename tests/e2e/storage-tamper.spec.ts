@@ -13,7 +13,10 @@ import {
   sendFromView,
   stopWorkerFromBlankTab,
   test,
+  WORKER_STOP_RETRIES,
 } from './fixtures';
+
+test.describe.configure({ retries: WORKER_STOP_RETRIES });
 
 const FORGED = '0x000000000000000000000000000000000000dEaD';
 const NFT = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';

@@ -16,7 +16,10 @@ import {
   test,
   trustRouterInReview,
   USDC,
+  WORKER_STOP_RETRIES,
 } from './fixtures';
+
+test.describe.configure({ retries: WORKER_STOP_RETRIES });
 
 const FOREIGN_ROUTER = '0x000000000000000000000000000000000000dEaD';
 

@@ -6,7 +6,10 @@ import {
   openWatched,
   stopWorkerFromBlankTab,
   test,
+  WORKER_STOP_RETRIES,
 } from './fixtures';
+
+test.describe.configure({ retries: WORKER_STOP_RETRIES });
 
 const PASSWORD = 'wallet e2e passphrase';
 // anvil's second well-known account.
