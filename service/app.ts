@@ -14,6 +14,7 @@ import { resolvePolicy, type ServicePolicy } from './policy';
 import { type PreparedAnswer, prepareAnswer } from './prepared-answer';
 import { type PreparedRoute, type PreparedRoutes, preparedRoutes } from './prepared-routes';
 import { QuoteAnswerCache } from './quote-cache';
+import { type QuoteHits, quoteHits } from './quote-hits';
 import { quoteHandler } from './quote-route';
 import { readJson, summarise } from './request-body';
 import { bodyBound, type ClientLimiter, clientLimiter, requestBounds } from './request-bounds';
@@ -117,11 +118,16 @@ function createAppContext(deps: ServiceDeps): AppContext {
   };
 }
 
-/**
- * The app, and the prepared answers the server writes before it (service/prepared-routes.ts): the
- * token lists and the bench's sized no-op, also routes of the app (HEAD, a query string).
- */
-export function createService(deps: ServiceDeps): { app: Hono; prepared: PreparedRoutes } {
+/** What the server answers before the app, each also answered by the app when it is not taken there. */
+export interface EarlyAnswers {
+  /** The token lists and the bench's sized no-op (service/prepared-routes.ts). */
+  prepared: PreparedRoutes;
+  /** Quotes answered from the per-block answer cache (service/quote-hits.ts). */
+  quoteHits: QuoteHits;
+}
+
+/** The app, and what the server answers before it (the same answers the app gives the same requests). */
+export function createService(deps: ServiceDeps): { app: Hono } & EarlyAnswers {
   const ctx = createAppContext(deps);
   const app = new Hono();
   app.use('*', ctx.cors.middleware);
@@ -133,7 +139,17 @@ export function createService(deps: ServiceDeps): { app: Hono; prepared: Prepare
   utilityRoutes(app, ctx, sizedNoop);
   errorAnswers(app, ctx);
   const prepared = preparedRoutes(preparedRouteFor(ctx, sizedNoop), ctx.cors, ctx.clientLimiter);
-  return { app, prepared };
+  const { quoteCache: cache, registry, readerFor, now, cors, clientLimiter: limiter, policy } = ctx;
+  const hits = quoteHits({
+    cache,
+    registry,
+    readerFor,
+    now,
+    cors,
+    limiter,
+    maxBodyBytes: policy.maxBodyBytes,
+  });
+  return { app, prepared, quoteHits: hits };
 }
 
 export function createServiceApp(deps: ServiceDeps): Hono {

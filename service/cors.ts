@@ -27,6 +27,11 @@ export interface Cors {
   send(c: Context, answer: PreparedAnswer): Response;
   /** A prepared answer's headers for a request from `origin`: its own object unless an origin is granted. */
   preparedHeaders(answer: PreparedAnswer, origin: string | undefined): Readonly<Record<string, string>>;
+  /**
+   * A JSON answer's headers as the middleware leaves them, for an answer written by the server (a
+   * quote served from the answer cache): one frozen object per grant, none built per request.
+   */
+  jsonHeaders(origin: string | undefined): Readonly<Record<string, string>>;
 }
 
 export function cors(options: CorsOptions): Cors {
@@ -78,5 +83,24 @@ export function cors(options: CorsOptions): Cors {
     return new Response(answer.body, { status: answer.status, headers });
   };
 
-  return { middleware, send, preparedHeaders };
+  const jsonUngranted = Object.freeze({ 'Content-Type': 'application/json', Vary: 'Origin' });
+  const jsonGranted = new Map<string, Readonly<Record<string, string>>>();
+  const jsonHeaders = (origin: string | undefined) => {
+    const grant = granted(origin);
+    if (grant === undefined) return jsonUngranted;
+    let headers = jsonGranted.get(grant);
+    if (!headers) {
+      // Bounded: a client could send a new granted origin (any extension id) on every request.
+      if (jsonGranted.size >= 64) jsonGranted.clear();
+      headers = Object.freeze({
+        ...jsonUngranted,
+        'Access-Control-Allow-Origin': grant,
+        'Access-Control-Expose-Headers': expose,
+      });
+      jsonGranted.set(grant, headers);
+    }
+    return headers;
+  };
+
+  return { middleware, send, preparedHeaders, jsonHeaders };
 }

@@ -10,7 +10,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Cors } from './cors';
 import type { PreparedAnswer } from './prepared-answer';
-import { type ClientLimiter, limitClassOf } from './request-bounds';
+import { type ClientLimiter, nodeHeader } from './request-bounds';
 
 /** Which of a path's prepared answers a request gets (a list: by its If-None-Match and Accept-Encoding). */
 export type PreparedRoute = (headers: IncomingHttpHeaders) => PreparedAnswer;
@@ -37,12 +37,7 @@ export function preparedRoutes(
       if (request.method !== 'GET' || path === undefined) return false;
       const route = routeFor(path);
       if (route === undefined) return false;
-      const kind = limiter ? limitClassOf('GET', path) : undefined;
-      if (limiter && kind) {
-        const forwarded =
-          limiter.header === undefined ? undefined : headerText(request.headers[limiter.header]);
-        if (!limiter.take(kind, forwarded, request.socket.remoteAddress).ok) return false;
-      }
+      if (limiter?.take('GET', path, nodeHeader(request.headers), request.socket.remoteAddress)) return false;
       let answer: PreparedAnswer;
       try {
         answer = route(request.headers);
@@ -56,9 +51,4 @@ export function preparedRoutes(
       return true;
     },
   };
-}
-
-/** A header as one text (Node gives a repeated Set-Cookie as a list; none of ours is one). */
-function headerText(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
 }

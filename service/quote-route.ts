@@ -12,6 +12,7 @@ import { ApiError } from './errors';
 import type { ServicePolicy } from './policy';
 import { awaitStateAtHead, type CheckedQuote, checkQuote, type PricedQuote, priceAt } from './quote';
 import { dataHeadOf, newQuoteId, type QuoteAnswerCache, quoteResponseText } from './quote-cache';
+import { cachedAnswerFor } from './quote-hits';
 import { onlyAbout, parseJsonText, readBodyText, summarise } from './request-body';
 import { routeSearchTurns } from './search-turns';
 import { requireChainById } from './validate';
@@ -33,15 +34,13 @@ export function quoteHandler({ registry, readerFor, policy, now, cache }: QuoteR
 
   return async (c) => {
     const text = await readBodyText(c);
-    const cached = cache.lookup(text);
-    const cachedChain = cached && registry.byId(cached.chainId);
-    if (cached && cachedChain) {
-      const reader = readerFor(cachedChain);
+    const hit = cachedAnswerFor(cache, registry, readerFor, text);
+    if (hit) {
       // The head without a promise when the reader knows it fresh; else awaited (and maybe failed).
-      const block = reader.currentNow?.()?.block ?? (await awaitStateAtHead(reader)).block;
-      if (block.hash === cached.blockHash) {
+      const headHash = hit.headHash ?? (await awaitStateAtHead(hit.reader)).block.hash;
+      if (headHash === hit.cached.blockHash) {
         cache.hits += 1;
-        return answer(c, cached.dataHead);
+        return answer(c, hit.cached.dataHead);
       }
     }
     cache.misses += 1;

@@ -1,11 +1,12 @@
 // What any request may cost before a route runs: a bounded request target (414) and the client's
 // rate limit (429 with Retry-After). Both answer with the JSON error body every other error uses.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ERROR_CODES } from '../lib/api/schema';
 import { ApiError } from './errors';
 import type { ServicePolicy } from './policy';
-import { clientKey, type LimitClass, RateLimiter, type TakeResult } from './rate-limit';
+import { clientKey, type LimitClass, RateLimiter } from './rate-limit';
 
 /** The node server's request object, where @hono/node-server puts it. */
 interface NodeBindings {
@@ -20,28 +21,49 @@ export function limitClassOf(method: string, path: string): LimitClass | undefin
   return 'read';
 }
 
-/** The per-client rate limit, one for the app's middleware and the server's prepared answers. */
+/** The per-client rate limit, one for the app's middleware and the server's early answers. */
 export interface ClientLimiter {
-  /** The configured header naming the client's address (lowercase), if any. */
-  readonly header: string | undefined;
   /**
-   * Takes one request of `kind` from its client: the first address in the configured header when
-   * it has one, else the TCP peer.
+   * Takes one request from its client's bucket for the method and path (health checks are never
+   * limited): the client is the first address in the configured header when it has one, else the
+   * TCP peer. A refusal takes nothing.
    */
-  take(kind: LimitClass, forwarded: string | undefined, remoteAddress: string | undefined): TakeResult;
+  take(
+    method: string,
+    path: string,
+    header: (name: string) => string | undefined,
+    remoteAddress: string | undefined,
+  ): LimitRefusal | undefined;
+}
+
+/** A refused request: its class and how long its client is asked to wait. */
+export interface LimitRefusal {
+  readonly kind: LimitClass;
+  readonly retryAfterSeconds: number;
 }
 
 /** The service's client limiter (null when the policy sets no rate limits). */
 export function clientLimiter(policy: ServicePolicy): ClientLimiter | null {
   if (!policy.rateLimits) return null;
   const limiter = new RateLimiter(policy.rateLimits);
-  const header = policy.clientAddressHeader?.toLowerCase();
+  const forwardedHeader = policy.clientAddressHeader?.toLowerCase();
   return {
-    header,
-    take(kind, forwarded, remoteAddress) {
-      const first = header === undefined ? undefined : forwarded?.split(',')[0]?.trim();
-      return limiter.take(kind, clientKey(first || remoteAddress));
+    take(method, path, header, remoteAddress) {
+      const kind = limitClassOf(method, path);
+      if (kind === undefined) return undefined;
+      const forwarded = forwardedHeader === undefined ? undefined : header(forwardedHeader);
+      const first = forwarded?.split(',')[0]?.trim();
+      const taken = limiter.take(kind, clientKey(first || remoteAddress));
+      return taken.ok ? undefined : { kind, retryAfterSeconds: taken.retryAfterSeconds };
     },
+  };
+}
+
+/** A header of a node request as one text (Node gives a repeated Set-Cookie as a list; none of ours is one). */
+export function nodeHeader(headers: IncomingHttpHeaders): (name: string) => string | undefined {
+  return (name) => {
+    const value = headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
   };
 }
 
@@ -64,22 +86,18 @@ export function requestBounds(
         ),
       );
     }
-    const kind = limiter ? limitClassOf(c.req.method, c.req.path) : undefined;
-    if (limiter && kind) {
-      const forwarded = limiter.header === undefined ? undefined : c.req.header(limiter.header);
-      const peer = (c.env as NodeBindings | undefined)?.incoming?.socket?.remoteAddress;
-      const taken = limiter.take(kind, forwarded, peer);
-      if (!taken.ok) {
-        c.header('Retry-After', String(taken.retryAfterSeconds));
-        return fail(
-          c,
-          new ApiError(
-            429,
-            ERROR_CODES.rateLimited,
-            `too many ${kind} requests from this client; retry in ${taken.retryAfterSeconds} s`,
-          ),
-        );
-      }
+    const peer = (c.env as NodeBindings | undefined)?.incoming?.socket?.remoteAddress;
+    const refused = limiter?.take(c.req.method, c.req.path, (name) => c.req.header(name), peer);
+    if (refused) {
+      c.header('Retry-After', String(refused.retryAfterSeconds));
+      return fail(
+        c,
+        new ApiError(
+          429,
+          ERROR_CODES.rateLimited,
+          `too many ${refused.kind} requests from this client; retry in ${refused.retryAfterSeconds} s`,
+        ),
+      );
     }
     await next();
   };

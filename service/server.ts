@@ -1,16 +1,16 @@
-// Listens with node:http: a request for a prepared answer (service/prepared-routes.ts) is written
-// by the server, every other one goes to the app through @hono/node-server. Default
+// Listens with node:http: a request for a prepared answer (service/prepared-routes.ts) or a repeated
+// quote (service/quote-hits.ts) is answered by the server, every other one goes to the app through
+// @hono/node-server. Default
 // 127.0.0.1:8787; port 0 picks a free port.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { createService, type ServiceDeps } from './app';
+import { createService, type EarlyAnswers, type ServiceDeps } from './app';
 import { createRpcChainReaders } from './chain-reader';
 import { type ConnectionStats, connectionServerOptions, guardConnections } from './connection-limits';
 import type { ServiceManifest } from './manifest';
 import { resolvePolicy } from './policy';
-import type { PreparedRoutes } from './prepared-routes';
 
 export interface StartServiceOptions extends Partial<Omit<ServiceDeps, 'manifest'>> {
   manifest: ServiceManifest;
@@ -25,6 +25,8 @@ export interface RunningService {
   connections?(): ConnectionStats;
   /** Prepared answers the server wrote before the app (this process only). */
   preparedAnswers?(): number;
+  /** Quotes the server answered from the answer cache before the app (this process only). */
+  quoteHitsBeforeApp?(): number;
 }
 
 export const DEFAULT_SERVICE_PORT = 8787;
@@ -37,13 +39,14 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   // The app is made once the address is known: unless configured, the logo URL base is where we
   // listen (configuration decides it, never a request's Host header).
   let app: Hono | undefined;
-  let prepared: PreparedRoutes | undefined;
+  let early: EarlyAnswers | undefined;
   const toApp = getRequestListener(
     (request, env) => app?.fetch(request, env) ?? new Response(null, { status: 503 }),
     { hostname: host },
   );
   const server = createServer(connectionServerOptions(policy.connections), (request, response) => {
-    if (prepared?.serve(request, response)) return;
+    if (early?.prepared.serve(request, response)) return;
+    if (early?.quoteHits.serve(request, response, toApp)) return;
     void toApp(request, response);
   });
   const guard = guardConnections(server, policy.connections);
@@ -57,15 +60,18 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${urlHost}:${address.port}`;
-  ({ app, prepared } = createService({
+  const service = createService({
     ...deps,
     readers,
     policy: { ...deps.policy, publicBaseUrl: deps.policy?.publicBaseUrl ?? url },
-  }));
+  });
+  ({ app } = service);
+  early = service;
   return {
     url,
     connections: guard.stats,
-    preparedAnswers: () => prepared?.served ?? 0,
+    preparedAnswers: () => early?.prepared.served ?? 0,
+    quoteHitsBeforeApp: () => early?.quoteHits.served ?? 0,
     close: () =>
       new Promise<void>((resolve, reject) => {
         // Keep-alive sockets would hold close() open until they time out.
