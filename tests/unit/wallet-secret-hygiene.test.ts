@@ -7,17 +7,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deriveAddresses } from '@/lib/wallet/keyring';
 import { mnemonicToSeed } from '@/lib/wallet/mnemonic';
 import { deriveTrustKey } from '@/lib/wallet/trust-mac';
-import { createVault, unlockVault, unlockWithSessionKey, type VaultSecrets } from '@/lib/wallet/vault';
+import { createVault, unlockVault, unlockWithSessionKey } from '@/lib/wallet/vault';
 
-const PASSWORD = 'correct horse battery staple';
-const MNEMONIC = 'test test test test test test test test test test test junk';
-const SECRETS: VaultSecrets = {
-  mnemonic: MNEMONIC,
-  importedKeys: [
-    { id: 'imported:1', privateKey: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' },
-  ],
-};
-const FAST = { iterations: 1_000, minIterations: 1_000 };
+import { FAST, MNEMONIC, PASSWORD, SECRETS } from '../support/vault-secrets';
 
 type SubtleMethod = 'importKey' | 'sign' | 'encrypt' | 'decrypt' | 'deriveBits';
 interface Watched {

@@ -17,17 +17,8 @@ import {
   WeakPasswordError,
   WrongPasswordError,
 } from '@/lib/wallet/vault';
-
-// Small counts keep the suite fast; two tests at the end use the real default.
-const FAST = { iterations: 1_000, minIterations: 1_000 };
-const PASSWORD = 'correct horse battery staple';
-const MNEMONIC = 'test test test test test test test test test test test junk';
-const SECRETS: VaultSecrets = {
-  mnemonic: MNEMONIC,
-  importedKeys: [
-    { id: 'imported:1', privateKey: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' },
-  ],
-};
+// FAST keeps the suite quick; two tests at the end use the real default KDF count.
+import { FAST, PASSWORD, SECRETS } from '../support/vault-secrets';
 
 /** Flips one bit of a base64 field, keeping it valid base64 of the same length. */
 function flipBit(field: string, at: number | 'last' = 0): string {
