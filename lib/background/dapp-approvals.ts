@@ -22,9 +22,11 @@ import {
   storedQueue,
   type UserChoice,
 } from './dapp-queue-store';
+import { createRefusals, REFUSALS, type RefusalStore } from './dapp-refusals';
 import { CodedError } from './errors';
 
 export type { AskedRequest, PreparedApproval, UserChoice };
+export { REFUSALS };
 
 export interface ApprovalDeps {
   openWindow: () => Promise<number | undefined>;
@@ -37,6 +39,8 @@ export interface ApprovalDeps {
   /** Where waiting requests outlive the worker (storage.session), and how one is made runnable again. */
   store?: QueueStore;
   revive?: Revive;
+  /** Where the window-bombing cool-down outlives the worker (storage.session); none: memory only. */
+  refusalStore?: RefusalStore;
 }
 
 /** Warnings the user must tick before this request can be approved. */
@@ -45,12 +49,6 @@ function codesToTick(view: ApprovalView): string[] {
   return [...view.warnings, ...warnings].filter((warning) => warning.tick).map((warning) => warning.code);
 }
 
-/**
- * A page that asks again each time the user says no would reopen the window forever: after
- * REFUSALS.count refusals (Reject, or closing the window) within REFUSALS.windowMs, its requests are
- * answered 4001 without a window until that time has passed since the last one.
- */
-export const REFUSALS = { count: 3, windowMs: 30_000 } as const;
 const REFUSED_MESSAGE = `The user rejected this site's last ${REFUSALS.count} requests: wait ${REFUSALS.windowMs / 1000} s before asking again.`;
 
 const FULL_MESSAGES = {
@@ -114,16 +112,8 @@ function queueCore(deps: ApprovalDeps) {
     /** Answers no page was listening for yet (its bridge resumes after a restart), by answerKey. */
     answered: new Map<string, DappResponse>(),
     windows: approvalWindow(deps),
-    /** When the user last refused each origin's requests (memory only: a restart forgives). */
-    refusals: new Map<string, number[]>(),
-    refused(origin: string): void {
-      const recent = (core.refusals.get(origin) ?? []).filter((at) => deps.now() - at < REFUSALS.windowMs);
-      core.refusals.set(origin, [...recent, deps.now()].slice(-REFUSALS.count));
-    },
-    spamming(origin: string): boolean {
-      const recent = (core.refusals.get(origin) ?? []).filter((at) => deps.now() - at < REFUSALS.windowMs);
-      return recent.length >= REFUSALS.count;
-    },
+    /** When the user last refused each origin's requests (./dapp-refusals.ts). */
+    refusals: createRefusals(deps.now, deps.refusalStore),
     /** Writes the queue as it is now; writes land in order. */
     persist(): void {
       const { store } = deps;
@@ -180,6 +170,7 @@ async function askApproval(
 ): Promise<DappResponse> {
   await core.restored();
   const { origin, kind, frame, asked } = request;
+  const spamming = await core.refusals.spamming(origin);
   return new Promise<DappResponse>((resolve) => {
     const id = `${deps.now().toString(36)}-${(core.nextId++).toString(36)}`;
     const entry: Pending = {
@@ -193,7 +184,7 @@ async function askApproval(
       listeners: [resolve],
       revived: false,
     };
-    if (core.spamming(origin)) {
+    if (spamming) {
       resolve({ error: { code: RPC_ERROR.userRejected, message: REFUSED_MESSAGE } });
       return;
     }
@@ -247,9 +238,10 @@ async function decideApproval(
     throw new CodedError('NOT_ACKNOWLEDGED', 'Tick every warning that asks you to before approving.');
   }
   if (!approve) {
-    core.refused(pending.origin);
+    const counted = core.refusals.refused(pending.origin);
     core.finish(pending, { error: toRpcError(rejected()) });
     core.closeIfDone();
+    await counted;
     return;
   }
   // A wrong password keeps the request waiting: the window says so and asks again.
@@ -350,11 +342,11 @@ export function createApprovalQueue(deps: ApprovalDeps) {
     async windowClosed(id: number): Promise<void> {
       await core.restored();
       if (!core.windows.closed(id)) return;
-      for (const pending of core.queue.filter((entry) => entry.view !== null)) {
-        core.refused(pending.origin);
-        core.finish(pending, { error: toRpcError(rejected()) });
-      }
+      const shown = core.queue.filter((entry) => entry.view !== null);
+      const counted = shown.map((pending) => core.refusals.refused(pending.origin));
+      for (const pending of shown) core.finish(pending, { error: toRpcError(rejected()) });
       core.persist();
+      await Promise.all(counted);
     },
   };
 }

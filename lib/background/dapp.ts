@@ -22,6 +22,7 @@ import { dappAccounts } from './dapp-accounts';
 import { type AskedRequest, createApprovalQueue, type PreparedApproval } from './dapp-approvals';
 import { type QueueStore, type Revive, sessionQueueStore } from './dapp-queue-store';
 import { createRecipientRecord, type RecipientRecord } from './dapp-recipients';
+import { sessionRefusalStore } from './dapp-refusals';
 import {
   prepareRequest,
   type RequestContext,
@@ -55,7 +56,10 @@ export interface DappDeps {
   seal?: Pick<TrustSettings, 'afterOwnChange' | 'trustedSites'>;
   /** The background's one signing funnel (lib/background/signing.ts); tests may leave it to the service. */
   signing?: Signing;
-  /** Where waiting approvals outlive the worker: storage.session by default; null keeps them in memory. */
+  /**
+   * Where waiting approvals (and the refusals' cool-down) outlive the worker: storage.session by
+   * default; null keeps them in memory.
+   */
   queueStore?: QueueStore | null;
   now?: () => number;
 }
@@ -65,7 +69,9 @@ export function createDappService(deps: DappDeps) {
   // The context is complete before the queue revives anything: revival runs on first use.
   const context = {} as ApprovalContext;
   const approvalQueue = createApprovalQueue({
-    ...(deps.queueStore === null ? {} : { store: deps.queueStore ?? sessionQueueStore }),
+    ...(deps.queueStore === null
+      ? {}
+      : { store: deps.queueStore ?? sessionQueueStore, refusalStore: sessionRefusalStore }),
     revive: reviver(context),
     openWindow: deps.openWindow,
     focusWindow: deps.focusWindow,

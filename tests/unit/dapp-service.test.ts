@@ -4,7 +4,7 @@
 import { recoverMessageAddress } from 'viem';
 import { describe, expect, it, vi } from 'vitest';
 import { dappHandlers } from '@/lib/background/handlers/dapp';
-import { connectedSitesItem } from '@/lib/storage/items';
+import { connectedSitesItem, dappRefusalsItem } from '@/lib/storage/items';
 
 import { A, ACCOUNT, B, frameA, frameB, PASSWORD, useDappHarness } from '../support/dapp-harness';
 
@@ -110,6 +110,38 @@ describe('the dapp service', () => {
       expect(h.opened).toBe(opened + 1);
       await h.approveNext();
       expect(await later).toMatchObject({ result: expect.stringMatching(/^0x/) });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('the cool-down survives a worker restart: it is kept in storage.session, not in memory', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      h.restart();
+      await h.connect();
+      for (let i = 0; i < 3; i++) {
+        const asked = h.dapp.request(A, frameA, 'personal_sign', ['0x01', ACCOUNT]);
+        await expect.poll(async () => (await h.dapp.approvals()).current?.detail.kind).toBe('sign');
+        await h.dapp.decide((await h.dapp.approvals()).current?.id as string, false);
+        expect(await asked).toMatchObject({ error: { code: 4001 } });
+      }
+      expect(await dappRefusalsItem.get()).toEqual([{ origin: A, at: expect.any(Array) }]);
+      // The page waits for the browser to stop the worker, then asks again: still no window.
+      vi.setSystemTime(Date.now() + 29_000);
+      h.restart();
+      const opened = h.opened;
+      const spam = await h.dapp.request(A, frameA, 'personal_sign', ['0x01', ACCOUNT]);
+      expect(spam).toMatchObject({ error: { code: 4001, message: expect.stringContaining('wait 30 s') } });
+      expect(h.opened).toBe(opened);
+      // A refusal time in the future (the clock moved back) does not hold the page forever.
+      await dappRefusalsItem.set([{ origin: A, at: [Date.now() + 1e9] }]);
+      h.restart();
+      const later = h.dapp.request(A, frameA, 'personal_sign', ['0x01', ACCOUNT]);
+      await expect.poll(async () => (await h.dapp.approvals()).current?.detail.kind).toBe('sign');
+      expect(h.opened).toBe(opened + 1);
+      await h.dapp.decide((await h.dapp.approvals()).current?.id as string, false);
+      expect(await later).toMatchObject({ error: { code: 4001 } });
     } finally {
       vi.useRealTimers();
     }
