@@ -209,6 +209,15 @@ export async function checkOutcomeUnchanged(
   prepared: PreparedTransaction,
 ): Promise<void> {
   const nonce = await client.getTransactionCount({ address: prepared.call.from, blockTag: 'pending' });
+  // The page's nonce was the account's next when the window opened; if another transaction took it
+  // meanwhile (one sent from the popup, a speed-up), signing it would replace that one: refused.
+  const asked = prepared.call.nonce;
+  if (asked !== undefined && asked !== BigInt(nonce)) {
+    throw new DappRpcError(
+      RPC_ERROR.transactionRejected,
+      `The site set nonce ${asked}, but this account's next nonce is now ${nonce}: another transaction was sent since you reviewed this one. Nothing was signed or sent; ask the site to send it again.`,
+    );
+  }
   const sim = await simulate(client, prepared.call, prepared.fees, nonce);
   const again = await describeTransaction(
     client,

@@ -169,6 +169,7 @@ function transactionApproval(
       baseFee: fees.baseFee.toString(),
       source: fees.source,
       capped: fees.capped,
+      ...(prepared.call.nonce !== undefined ? { nonce: prepared.call.nonce.toString() } : {}),
     },
   };
 }
@@ -195,6 +196,7 @@ export function revivedTransaction(
       data: detail.data as Hex,
       gas: BigInt(detail.gasLimit),
       fees: null,
+      ...(stored.nonce !== undefined ? { nonce: BigInt(stored.nonce) } : {}),
     },
     gasUsed: BigInt(stored.gasUsed),
     fees: {

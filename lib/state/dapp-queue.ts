@@ -17,6 +17,8 @@ export const StoredTransactionSchema = z.object({
   baseFee: Decimal,
   source: z.enum(['site', 'wallet']),
   capped: z.boolean(),
+  /** The nonce the page set, checked again at Confirm. */
+  nonce: z.optional(Decimal),
 });
 export type StoredTransaction = z.infer<typeof StoredTransactionSchema>;
 

@@ -183,6 +183,47 @@ describe('a dapp transaction through the signing funnel', () => {
     expect(prepared.detail.kind).toBe('transaction');
   });
 
+  it("the page's nonce is checked again at Confirm: moved meanwhile, nothing is signed or sent; unmoved, it is the nonce signed", async () => {
+    const wallet = createWalletClient({ account: user, transport: http(anvil.url) });
+    const pending = () => client.getTransactionCount({ address: user.address, blockTag: 'pending' });
+    const next = await pending();
+    const prepared = await prepareTransaction(
+      client,
+      CHAIN_ID,
+      { ...sendToRefund(), nonce: BigInt(next) },
+      ceiling,
+    );
+    // Another transaction takes that nonce while the window waits (a send from the popup).
+    await wallet.sendTransaction({ to: user.address, value: 1n, chain: null });
+    expect(await pending()).toBe(next + 1);
+    const approve = (of: typeof prepared) =>
+      sendPrepared({
+        client,
+        chainId: CHAIN_ID,
+        funnel,
+        reviewId: reviewDapp(funnel, CHAIN_ID, of),
+        signer: async () => user,
+        prepared: of,
+      });
+    await expect(approve(prepared)).rejects.toMatchObject({
+      code: -32003,
+      message: expect.stringContaining(
+        `The site set nonce ${next}, but this account's next nonce is now ${next + 1}`,
+      ),
+    });
+    expect(await pending()).toBe(next + 1);
+    // Unmoved: the transaction mined carries the page's nonce.
+    const again = await prepareTransaction(
+      client,
+      CHAIN_ID,
+      { ...sendToRefund(), nonce: BigInt(next + 1) },
+      ceiling,
+    );
+    const hash = await approve(again);
+    const mined = await (client as unknown as ReturnType<typeof createPublicClient>).getTransaction({ hash });
+    expect(mined.nonce).toBe(next + 1);
+  });
+
   it('a second approval of the same request signs nothing (double click)', async () => {
     const prepared = await prepareTransaction(client, CHAIN_ID, sendToRefund(), ceiling);
     const reviewId = reviewDapp(funnel, CHAIN_ID, prepared);
