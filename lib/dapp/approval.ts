@@ -59,6 +59,7 @@ export const ApprovalDetailSchema = z.lazy(() =>
         version: z.optional(z.string()),
         chainId: z.optional(z.number()),
         verifyingContract: z.optional(z.string()),
+        salt: z.optional(z.string()),
       }),
       fields: z.array(Field),
       permit: z.nullable(PermitSchema),
