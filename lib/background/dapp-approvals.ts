@@ -26,6 +26,15 @@ import { createRefusals, REFUSALS, type RefusalStore } from './dapp-refusals';
 import { CodedError } from './errors';
 
 export type { AskedRequest, PreparedApproval, UserChoice };
+
+/** Who asks: the frame's origin (the one connected and shown), its frame, and its embedder. */
+export interface Asker {
+  origin: string;
+  /** tab:frame of the page that asked (null: a caller without a frame, as in tests). */
+  frame: string | null;
+  /** The top page's origin when a frame of another origin asks (null: a page that cannot be named). */
+  embeddedIn?: string | null | undefined;
+}
 export { REFUSALS };
 
 export interface ApprovalDeps {
@@ -165,11 +174,11 @@ type QueueCore = ReturnType<typeof queueCore>;
 async function askApproval(
   core: QueueCore,
   deps: ApprovalDeps,
-  request: { origin: string; kind: ApprovalKind; frame: string | null; asked: AskedRequest },
+  request: Asker & { kind: ApprovalKind; asked: AskedRequest },
   prepare: () => Promise<PreparedApproval>,
 ): Promise<DappResponse> {
   await core.restored();
-  const { origin, kind, frame, asked } = request;
+  const { origin, kind, frame, asked, embeddedIn } = request;
   const spamming = await core.refusals.spamming(origin);
   return new Promise<DappResponse>((resolve) => {
     const id = `${deps.now().toString(36)}-${(core.nextId++).toString(36)}`;
@@ -199,7 +208,9 @@ async function askApproval(
         const pending = core.queue.find((waiting) => waiting.id === id);
         if (!pending) return; // rejected while it was being prepared
         const account = 'account' in detail ? detail.account : null;
-        pending.view = { id, origin, chainId, account, warnings: originWarnings(origin), detail };
+        const warnings = originWarnings(origin);
+        pending.view = { id, origin, chainId, account, warnings, detail };
+        if (embeddedIn !== undefined) pending.view.embeddedIn = embeddedIn;
         pending.run = run;
         pending.check = check;
         if (transaction) pending.transaction = transaction;
@@ -293,12 +304,11 @@ export function createApprovalQueue(deps: ApprovalDeps) {
     approvals,
 
     ask: (
-      origin: string,
+      from: Asker,
       kind: ApprovalKind,
       prepare: () => Promise<PreparedApproval>,
-      frame: string | null = null,
       asked: AskedRequest = { method: kind, key: null },
-    ): Promise<DappResponse> => askApproval(core, deps, { origin, kind, frame, asked }, prepare),
+    ): Promise<DappResponse> => askApproval(core, deps, { ...from, kind, asked }, prepare),
 
     /**
      * The bridge of `frame` asks again for request `key`: its first message died with the worker.

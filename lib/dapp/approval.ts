@@ -136,6 +136,11 @@ export const ApprovalViewSchema = z.object({
   /** The site's network and the account the request is for (null: a connect, before the choice). */
   chainId: z.int(),
   account: z.nullable(z.string()),
+  /**
+   * Set when a frame of another origin asks: the top page's origin (null: a page that cannot be
+   * named). `origin` is still the frame's: the one connected, and the one the permission is for.
+   */
+  embeddedIn: z.optional(z.nullable(z.string())),
   warnings: z.array(Warning),
   detail: ApprovalDetailSchema,
 });

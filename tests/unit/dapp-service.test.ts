@@ -53,6 +53,47 @@ describe('the dapp service', () => {
     await expect(handlers.dappRequest(forged, { url: 'file:///x' })).rejects.toThrow('Only http(s) pages');
   });
 
+  const PERMISSIONS = [{ eth_accounts: {} }];
+  it("a frame of another site asks as itself: the window names it and the page around it, and only the frame's origin is connected", async () => {
+    const handlers = dappHandlers(h.dapp);
+    const ask = (method: string, sender: Parameters<typeof handlers.dappRequest>[1]) =>
+      handlers.dappRequest(
+        { type: 'dappRequest', method, params: PERMISSIONS, key: undefined } as never,
+        sender,
+      );
+    // Site B's frame inside site A's page (Chrome reports the frame's origin, the tab's top URL).
+    const inA = { origin: B, url: `${B}/widget`, tabId: 1, frameId: 7, topUrl: `${A}/page` };
+    const connecting = ask('eth_requestAccounts', inA);
+    await expect.poll(async () => (await h.dapp.approvals()).current?.origin).toBe(B);
+    expect((await h.dapp.approvals()).current?.embeddedIn).toBe(A);
+    await h.approveNext();
+    expect(await connecting).toEqual({ result: [ACCOUNT] });
+    expect((await connectedSitesItem.get()).map((site) => site.origin)).toEqual([B]);
+    // The page around it is not connected; B is, wherever it runs.
+    expect(
+      await ask('eth_accounts', { origin: A, url: `${A}/page`, tabId: 1, frameId: 0, topUrl: `${A}/page` }),
+    ).toEqual({ result: [] });
+    expect(
+      await ask('eth_accounts', { origin: B, url: `${B}/`, tabId: 2, frameId: 0, topUrl: `${B}/` }),
+    ).toEqual({ result: [ACCOUNT] });
+    // A frame of the page's own origin, or a top page, is not "embedded"; a top page that cannot be named is said so.
+    const own = ask('wallet_requestPermissions', { ...inA, origin: A, url: `${A}/frame` });
+    await expect.poll(async () => (await h.dapp.approvals()).current?.origin).toBe(A);
+    expect((await h.dapp.approvals()).current).not.toHaveProperty('embeddedIn');
+    await h.dapp.decide((await h.dapp.approvals()).current?.id as string, false);
+    expect(await own).toMatchObject({ error: { code: 4001 } });
+    const unnamed = ask('wallet_requestPermissions', {
+      ...inA,
+      origin: A,
+      url: `${A}/frame`,
+      topUrl: 'file:///x',
+    });
+    await expect.poll(async () => (await h.dapp.approvals()).current?.origin).toBe(A);
+    expect((await h.dapp.approvals()).current?.embeddedIn).toBeNull();
+    await h.dapp.decide((await h.dapp.approvals()).current?.id as string, false);
+    expect(await unnamed).toMatchObject({ error: { code: 4001 } });
+  });
+
   it('personal_sign waits for the yes, then signs with the connected account', async () => {
     await h.connect();
     const pending = h.dapp.request(A, frameA, 'personal_sign', ['0x48656c6c6f', ACCOUNT]);
