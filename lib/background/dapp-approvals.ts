@@ -62,6 +62,7 @@ const REFUSED_MESSAGE = `The user rejected this site's last ${REFUSALS.count} re
 
 const FULL_MESSAGES = {
   'origin-full': 'This site already has requests waiting for the user.',
+  'site-full': "This site's pages (its subdomains together) already have requests waiting for the user.",
   'queue-full': 'Too many requests are waiting for the user.',
 } as const;
 

@@ -8,6 +8,7 @@ import { classifyMethod } from '@/lib/dapp/methods';
 import { originWarnings } from '@/lib/dapp/origin';
 import { parseParams } from '@/lib/dapp/params';
 import { enqueue, QUEUE_LIMITS } from '@/lib/dapp/queue';
+import { registrableSite } from '@/lib/dapp/site-key';
 import {
   connectSite,
   disconnectSite,
@@ -155,6 +156,62 @@ describe('the approval queue', () => {
       origin: `https://${i}`,
     }));
     expect(enqueue(full, { id: 'x', origin: 'https://x' })).toEqual({ ok: false, reason: 'queue-full' });
+  });
+});
+
+describe('the approval queue per registrable site', () => {
+  it("bounds a site's subdomains together, so they cannot fill the queue for other sites", () => {
+    let queue: { id: string; origin: string }[] = [];
+    // Each subdomain stays under its own origin bound; together they reach the site's.
+    for (let i = 0; i < QUEUE_LIMITS.perSite; i++) {
+      const added = enqueue(queue, { id: `e${i}`, origin: `https://s${Math.floor(i / 2)}.evil.example` });
+      if (!added.ok) throw new Error(`refused too early: ${added.reason}`);
+      queue = added.queue;
+    }
+    for (const origin of [
+      'https://s9.evil.example',
+      'https://evil.example',
+      'http://deep.er.evil.example:8080',
+    ]) {
+      expect(enqueue(queue, { id: 'more', origin })).toEqual({ ok: false, reason: 'site-full' });
+    }
+    // Other sites still get in, however the names resemble it.
+    for (const origin of [
+      'https://evil.example.org',
+      'https://app.example',
+      'https://a.evil.example.co.uk',
+    ]) {
+      expect(enqueue(queue, { id: 'other', origin }).ok).toBe(true);
+    }
+    // 20 requests from one site's 20 subdomains never fill the queue: the 7th is refused.
+    const flood = Array.from({ length: QUEUE_LIMITS.total }, (_, i) => `https://x${i}.spam.example`);
+    let all: { id: string; origin: string }[] = [];
+    const refused = flood.filter((origin, i) => {
+      const added = enqueue(all, { id: `${i}`, origin });
+      if (added.ok) all = added.queue;
+      return !added.ok;
+    });
+    expect(all).toHaveLength(QUEUE_LIMITS.perSite);
+    expect(refused).toHaveLength(QUEUE_LIMITS.total - QUEUE_LIMITS.perSite);
+  });
+
+  it('reads the registrable site without the Public Suffix List: country registries, shared hosts, IPs', () => {
+    const cases: [string, string][] = [
+      ['https://app.uniswap.org', 'uniswap.org'],
+      ['https://uniswap.org', 'uniswap.org'],
+      ['https://a.b.example.co.uk', 'example.co.uk'],
+      ['https://shop.example.com.br', 'example.com.br'],
+      ['https://app.example.de', 'example.de'],
+      ['https://vitalik.eth.limo', 'vitalik.eth.limo'],
+      ['https://app.vitalik.eth.limo', 'vitalik.eth.limo'],
+      ['https://someone.github.io', 'someone.github.io'],
+      ['https://bafy.ipfs.dweb.link', 'bafy.ipfs.dweb.link'],
+      ['http://127.0.0.1:5173', '127.0.0.1'],
+      ['http://localhost:3000', 'localhost'],
+      ['http://[::1]:8080', '[::1]'],
+      ['https://App.Example.ORG.', 'example.org'],
+    ];
+    for (const [origin, site] of cases) expect(registrableSite(origin), origin).toBe(site);
   });
 });
 
