@@ -146,11 +146,25 @@ export function TransactionDetail({ detail }: { detail: Tx }) {
               ? 'none'
               : `${detail.data.slice(0, 10)}… (${(detail.data.length - 2) / 2} bytes)`}
           </dd>
+          {detail.accessList ? (
+            <>
+              <dt>Access list</dt>
+              <dd>
+                {detail.accessList.map((entry) => (
+                  <div key={entry.address} class="address">
+                    {entry.address}: {slotsText(entry.storageKeys.length)}
+                  </div>
+                ))}
+              </dd>
+            </>
+          ) : null}
         </dl>
       </section>
     </>
   );
 }
+
+const slotsText = (count: number) => (count === 1 ? '1 storage slot' : `${count} storage slots`);
 
 /** What Swaplane can say of the recipient (lib/background/dapp-recipients.ts says how it knows). */
 const RECIPIENT_HISTORY = {

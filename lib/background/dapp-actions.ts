@@ -83,6 +83,7 @@ async function simulate(
               data: call.data,
               value: call.value,
               gas: call.gas,
+              ...(call.accessList ? { accessList: call.accessList } : {}),
               nonce,
               maxFeePerGas: fees.maxFeePerGas,
               maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
@@ -127,6 +128,7 @@ async function estimate(
       ...(call.to ? { to: call.to } : {}),
       data: call.data,
       value: call.value,
+      ...(call.accessList ? { accessList: call.accessList } : {}),
     });
     const gas = call.gas && call.gas > estimate ? call.gas : withGasMargin(estimate);
     return { gas, estimated: estimate, revert: null };
@@ -302,6 +304,14 @@ async function describeTransaction(
       amount: approval.amount.toString(),
     })),
     call: decodedCall,
+    ...(call.accessList
+      ? {
+          accessList: call.accessList.map((entry) => ({
+            address: getAddress(entry.address),
+            storageKeys: [...entry.storageKeys],
+          })),
+        }
+      : {}),
     recipientKind,
     nfts,
     nftApprovals: nftGrants,

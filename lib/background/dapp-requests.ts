@@ -197,6 +197,7 @@ export function revivedTransaction(
       gas: BigInt(detail.gasLimit),
       fees: null,
       ...(stored.nonce !== undefined ? { nonce: BigInt(stored.nonce) } : {}),
+      ...(detail.accessList ? { accessList: revivedAccessList(detail.accessList) } : {}),
     },
     gasUsed: BigInt(stored.gasUsed),
     fees: {
@@ -211,3 +212,16 @@ export function revivedTransaction(
 }
 
 const HEX_DATA = /^0x(?:[0-9a-fA-F]{2})*$/;
+const SLOT = /^0x[0-9a-fA-F]{64}$/;
+
+/** The access list its window shows, checked again as the page's params were. */
+function revivedAccessList(
+  shown: NonNullable<Extract<ApprovalDetail, { kind: 'transaction' }>['accessList']>,
+) {
+  if (shown.some((entry) => !entry.storageKeys.every((key) => SLOT.test(key))))
+    throw new DappRpcError(RPC_ERROR.invalidInput, 'The waiting transaction could not be restored.');
+  return shown.map((entry) => ({
+    address: getAddress(entry.address),
+    storageKeys: entry.storageKeys as Hex[],
+  }));
+}

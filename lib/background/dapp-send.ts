@@ -42,6 +42,7 @@ export function dappPlan(chainId: number, prepared: PreparedTransaction): Transa
     fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas },
     // The page's nonce, checked again at Confirm (checkOutcomeUnchanged), is the one signed.
     ...(call.nonce !== undefined ? { nonce: Number(call.nonce) } : {}),
+    ...(call.accessList ? { accessList: call.accessList } : {}),
   };
 }
 

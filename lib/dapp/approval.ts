@@ -100,6 +100,8 @@ export const ApprovalDetailSchema = z.lazy(() =>
           known: z.boolean(),
         }),
       ),
+      /** The site's EIP-2930 access list, signed as given (the window shows each address's slot count). */
+      accessList: z.optional(z.array(z.object({ address: z.string(), storageKeys: z.array(z.string()) }))),
       /** Whether `to` has code: a contract runs whatever it was written to do with the value. */
       recipientKind: z.nullable(z.enum(['contract', 'account'])),
       /**

@@ -2,7 +2,7 @@
 // (a contract that refunds at gas price 0 cannot make a 10 ETH send look like 0.01 ETH), checked
 // again at Confirm, then signed and mined through the signing funnel: a hostile RPC's fees are
 // capped to what the window showed, and a second approval of the same request signs nothing.
-import { createPublicClient, createWalletClient, type Hex, http, parseEther } from 'viem';
+import { createPublicClient, createWalletClient, getAddress, type Hex, http, parseEther } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
@@ -222,6 +222,25 @@ describe('a dapp transaction through the signing funnel', () => {
     const hash = await approve(again);
     const mined = await (client as unknown as ReturnType<typeof createPublicClient>).getTransaction({ hash });
     expect(mined.nonce).toBe(next + 1);
+  });
+
+  it("a site's access list is simulated, shown and signed as given: the mined transaction carries it", async () => {
+    const slot = `0x${'0'.repeat(63)}1` as Hex;
+    const accessList = [{ address: refund, storageKeys: [slot] }];
+    const prepared = await prepareTransaction(client, CHAIN_ID, { ...sendToRefund(), accessList }, ceiling);
+    expect(prepared.detail.accessList).toEqual([{ address: getAddress(refund), storageKeys: [slot] }]);
+    const hash = await sendPrepared({
+      client,
+      chainId: CHAIN_ID,
+      funnel,
+      reviewId: reviewDapp(funnel, CHAIN_ID, prepared),
+      signer: async () => user,
+      prepared,
+    });
+    const mined = await (client as unknown as ReturnType<typeof createPublicClient>).getTransaction({ hash });
+    expect(mined.accessList?.map((entry) => [getAddress(entry.address), entry.storageKeys])).toEqual([
+      [getAddress(refund), [slot]],
+    ]);
   });
 
   it('a second approval of the same request signs nothing (double click)', async () => {

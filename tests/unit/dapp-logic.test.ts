@@ -309,6 +309,37 @@ describe('eth_sendTransaction', () => {
     });
   });
 
+  it('an access list is carried as given (never dropped); an empty one is none; one too big or malformed is -32602', () => {
+    const slot = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+    const accessList = [
+      { address: OTHER, storageKeys: [slot(1), slot(2)] },
+      { address: ME, storageKeys: [] },
+    ];
+    const [params] = parseParams('eth_sendTransaction', [
+      { from: ME, to: OTHER, type: '0x1', gasPrice: '0x7', accessList },
+    ]);
+    expect(normalizeTransaction(params, ME, 1).accessList).toEqual(accessList);
+    expect(normalizeTransaction({ from: ME, to: OTHER, accessList: [] }, ME, 1)).not.toHaveProperty(
+      'accessList',
+    );
+    const huge = Array.from({ length: 2 }, () => ({
+      address: OTHER,
+      storageKeys: Array.from({ length: 600 }, (_, i) => slot(i)),
+    }));
+    expect(() => normalizeTransaction({ from: ME, to: OTHER, accessList: huge }, ME, 1)).toThrow(
+      'accessList names more than 1000 storage slots',
+    );
+    for (const bad of [
+      [{ address: OTHER, storageKeys: ['0x01'] }],
+      [{ address: '0x12', storageKeys: [] }],
+      'all',
+    ]) {
+      expect(() => parseParams('eth_sendTransaction', [{ from: ME, to: OTHER, accessList: bad }])).toThrow(
+        /Invalid params: .*accessList/,
+      );
+    }
+  });
+
   it('site and wallet fees are held to the same caps as a swap', () => {
     const caps = { maxFeePerGas: 10n, maxPriorityFeePerGas: 2n, baseFee: 4n };
     const wallet = { maxFeePerGas: 9n, maxPriorityFeePerGas: 1n };
