@@ -17,6 +17,9 @@ function requestKey(): string {
 
 export default defineContentScript({
   matches: ['https://*/*', 'http://*/*'],
+  // Frames too (an app embedded in another site's page, as wallets do): the frame's own origin is
+  // the one that asks, is connected and is shown, with the top page's beside it.
+  allFrames: true,
   runAt: 'document_start',
   main() {
     const post = (message: unknown) => window.postMessage(message, location.origin);

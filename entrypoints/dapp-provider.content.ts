@@ -7,6 +7,9 @@ import { announceProvider, createProvider, exposeAsWindowEthereum } from '@/lib/
 
 export default defineContentScript({
   matches: ['https://*/*', 'http://*/*'],
+  // Frames too (an app embedded in another site's page, as wallets do): the frame's own origin is
+  // the one that asks, is connected and is shown, with the top page's beside it.
+  allFrames: true,
   runAt: 'document_start',
   world: 'MAIN',
   main() {

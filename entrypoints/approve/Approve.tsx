@@ -125,6 +125,7 @@ export function Approve() {
           <p>
             <span class="origin">{request.origin}</span> asks for a {KIND_NAMES[request.detail.kind]}.
           </p>
+          <Embedder embeddedIn={request.embeddedIn} origin={request.origin} />
         </section>
         <Warnings warnings={warnings} ticked={ticked} onTick={setTicked} />
         {request.detail.kind === 'connect' ? (
@@ -188,5 +189,20 @@ function NothingToApprove({ error }: { error: string | null }) {
         </button>
       </div>
     </main>
+  );
+}
+
+/**
+ * A frame of another site asks: the frame's origin is the one asking, connected and shown above;
+ * the page the user sees around it is another, named here so neither passes for the other.
+ */
+function Embedder({ embeddedIn, origin }: { embeddedIn: string | null | undefined; origin: string }) {
+  if (embeddedIn === undefined) return null;
+  return (
+    <p>
+      It asks from a frame inside{' '}
+      {embeddedIn === null ? 'a page Swaplane cannot name' : <span class="origin">{embeddedIn}</span>}. Your
+      answer is for <span class="origin">{origin}</span> only.
+    </p>
   );
 }

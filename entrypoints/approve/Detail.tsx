@@ -1,5 +1,6 @@
 // What the request does, per kind: the message, the typed data field by field (permits called
 // out), or the transaction with its simulated balance changes, approvals and fee.
+import { Fragment } from 'preact';
 import { getChain } from '@/lib/chains';
 import type { ApprovalDetail } from '@/lib/dapp/approval';
 import { TransactionDetail } from './TransactionDetail';
@@ -78,24 +79,7 @@ export function Detail({ detail }: { detail: ApprovalDetail }) {
           <section aria-label="Typed data">
             <h2>{detail.primaryType}</h2>
             <dl>
-              {detail.domain.name !== undefined ? (
-                <>
-                  <dt>App</dt>
-                  <dd>{detail.domain.name}</dd>
-                </>
-              ) : null}
-              {detail.domain.verifyingContract ? (
-                <>
-                  <dt>Contract</dt>
-                  <dd>{detail.domain.verifyingContract}</dd>
-                </>
-              ) : null}
-              {detail.domain.chainId !== undefined ? (
-                <>
-                  <dt>Chain</dt>
-                  <dd>{getChain(detail.domain.chainId)?.name ?? detail.domain.chainId}</dd>
-                </>
-              ) : null}
+              <DomainRows domain={detail.domain} />
               {detail.fields.map((field) => (
                 <>
                   <dt>{field.path}</dt>
@@ -150,5 +134,30 @@ function SeaportOrder({ order }: { order: Seaport }) {
         </>
       ) : null}
     </section>
+  );
+}
+
+type Domain = Extract<ApprovalDetail, { kind: 'typed-data' }>['domain'];
+
+/** Every domain field that is signed, as a person reads it: the signature is valid only there. */
+function DomainRows({ domain }: { domain: Domain }) {
+  const rows: [string, string][] = [];
+  if (domain.name !== undefined) rows.push(['App', domain.name]);
+  if (domain.version !== undefined) rows.push(['App version', domain.version]);
+  if (domain.chainId !== undefined) {
+    const chain = getChain(domain.chainId)?.name;
+    rows.push(['Chain', chain ? `${chain} (chain ID ${domain.chainId})` : `Chain ID ${domain.chainId}`]);
+  }
+  if (domain.verifyingContract !== undefined) rows.push(['Contract', domain.verifyingContract]);
+  if (domain.salt !== undefined) rows.push(['Salt', domain.salt]);
+  return (
+    <>
+      {rows.map(([term, value]) => (
+        <Fragment key={term}>
+          <dt>{term}</dt>
+          <dd class={term === 'Contract' || term === 'Salt' ? 'address' : undefined}>{value}</dd>
+        </Fragment>
+      ))}
+    </>
   );
 }

@@ -146,8 +146,29 @@ export function TransactionDetail({ detail }: { detail: Tx }) {
               ? 'none'
               : `${detail.data.slice(0, 10)}… (${(detail.data.length - 2) / 2} bytes)`}
           </dd>
+          {detail.accessList ? <AccessListRows accessList={detail.accessList} /> : null}
         </dl>
       </section>
+    </>
+  );
+}
+
+const slotsText = (count: number) => (count === 1 ? '1 storage slot' : `${count} storage slots`);
+
+type AccessList = NonNullable<Tx['accessList']>;
+
+/** The site's access list as signed: each address and how many of its storage slots it names. */
+function AccessListRows({ accessList }: { accessList: AccessList }) {
+  return (
+    <>
+      <dt>Access list</dt>
+      <dd>
+        {accessList.map((entry) => (
+          <div key={entry.address} class="address">
+            {entry.address}: {slotsText(entry.storageKeys.length)}
+          </div>
+        ))}
+      </dd>
     </>
   );
 }

@@ -83,6 +83,7 @@ async function simulate(
               data: call.data,
               value: call.value,
               gas: call.gas,
+              ...(call.accessList ? { accessList: call.accessList } : {}),
               nonce,
               maxFeePerGas: fees.maxFeePerGas,
               maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
@@ -127,6 +128,7 @@ async function estimate(
       ...(call.to ? { to: call.to } : {}),
       data: call.data,
       value: call.value,
+      ...(call.accessList ? { accessList: call.accessList } : {}),
     });
     const gas = call.gas && call.gas > estimate ? call.gas : withGasMargin(estimate);
     return { gas, estimated: estimate, revert: null };
@@ -209,6 +211,15 @@ export async function checkOutcomeUnchanged(
   prepared: PreparedTransaction,
 ): Promise<void> {
   const nonce = await client.getTransactionCount({ address: prepared.call.from, blockTag: 'pending' });
+  // The page's nonce was the account's next when the window opened; if another transaction took it
+  // meanwhile (one sent from the popup, a speed-up), signing it would replace that one: refused.
+  const asked = prepared.call.nonce;
+  if (asked !== undefined && asked !== BigInt(nonce)) {
+    throw new DappRpcError(
+      RPC_ERROR.transactionRejected,
+      `The site set nonce ${asked}, but this account's next nonce is now ${nonce}: another transaction was sent since you reviewed this one. Nothing was signed or sent; ask the site to send it again.`,
+    );
+  }
   const sim = await simulate(client, prepared.call, prepared.fees, nonce);
   const again = await describeTransaction(
     client,
@@ -293,6 +304,14 @@ async function describeTransaction(
       amount: approval.amount.toString(),
     })),
     call: decodedCall,
+    ...(call.accessList
+      ? {
+          accessList: call.accessList.map((entry) => ({
+            address: getAddress(entry.address),
+            storageKeys: [...entry.storageKeys],
+          })),
+        }
+      : {}),
     recipientKind,
     nfts,
     nftApprovals: nftGrants,

@@ -22,9 +22,20 @@ import {
   storedQueue,
   type UserChoice,
 } from './dapp-queue-store';
+import { createRefusals, REFUSALS, type RefusalStore } from './dapp-refusals';
 import { CodedError } from './errors';
 
 export type { AskedRequest, PreparedApproval, UserChoice };
+
+/** Who asks: the frame's origin (the one connected and shown), its frame, and its embedder. */
+export interface Asker {
+  origin: string;
+  /** tab:frame of the page that asked (null: a caller without a frame, as in tests). */
+  frame: string | null;
+  /** The top page's origin when a frame of another origin asks (null: a page that cannot be named). */
+  embeddedIn?: string | null | undefined;
+}
+export { REFUSALS };
 
 export interface ApprovalDeps {
   openWindow: () => Promise<number | undefined>;
@@ -37,6 +48,8 @@ export interface ApprovalDeps {
   /** Where waiting requests outlive the worker (storage.session), and how one is made runnable again. */
   store?: QueueStore;
   revive?: Revive;
+  /** Where the window-bombing cool-down outlives the worker (storage.session); none: memory only. */
+  refusalStore?: RefusalStore;
 }
 
 /** Warnings the user must tick before this request can be approved. */
@@ -45,16 +58,11 @@ function codesToTick(view: ApprovalView): string[] {
   return [...view.warnings, ...warnings].filter((warning) => warning.tick).map((warning) => warning.code);
 }
 
-/**
- * A page that asks again each time the user says no would reopen the window forever: after
- * REFUSALS.count refusals (Reject, or closing the window) within REFUSALS.windowMs, its requests are
- * answered 4001 without a window until that time has passed since the last one.
- */
-export const REFUSALS = { count: 3, windowMs: 30_000 } as const;
 const REFUSED_MESSAGE = `The user rejected this site's last ${REFUSALS.count} requests: wait ${REFUSALS.windowMs / 1000} s before asking again.`;
 
 const FULL_MESSAGES = {
   'origin-full': 'This site already has requests waiting for the user.',
+  'site-full': "This site's pages (its subdomains together) already have requests waiting for the user.",
   'queue-full': 'Too many requests are waiting for the user.',
 } as const;
 
@@ -114,16 +122,8 @@ function queueCore(deps: ApprovalDeps) {
     /** Answers no page was listening for yet (its bridge resumes after a restart), by answerKey. */
     answered: new Map<string, DappResponse>(),
     windows: approvalWindow(deps),
-    /** When the user last refused each origin's requests (memory only: a restart forgives). */
-    refusals: new Map<string, number[]>(),
-    refused(origin: string): void {
-      const recent = (core.refusals.get(origin) ?? []).filter((at) => deps.now() - at < REFUSALS.windowMs);
-      core.refusals.set(origin, [...recent, deps.now()].slice(-REFUSALS.count));
-    },
-    spamming(origin: string): boolean {
-      const recent = (core.refusals.get(origin) ?? []).filter((at) => deps.now() - at < REFUSALS.windowMs);
-      return recent.length >= REFUSALS.count;
-    },
+    /** When the user last refused each origin's requests (./dapp-refusals.ts). */
+    refusals: createRefusals(deps.now, deps.refusalStore),
     /** Writes the queue as it is now; writes land in order. */
     persist(): void {
       const { store } = deps;
@@ -175,11 +175,12 @@ type QueueCore = ReturnType<typeof queueCore>;
 async function askApproval(
   core: QueueCore,
   deps: ApprovalDeps,
-  request: { origin: string; kind: ApprovalKind; frame: string | null; asked: AskedRequest },
+  request: Asker & { kind: ApprovalKind; asked: AskedRequest },
   prepare: () => Promise<PreparedApproval>,
 ): Promise<DappResponse> {
   await core.restored();
-  const { origin, kind, frame, asked } = request;
+  const { origin, kind, frame, asked, embeddedIn } = request;
+  const spamming = await core.refusals.spamming(origin);
   return new Promise<DappResponse>((resolve) => {
     const id = `${deps.now().toString(36)}-${(core.nextId++).toString(36)}`;
     const entry: Pending = {
@@ -193,7 +194,7 @@ async function askApproval(
       listeners: [resolve],
       revived: false,
     };
-    if (core.spamming(origin)) {
+    if (spamming) {
       resolve({ error: { code: RPC_ERROR.userRejected, message: REFUSED_MESSAGE } });
       return;
     }
@@ -208,7 +209,9 @@ async function askApproval(
         const pending = core.queue.find((waiting) => waiting.id === id);
         if (!pending) return; // rejected while it was being prepared
         const account = 'account' in detail ? detail.account : null;
-        pending.view = { id, origin, chainId, account, warnings: originWarnings(origin), detail };
+        const warnings = originWarnings(origin);
+        pending.view = { id, origin, chainId, account, warnings, detail };
+        if (embeddedIn !== undefined) pending.view.embeddedIn = embeddedIn;
         pending.run = run;
         pending.check = check;
         if (transaction) pending.transaction = transaction;
@@ -247,9 +250,10 @@ async function decideApproval(
     throw new CodedError('NOT_ACKNOWLEDGED', 'Tick every warning that asks you to before approving.');
   }
   if (!approve) {
-    core.refused(pending.origin);
+    const counted = core.refusals.refused(pending.origin);
     core.finish(pending, { error: toRpcError(rejected()) });
     core.closeIfDone();
+    await counted;
     return;
   }
   // A wrong password keeps the request waiting: the window says so and asks again.
@@ -301,12 +305,11 @@ export function createApprovalQueue(deps: ApprovalDeps) {
     approvals,
 
     ask: (
-      origin: string,
+      from: Asker,
       kind: ApprovalKind,
       prepare: () => Promise<PreparedApproval>,
-      frame: string | null = null,
       asked: AskedRequest = { method: kind, key: null },
-    ): Promise<DappResponse> => askApproval(core, deps, { origin, kind, frame, asked }, prepare),
+    ): Promise<DappResponse> => askApproval(core, deps, { ...from, kind, asked }, prepare),
 
     /**
      * The bridge of `frame` asks again for request `key`: its first message died with the worker.
@@ -350,11 +353,11 @@ export function createApprovalQueue(deps: ApprovalDeps) {
     async windowClosed(id: number): Promise<void> {
       await core.restored();
       if (!core.windows.closed(id)) return;
-      for (const pending of core.queue.filter((entry) => entry.view !== null)) {
-        core.refused(pending.origin);
-        core.finish(pending, { error: toRpcError(rejected()) });
-      }
+      const shown = core.queue.filter((entry) => entry.view !== null);
+      const counted = shown.map((pending) => core.refusals.refused(pending.origin));
+      for (const pending of shown) core.finish(pending, { error: toRpcError(rejected()) });
       core.persist();
+      await Promise.all(counted);
     },
   };
 }

@@ -169,6 +169,7 @@ function transactionApproval(
       baseFee: fees.baseFee.toString(),
       source: fees.source,
       capped: fees.capped,
+      ...(prepared.call.nonce !== undefined ? { nonce: prepared.call.nonce.toString() } : {}),
     },
   };
 }
@@ -195,6 +196,8 @@ export function revivedTransaction(
       data: detail.data as Hex,
       gas: BigInt(detail.gasLimit),
       fees: null,
+      ...(stored.nonce !== undefined ? { nonce: BigInt(stored.nonce) } : {}),
+      ...(detail.accessList ? { accessList: revivedAccessList(detail.accessList) } : {}),
     },
     gasUsed: BigInt(stored.gasUsed),
     fees: {
@@ -209,3 +212,16 @@ export function revivedTransaction(
 }
 
 const HEX_DATA = /^0x(?:[0-9a-fA-F]{2})*$/;
+const SLOT = /^0x[0-9a-fA-F]{64}$/;
+
+/** The access list its window shows, checked again as the page's params were. */
+function revivedAccessList(
+  shown: NonNullable<Extract<ApprovalDetail, { kind: 'transaction' }>['accessList']>,
+) {
+  if (shown.some((entry) => !entry.storageKeys.every((key) => SLOT.test(key))))
+    throw new DappRpcError(RPC_ERROR.invalidInput, 'The waiting transaction could not be restored.');
+  return shown.map((entry) => ({
+    address: getAddress(entry.address),
+    storageKeys: entry.storageKeys as Hex[],
+  }));
+}

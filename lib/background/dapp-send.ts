@@ -40,6 +40,9 @@ export function dappPlan(chainId: number, prepared: PreparedTransaction): Transa
     gasUsed: prepared.gasUsed,
     gas: call.gas,
     fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas },
+    // The page's nonce, checked again at Confirm (checkOutcomeUnchanged), is the one signed.
+    ...(call.nonce !== undefined ? { nonce: Number(call.nonce) } : {}),
+    ...(call.accessList ? { accessList: call.accessList } : {}),
   };
 }
 

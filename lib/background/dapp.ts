@@ -19,9 +19,10 @@ import type { Settings } from '@/lib/settings/settings';
 import type { DappSettings } from '@/lib/state/dapp';
 import { dappSettingsItem } from '@/lib/storage/items';
 import { dappAccounts } from './dapp-accounts';
-import { type AskedRequest, createApprovalQueue, type PreparedApproval } from './dapp-approvals';
+import { type AskedRequest, type Asker, createApprovalQueue, type PreparedApproval } from './dapp-approvals';
 import { type QueueStore, type Revive, sessionQueueStore } from './dapp-queue-store';
 import { createRecipientRecord, type RecipientRecord } from './dapp-recipients';
+import { sessionRefusalStore } from './dapp-refusals';
 import {
   prepareRequest,
   type RequestContext,
@@ -55,7 +56,7 @@ export interface DappDeps {
   seal?: Pick<TrustSettings, 'afterOwnChange' | 'trustedSites'>;
   /** The background's one signing funnel (lib/background/signing.ts); tests may leave it to the service. */
   signing?: Signing;
-  /** Where waiting approvals outlive the worker: storage.session by default; null keeps them in memory. */
+  /** Where waiting approvals and refusals outlive the worker: storage.session; null: memory only. */
   queueStore?: QueueStore | null;
   now?: () => number;
 }
@@ -65,7 +66,9 @@ export function createDappService(deps: DappDeps) {
   // The context is complete before the queue revives anything: revival runs on first use.
   const context = {} as ApprovalContext;
   const approvalQueue = createApprovalQueue({
-    ...(deps.queueStore === null ? {} : { store: deps.queueStore ?? sessionQueueStore }),
+    ...(deps.queueStore === null
+      ? {}
+      : { store: deps.queueStore ?? sessionQueueStore, refusalStore: sessionRefusalStore }),
     revive: reviver(context),
     openWindow: deps.openWindow,
     focusWindow: deps.focusWindow,
@@ -106,6 +109,7 @@ export function createDappService(deps: DappDeps) {
     params: unknown,
     /** The bridge's key for the request: how its answer is asked for again after a worker restart. */
     key?: string,
+    embeddedIn?: string | null, // a frame of another origin's top page (null: cannot be named)
   ): Promise<DappResponse> {
     registry.rememberFrame(origin, frame);
     try {
@@ -128,7 +132,8 @@ export function createDappService(deps: DappDeps) {
       }
       if (kind === 'wallet') return { result: await walletMethod(origin, method, params) };
       const asked = { method, params, key: key ?? null };
-      return await approvalMethod(context, origin, frameKey(frame), kind.approval, asked);
+      const from = { origin, frame: frameKey(frame), embeddedIn };
+      return await approvalMethod(context, from, kind.approval, asked);
     } catch (error) {
       return { error: toRpcError(error) };
     }
@@ -247,12 +252,12 @@ async function siteRequest(
 /** Requests that need the user: connect, sign, typed data, transaction. */
 async function approvalMethod(
   context: ApprovalContext,
-  origin: string,
-  frame: string | null,
+  from: Asker,
   kind: ApprovalKind,
   asked: AskedRequest,
 ): Promise<DappResponse> {
   const { ask, registry, accounts, unlocked } = context;
+  const { origin } = from;
   const site = siteFor(await registry.sites(), origin);
   if (kind === 'connect') {
     const wantsPermissions = asked.method === 'wallet_requestPermissions';
@@ -267,12 +272,12 @@ async function approvalMethod(
     }
     if (site && !wantsPermissions && (await unlocked()))
       return { result: await accounts.orderedAccounts(origin, true) };
-    return ask(origin, kind, connectApproval(context, origin, wantsPermissions), frame, asked);
+    return ask(from, kind, connectApproval(context, origin, wantsPermissions), asked);
   }
   if (!site) throw unauthorized();
   const chainId = site.chainId;
   const prepare = async () => ({ chainId, ...(await siteRequest(context, site, kind, asked)) });
-  return ask(origin, kind, prepare, frame, asked);
+  return ask(from, kind, prepare, asked);
 }
 
 /**

@@ -157,6 +157,7 @@ export function registerBackgroundHandlers(services: BackgroundServices): void {
         origin: sender.origin,
         tabId: sender.tab?.id,
         frameId: sender.frameId,
+        topUrl: sender.tab?.url,
       }).then(sendResponse, (error: unknown) => sendResponse({ ok: false, error: errorResult(error) }));
       return true;
     },

@@ -59,6 +59,7 @@ export const ApprovalDetailSchema = z.lazy(() =>
         version: z.optional(z.string()),
         chainId: z.optional(z.number()),
         verifyingContract: z.optional(z.string()),
+        salt: z.optional(z.string()),
       }),
       fields: z.array(Field),
       permit: z.nullable(PermitSchema),
@@ -99,6 +100,8 @@ export const ApprovalDetailSchema = z.lazy(() =>
           known: z.boolean(),
         }),
       ),
+      /** The site's EIP-2930 access list, signed as given (the window shows each address's slot count). */
+      accessList: z.optional(z.array(z.object({ address: z.string(), storageKeys: z.array(z.string()) }))),
       /** Whether `to` has code: a contract runs whatever it was written to do with the value. */
       recipientKind: z.nullable(z.enum(['contract', 'account'])),
       /**
@@ -135,6 +138,11 @@ export const ApprovalViewSchema = z.object({
   /** The site's network and the account the request is for (null: a connect, before the choice). */
   chainId: z.int(),
   account: z.nullable(z.string()),
+  /**
+   * Set when a frame of another origin asks: the top page's origin (null: a page that cannot be
+   * named). `origin` is still the frame's: the one connected, and the one the permission is for.
+   */
+  embeddedIn: z.optional(z.nullable(z.string())),
   warnings: z.array(Warning),
   detail: ApprovalDetailSchema,
 });

@@ -20,6 +20,18 @@ const ChecksummedAddress = AddressSchema.check(
   ),
 );
 
+const Bytes32 = z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/, 'expected 32 bytes of hex'));
+
+/** EIP-2930: the addresses and storage slots the transaction declares it touches (bounded). */
+const AccessListSchema = z
+  .array(
+    z.object({
+      address: ChecksummedAddress,
+      storageKeys: z.array(Bytes32).check(z.maxLength(1_000)),
+    }),
+  )
+  .check(z.maxLength(100));
+
 export const TransactionParamsSchema = z.object({
   from: ChecksummedAddress,
   to: z.optional(z.nullable(ChecksummedAddress)),
@@ -34,6 +46,7 @@ export const TransactionParamsSchema = z.object({
   nonce: z.optional(Quantity),
   chainId: z.optional(ChainIdParam),
   type: z.optional(z.string().check(z.maxLength(6))),
+  accessList: z.optional(AccessListSchema),
   // Kept only to be refused by name: an EIP-7702 delegation or a blob is never sent without them.
   authorizationList: z.optional(z.unknown()),
   blobVersionedHashes: z.optional(z.unknown()),

@@ -1,7 +1,7 @@
 // eth_sendTransaction, pure parts: the page's fields checked and turned into one call, the fees
 // chosen under the wallet's cap, and the simulated logs read as the sender's balance changes and
 // the approvals it would grant.
-import { type Address, decodeEventLog, erc20Abi, type Hex, parseAbiItem } from 'viem';
+import { type AccessList, type Address, decodeEventLog, erc20Abi, type Hex, parseAbiItem } from 'viem';
 import { NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
 import { capFees, type FeeCaps } from '@/lib/rpc/fees';
 import type { Fees } from '@/lib/rpc/transactions';
@@ -19,7 +19,12 @@ export interface DappCall {
   fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | null;
   /** The page's nonce, when it named one: it must be the account's next (checked on the chain). */
   nonce?: bigint;
+  /** The page's EIP-2930 access list, when not empty: simulated, shown and signed as given. */
+  accessList?: AccessList;
 }
+
+/** The most storage slots an access list may name in all (each is shown as part of a count). */
+export const MAX_ACCESS_LIST_KEYS = 1_000;
 
 /**
  * The transaction type and its fee fields must agree: a gas price beside EIP-1559 fees (or a legacy
@@ -66,6 +71,9 @@ export function normalizeTransaction(params: TransactionParams, account: string,
   if (data.length % 2 !== 0) throw invalidParams('data has an odd number of hex digits');
   const to = params.to ? (params.to as Address) : null;
   if (to === null && data === '0x') throw invalidParams('a transaction without "to" must deploy code');
+  const accessList = params.accessList ?? [];
+  if (accessList.reduce((sum, entry) => sum + entry.storageKeys.length, 0) > MAX_ACCESS_LIST_KEYS)
+    throw invalidParams(`accessList names more than ${MAX_ACCESS_LIST_KEYS} storage slots`);
   const gasHex = params.gas ?? params.gasLimit;
   const maxFee = params.maxFeePerGas ?? params.gasPrice;
   const tip = params.maxPriorityFeePerGas ?? params.gasPrice;
@@ -81,6 +89,14 @@ export function normalizeTransaction(params: TransactionParams, account: string,
     gas: gasHex ? BigInt(gasHex) : null,
     fees,
     ...(params.nonce !== undefined ? { nonce: BigInt(params.nonce) } : {}),
+    ...(accessList.length > 0
+      ? {
+          accessList: accessList.map((entry) => ({
+            address: entry.address as Address,
+            storageKeys: entry.storageKeys as Hex[],
+          })),
+        }
+      : {}),
   };
 }
 

@@ -44,7 +44,8 @@ export interface PermitInfo {
 
 export interface DecodedTypedData {
   primaryType: string;
-  domain: { name?: string; version?: string; chainId?: number; verifyingContract?: string };
+  /** Every domain field that is signed, as shown (EIP-712 has these five). */
+  domain: { name?: string; version?: string; chainId?: number; verifyingContract?: string; salt?: string };
   fields: TypedField[];
   permit: PermitInfo | null;
   /** The definition to sign (viem's shape). */
@@ -133,12 +134,13 @@ function parseDomain(
     if (undeclared) throw new TypedDataError(`domain.${undeclared} is not declared in types.EIP712Domain`);
     domainTypes = declared.map((field) => ({ name: field.name, type: field.type }));
   }
-  const { name, version, chainId, verifyingContract } = signed;
+  const { name, version, chainId, verifyingContract, salt } = signed;
   const shown: Domain = {
     ...(typeof name === 'string' ? { name: revealHidden(name) } : {}),
     ...(typeof version === 'string' ? { version: revealHidden(version) } : {}),
     ...(typeof chainId === 'number' ? { chainId } : {}),
     ...(typeof verifyingContract === 'string' ? { verifyingContract } : {}),
+    ...(typeof salt === 'string' ? { salt } : {}),
   };
   return { shown, signed, domainTypes };
 }

@@ -2,6 +2,7 @@
 // persist the hash (and the signed bytes) before the network sees them: a worker that dies in
 // between can still find, or re-broadcast, exactly that transaction.
 import {
+  type AccessList,
   type Address,
   BaseError,
   type Hex,
@@ -21,7 +22,11 @@ export interface UnsignedCall {
 }
 
 /** What signCall signs: `to` null deploys a contract (a site's, reviewed as such in its window). */
-export type SignableCall = Omit<UnsignedCall, 'to'> & { to: Address | null };
+export type SignableCall = Omit<UnsignedCall, 'to'> & {
+  to: Address | null;
+  /** EIP-2930 access list (a site's transaction may carry one): signed as given. */
+  accessList?: AccessList;
+};
 
 export interface Fees {
   maxFeePerGas: bigint;
@@ -70,6 +75,7 @@ export async function signCall(
       data: call.data,
       value: call.value,
       gas: call.gas,
+      ...(call.accessList ? { accessList: call.accessList } : {}),
       nonce,
       maxFeePerGas: fees.maxFeePerGas,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,

@@ -17,6 +17,8 @@ export const StoredTransactionSchema = z.object({
   baseFee: Decimal,
   source: z.enum(['site', 'wallet']),
   capped: z.boolean(),
+  /** The nonce the page set, checked again at Confirm. */
+  nonce: z.optional(Decimal),
 });
 export type StoredTransaction = z.infer<typeof StoredTransactionSchema>;
 
@@ -44,3 +46,20 @@ export const StoredQueueSchema = z.object({
 export type StoredQueue = z.infer<typeof StoredQueueSchema>;
 
 export const EMPTY_QUEUE: StoredQueue = { windowId: null, requests: [] };
+
+/** The most origins whose refusals are remembered (the window-bombing cool-down). */
+export const MAX_REFUSING_ORIGINS = 200;
+
+/**
+ * When the user last refused each origin's requests (at most the cool-down's count, newest last):
+ * kept in storage.session so a page cannot wipe its cool-down by letting the worker stop.
+ */
+export const DappRefusalsSchema = z
+  .array(
+    z.object({
+      origin: z.string().check(z.maxLength(300)),
+      at: z.array(z.number().check(z.nonnegative())).check(z.maxLength(10)),
+    }),
+  )
+  .check(z.maxLength(MAX_REFUSING_ORIGINS));
+export type DappRefusals = z.infer<typeof DappRefusalsSchema>;

@@ -10,7 +10,13 @@ import {
   type DappSettings,
   DappSettingsSchema,
 } from '@/lib/state/dapp';
-import { EMPTY_QUEUE, type StoredQueue, StoredQueueSchema } from '@/lib/state/dapp-queue';
+import {
+  type DappRefusals,
+  DappRefusalsSchema,
+  EMPTY_QUEUE,
+  type StoredQueue,
+  StoredQueueSchema,
+} from '@/lib/state/dapp-queue';
 import {
   type HistoryEntry,
   HistorySchema,
@@ -304,6 +310,18 @@ export const dappQueueItem = defineStorageItem<StoredQueue>({
   version: 1,
   schema: StoredQueueSchema,
   fallback: () => ({ ...EMPTY_QUEUE, requests: [] }),
+});
+
+/**
+ * When the user last refused each site's requests (lib/background/dapp-approvals.ts REFUSALS), in
+ * storage.session: a restarted worker still holds a window-bombing page to its cool-down.
+ */
+export const dappRefusalsItem = defineStorageItem<DappRefusals>({
+  area: 'session',
+  key: 'dappRefusals',
+  version: 1,
+  schema: DappRefusalsSchema,
+  fallback: () => [],
 });
 
 /** Addresses each account sent a dapp transaction to, sealed per record (lib/state/sent-to.ts). */

@@ -4,7 +4,7 @@
 // and records that the user was shown its fee; `sign` takes that review once (a second Confirm finds
 // nothing: the review is removed before any await) and signs exactly the plan's fields with the
 // trust-checked signer.
-import type { Address, Hex, LocalAccount } from 'viem';
+import type { AccessList, Address, Hex, LocalAccount } from 'viem';
 import { type FeeCeiling, weiToGweiText, withinCeiling } from '@/lib/rpc/fee-ceiling';
 import type { FeeEstimate } from '@/lib/rpc/fees';
 import type { RpcClient } from '@/lib/rpc/network';
@@ -27,6 +27,8 @@ export interface TransactionPlan {
   fees: Fees;
   /** A replacement reuses the nonce of the transaction it replaces; otherwise the next one. */
   nonce?: number;
+  /** A site's EIP-2930 access list, shown in its window and signed as given. */
+  accessList?: AccessList;
 }
 
 /** The most gas a call of a kind can need, whatever an RPC estimates (undefined: the simulation's). */
@@ -212,7 +214,13 @@ export function createSigningFunnel(deps: FunnelDeps) {
     return signCall(
       input.client,
       account,
-      { to: plan.to, data: plan.data, value: plan.value, gas: plan.gas },
+      {
+        to: plan.to,
+        data: plan.data,
+        value: plan.value,
+        gas: plan.gas,
+        ...(plan.accessList ? { accessList: plan.accessList } : {}),
+      },
       plan.fees,
       plan.nonce,
     );

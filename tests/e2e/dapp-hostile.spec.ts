@@ -2,10 +2,12 @@
 // extension, a page cannot read accounts before connecting, cannot sign or send without the
 // window, cannot pass for another origin, cannot flood the queue; closing the window rejects
 // with 4001, a locked wallet answers [] and asks for the password in the window.
-import type { BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext, Frame, Page } from '@playwright/test';
 import {
   answerOf,
+  axeViolations,
   BLANK_PAGE,
+  clickClosing,
   connectPage,
   nextApprovalWindow,
   providerRequest,
@@ -126,6 +128,66 @@ test('signing waits for the window; closing the window rejects with 4001', async
   const second = await again;
   await second.getByRole('button', { name: 'Reject' }).click();
   await expect.poll(() => answerOf(page, 'sign2')).toMatchObject({ error: { code: 4001 } });
+});
+
+test('a frame of another site asks as itself: the window names the frame and the page around it, shows every signed domain field, and only the frame is connected', async ({
+  context,
+  extensionId,
+}) => {
+  await setUp(context, extensionId);
+  const page = await openSite(context);
+  await page.evaluate((src) => {
+    const frame = document.createElement('iframe');
+    frame.src = src;
+    frame.title = 'Embedded app';
+    document.body.append(frame);
+  }, `${originB()}/index.html`);
+  await expect.poll(() => page.frames().some((each) => each.url().startsWith(originB()))).toBe(true);
+  const embedded = page.frames().find((each) => each.url().startsWith(originB())) as Frame;
+  await embedded.waitForLoadState();
+
+  const approval = nextApprovalWindow(context, extensionId);
+  await startRequests(embedded, [{ name: 'connect', method: 'eth_requestAccounts' }]);
+  const prompt = await approval;
+  const asking = prompt.getByRole('region', { name: 'Requesting site' });
+  await expect(asking).toContainText(`${originB()} asks for a connection`);
+  await expect(asking).toContainText(
+    `It asks from a frame inside ${originA()}. Your answer is for ${originB()} only.`,
+  );
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await prompt.emulateMedia({ colorScheme });
+    expect(await axeViolations(prompt)).toEqual([]);
+  }
+  for (const height of [600, 480]) {
+    await prompt.setViewportSize({ width: 360, height });
+    expect(await prompt.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  }
+  await clickClosing(prompt, prompt.getByRole('button', { name: 'Connect' }));
+  await expect.poll(() => answerOf(embedded, 'connect')).toEqual({ result: [ACCOUNT] });
+  // The page around the frame is not connected by the frame's yes.
+  expect(await providerRequest(page, 'eth_accounts')).toEqual({ result: [] });
+
+  // Typed data from the frame: the domain's version and salt are signed, so they are shown.
+  const salt = `0x${'5a'.repeat(32)}`;
+  const typed = {
+    types: { Note: [{ name: 'text', type: 'string' }] },
+    primaryType: 'Note',
+    domain: { name: 'Embedded', version: '7', chainId: 1, salt },
+    message: { text: 'hello' },
+  };
+  const signing = nextApprovalWindow(context, extensionId);
+  await startRequests(embedded, [
+    { name: 'typed', method: 'eth_signTypedData_v4', params: [ACCOUNT, JSON.stringify(typed)] },
+  ]);
+  const sign = await signing;
+  const shown = sign.getByRole('region', { name: 'Typed data' });
+  const term = (name: string) =>
+    shown.locator('dt', { hasText: new RegExp(`^${name}$`) }).locator('xpath=following-sibling::dd[1]');
+  await expect(term('App version')).toHaveText('7');
+  await expect(term('Salt')).toHaveText(salt);
+  await expect(sign.getByRole('region', { name: 'Requesting site' })).toContainText(`inside ${originA()}`);
+  await clickClosing(sign, sign.getByRole('button', { name: 'Reject' }));
+  await expect.poll(() => answerOf(embedded, 'typed')).toMatchObject({ error: { code: 4001 } });
 });
 
 test('a page cannot pass for another origin: the background uses the origin the browser reports', async ({

@@ -162,6 +162,10 @@ test('MetaMask test dapp: choose an account, sign and verify, tokens, NFTs, a se
     await expect(typed).toContainText('Mail');
     await expect(typed).toContainText('Hello, Bob!');
     await expect(typed).toContainText('Ether Mail');
+    // Every signed domain field is shown, the version too.
+    await expect(
+      typed.locator('dt', { hasText: /^App version$/ }).locator('xpath=following-sibling::dd[1]'),
+    ).toHaveText('1');
     await auditWindow(prompt, 'typed-data');
     await clickClosing(prompt, prompt.getByRole('button', { name: 'Sign' }));
     await expect(dapp.locator('#signTypedDataV4Result')).toHaveText(/^0x[0-9a-f]{130}$/);

@@ -64,18 +64,29 @@ test('a waiting signature and a waiting send survive a worker stop; a page that 
   const signed = (await answerOf(page, 'sign')) as { result: Hex };
   expect(await verifyMessage({ address: ACCOUNT, message: text, signature: signed.result })).toBe(true);
 
-  // eth_sendTransaction waits; the worker stops; Confirm sends what the window showed, once.
+  // eth_sendTransaction waits; the worker stops; Confirm sends what the window showed, once: the
+  // page's nonce and its access list too (shown in the window, kept across the restart).
   const before = BigInt((await rpcCall(rpc, 'eth_getBalance', [RECIPIENT, 'latest'])) as string);
   const value = toHex(parseEther('0.01'));
+  const pageNonce = (await rpcCall(rpc, 'eth_getTransactionCount', [ACCOUNT, 'pending'])) as Hex;
+  const slot = toHex(7, { size: 32 });
+  const accessList = [{ address: RECIPIENT, storageKeys: [slot] }];
   approval = nextApprovalWindow(context, extensionId);
   await startRequests(page, [
-    { name: 'send', method: 'eth_sendTransaction', params: [{ from: ACCOUNT, to: RECIPIENT, value }] },
+    {
+      name: 'send',
+      method: 'eth_sendTransaction',
+      params: [{ from: ACCOUNT, to: RECIPIENT, value, nonce: pageNonce, accessList }],
+    },
   ]);
   prompt = await approval;
   await expect(prompt.getByRole('region', { name: 'Balance changes' })).toContainText('−0.01 ETH');
   await expect(prompt.getByRole('region', { name: 'Transaction' })).toContainText('First interaction');
+  const shownAccessList = `Access list${RECIPIENT}: 1 storage slot`;
+  await expect(prompt.getByRole('region', { name: 'Transaction' })).toContainText(shownAccessList);
   await restartWorker();
   await expect(prompt.getByRole('region', { name: 'Balance changes' })).toContainText('−0.01 ETH');
+  await expect(prompt.getByRole('region', { name: 'Transaction' })).toContainText(shownAccessList);
   await prompt.getByRole('button', { name: 'Confirm' }).click();
   await expect.poll(() => answerOf(page, 'send')).not.toBeNull();
   const sent = (await answerOf(page, 'send')) as { result: Hex };
@@ -85,6 +96,10 @@ test('a waiting signature and a waiting send survive a worker stop; a page that 
     .toMatchObject({ status: '0x1' });
   const after = BigInt((await rpcCall(rpc, 'eth_getBalance', [RECIPIENT, 'latest'])) as string);
   expect(after - before).toBe(parseEther('0.01'));
+  expect(await rpcCall(rpc, 'eth_getTransactionByHash', [sent.result])).toMatchObject({
+    nonce: pageNonce,
+    accessList: [{ address: RECIPIENT.toLowerCase(), storageKeys: [slot] }],
+  });
 
   // A send waits, the worker stops, the page reloads: the request is rejected and nothing is sent.
   const nonce = await rpcCall(rpc, 'eth_getTransactionCount', [ACCOUNT, 'pending']);

@@ -2,7 +2,7 @@
 // (a contract that refunds at gas price 0 cannot make a 10 ETH send look like 0.01 ETH), checked
 // again at Confirm, then signed and mined through the signing funnel: a hostile RPC's fees are
 // capped to what the window showed, and a second approval of the same request signs nothing.
-import { createPublicClient, createWalletClient, type Hex, http, parseEther } from 'viem';
+import { createPublicClient, createWalletClient, getAddress, type Hex, http, parseEther } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NATIVE_TOKEN_ADDRESS, sameAddress } from '@/lib/api/schema';
@@ -181,6 +181,66 @@ describe('a dapp transaction through the signing funnel', () => {
     }
     const prepared = await prepareTransaction(client, CHAIN_ID, { ...sendToRefund(), nonce: next }, ceiling);
     expect(prepared.detail.kind).toBe('transaction');
+  });
+
+  it("the page's nonce is checked again at Confirm: moved meanwhile, nothing is signed or sent; unmoved, it is the nonce signed", async () => {
+    const wallet = createWalletClient({ account: user, transport: http(anvil.url) });
+    const pending = () => client.getTransactionCount({ address: user.address, blockTag: 'pending' });
+    const next = await pending();
+    const prepared = await prepareTransaction(
+      client,
+      CHAIN_ID,
+      { ...sendToRefund(), nonce: BigInt(next) },
+      ceiling,
+    );
+    // Another transaction takes that nonce while the window waits (a send from the popup).
+    await wallet.sendTransaction({ to: user.address, value: 1n, chain: null });
+    expect(await pending()).toBe(next + 1);
+    const approve = (of: typeof prepared) =>
+      sendPrepared({
+        client,
+        chainId: CHAIN_ID,
+        funnel,
+        reviewId: reviewDapp(funnel, CHAIN_ID, of),
+        signer: async () => user,
+        prepared: of,
+      });
+    await expect(approve(prepared)).rejects.toMatchObject({
+      code: -32003,
+      message: expect.stringContaining(
+        `The site set nonce ${next}, but this account's next nonce is now ${next + 1}`,
+      ),
+    });
+    expect(await pending()).toBe(next + 1);
+    // Unmoved: the transaction mined carries the page's nonce.
+    const again = await prepareTransaction(
+      client,
+      CHAIN_ID,
+      { ...sendToRefund(), nonce: BigInt(next + 1) },
+      ceiling,
+    );
+    const hash = await approve(again);
+    const mined = await (client as unknown as ReturnType<typeof createPublicClient>).getTransaction({ hash });
+    expect(mined.nonce).toBe(next + 1);
+  });
+
+  it("a site's access list is simulated, shown and signed as given: the mined transaction carries it", async () => {
+    const slot = `0x${'0'.repeat(63)}1` as Hex;
+    const accessList = [{ address: refund, storageKeys: [slot] }];
+    const prepared = await prepareTransaction(client, CHAIN_ID, { ...sendToRefund(), accessList }, ceiling);
+    expect(prepared.detail.accessList).toEqual([{ address: getAddress(refund), storageKeys: [slot] }]);
+    const hash = await sendPrepared({
+      client,
+      chainId: CHAIN_ID,
+      funnel,
+      reviewId: reviewDapp(funnel, CHAIN_ID, prepared),
+      signer: async () => user,
+      prepared,
+    });
+    const mined = await (client as unknown as ReturnType<typeof createPublicClient>).getTransaction({ hash });
+    expect(mined.accessList?.map((entry) => [getAddress(entry.address), entry.storageKeys])).toEqual([
+      [getAddress(refund), [slot]],
+    ]);
   });
 
   it('a second approval of the same request signs nothing (double click)', async () => {

@@ -62,4 +62,17 @@ describe('TransactionDetail', () => {
     expect(transaction.textContent).toContain('Network feeup to 0.00002625 ETH');
     expect(screen.getByRole('region', { name: 'What is sent' }).textContent).toContain('0.01 ETH');
   });
+
+  it("shows the site's access list: each address and how many storage slots it names", () => {
+    const slot = `0x${'01'.padStart(64, '0')}`;
+    const accessList = [
+      { address: RECIPIENT, storageKeys: [slot, slot.replace(/1$/, '2')] },
+      { address: USDC, storageKeys: [slot] },
+    ];
+    render(<TransactionDetail detail={{ ...detail(), accessList }} />);
+    const transaction = screen.getByRole('region', { name: 'Transaction' });
+    expect(transaction.textContent).toContain(
+      `Access list${RECIPIENT}: 2 storage slots${USDC}: 1 storage slot`,
+    );
+  });
 });

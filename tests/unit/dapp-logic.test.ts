@@ -8,6 +8,7 @@ import { classifyMethod } from '@/lib/dapp/methods';
 import { originWarnings } from '@/lib/dapp/origin';
 import { parseParams } from '@/lib/dapp/params';
 import { enqueue, QUEUE_LIMITS } from '@/lib/dapp/queue';
+import { registrableSite } from '@/lib/dapp/site-key';
 import {
   connectSite,
   disconnectSite,
@@ -158,6 +159,62 @@ describe('the approval queue', () => {
   });
 });
 
+describe('the approval queue per registrable site', () => {
+  it("bounds a site's subdomains together, so they cannot fill the queue for other sites", () => {
+    let queue: { id: string; origin: string }[] = [];
+    // Each subdomain stays under its own origin bound; together they reach the site's.
+    for (let i = 0; i < QUEUE_LIMITS.perSite; i++) {
+      const added = enqueue(queue, { id: `e${i}`, origin: `https://s${Math.floor(i / 2)}.evil.example` });
+      if (!added.ok) throw new Error(`refused too early: ${added.reason}`);
+      queue = added.queue;
+    }
+    for (const origin of [
+      'https://s9.evil.example',
+      'https://evil.example',
+      'http://deep.er.evil.example:8080',
+    ]) {
+      expect(enqueue(queue, { id: 'more', origin })).toEqual({ ok: false, reason: 'site-full' });
+    }
+    // Other sites still get in, however the names resemble it.
+    for (const origin of [
+      'https://evil.example.org',
+      'https://app.example',
+      'https://a.evil.example.co.uk',
+    ]) {
+      expect(enqueue(queue, { id: 'other', origin }).ok).toBe(true);
+    }
+    // 20 requests from one site's 20 subdomains never fill the queue: the 7th is refused.
+    const flood = Array.from({ length: QUEUE_LIMITS.total }, (_, i) => `https://x${i}.spam.example`);
+    let all: { id: string; origin: string }[] = [];
+    const refused = flood.filter((origin, i) => {
+      const added = enqueue(all, { id: `${i}`, origin });
+      if (added.ok) all = added.queue;
+      return !added.ok;
+    });
+    expect(all).toHaveLength(QUEUE_LIMITS.perSite);
+    expect(refused).toHaveLength(QUEUE_LIMITS.total - QUEUE_LIMITS.perSite);
+  });
+
+  it('reads the registrable site without the Public Suffix List: country registries, shared hosts, IPs', () => {
+    const cases: [string, string][] = [
+      ['https://app.uniswap.org', 'uniswap.org'],
+      ['https://uniswap.org', 'uniswap.org'],
+      ['https://a.b.example.co.uk', 'example.co.uk'],
+      ['https://shop.example.com.br', 'example.com.br'],
+      ['https://app.example.de', 'example.de'],
+      ['https://vitalik.eth.limo', 'vitalik.eth.limo'],
+      ['https://app.vitalik.eth.limo', 'vitalik.eth.limo'],
+      ['https://someone.github.io', 'someone.github.io'],
+      ['https://bafy.ipfs.dweb.link', 'bafy.ipfs.dweb.link'],
+      ['http://127.0.0.1:5173', '127.0.0.1'],
+      ['http://localhost:3000', 'localhost'],
+      ['http://[::1]:8080', '[::1]'],
+      ['https://App.Example.ORG.', 'example.org'],
+    ];
+    for (const [origin, site] of cases) expect(registrableSite(origin), origin).toBe(site);
+  });
+});
+
 describe('who asks: origin warnings', () => {
   it('flags plain http, look-alikes and punycode; the real host and loopback pass without a look-alike warning', () => {
     expect(originWarnings('https://app.uniswap.org')).toEqual([]);
@@ -250,6 +307,37 @@ describe('eth_sendTransaction', () => {
       maxFeePerGas: 7n,
       maxPriorityFeePerGas: 7n,
     });
+  });
+
+  it('an access list is carried as given (never dropped); an empty one is none; one too big or malformed is -32602', () => {
+    const slot = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+    const accessList = [
+      { address: OTHER, storageKeys: [slot(1), slot(2)] },
+      { address: ME, storageKeys: [] },
+    ];
+    const [params] = parseParams('eth_sendTransaction', [
+      { from: ME, to: OTHER, type: '0x1', gasPrice: '0x7', accessList },
+    ]);
+    expect(normalizeTransaction(params, ME, 1).accessList).toEqual(accessList);
+    expect(normalizeTransaction({ from: ME, to: OTHER, accessList: [] }, ME, 1)).not.toHaveProperty(
+      'accessList',
+    );
+    const huge = Array.from({ length: 2 }, () => ({
+      address: OTHER,
+      storageKeys: Array.from({ length: 600 }, (_, i) => slot(i)),
+    }));
+    expect(() => normalizeTransaction({ from: ME, to: OTHER, accessList: huge }, ME, 1)).toThrow(
+      'accessList names more than 1000 storage slots',
+    );
+    for (const bad of [
+      [{ address: OTHER, storageKeys: ['0x01'] }],
+      [{ address: '0x12', storageKeys: [] }],
+      'all',
+    ]) {
+      expect(() => parseParams('eth_sendTransaction', [{ from: ME, to: OTHER, accessList: bad }])).toThrow(
+        /Invalid params: .*accessList/,
+      );
+    }
   });
 
   it('site and wallet fees are held to the same caps as a swap', () => {

@@ -4,7 +4,7 @@
 import { recoverMessageAddress } from 'viem';
 import { describe, expect, it, vi } from 'vitest';
 import { dappHandlers } from '@/lib/background/handlers/dapp';
-import { connectedSitesItem } from '@/lib/storage/items';
+import { connectedSitesItem, dappRefusalsItem } from '@/lib/storage/items';
 
 import { A, ACCOUNT, B, frameA, frameB, PASSWORD, useDappHarness } from '../support/dapp-harness';
 
@@ -51,6 +51,47 @@ describe('the dapp service', () => {
       },
     );
     await expect(handlers.dappRequest(forged, { url: 'file:///x' })).rejects.toThrow('Only http(s) pages');
+  });
+
+  const PERMISSIONS = [{ eth_accounts: {} }];
+  it("a frame of another site asks as itself: the window names it and the page around it, and only the frame's origin is connected", async () => {
+    const handlers = dappHandlers(h.dapp);
+    const ask = (method: string, sender: Parameters<typeof handlers.dappRequest>[1]) =>
+      handlers.dappRequest(
+        { type: 'dappRequest', method, params: PERMISSIONS, key: undefined } as never,
+        sender,
+      );
+    // Site B's frame inside site A's page (Chrome reports the frame's origin, the tab's top URL).
+    const inA = { origin: B, url: `${B}/widget`, tabId: 1, frameId: 7, topUrl: `${A}/page` };
+    const connecting = ask('eth_requestAccounts', inA);
+    await expect.poll(async () => (await h.dapp.approvals()).current?.origin).toBe(B);
+    expect((await h.dapp.approvals()).current?.embeddedIn).toBe(A);
+    await h.approveNext();
+    expect(await connecting).toEqual({ result: [ACCOUNT] });
+    expect((await connectedSitesItem.get()).map((site) => site.origin)).toEqual([B]);
+    // The page around it is not connected; B is, wherever it runs.
+    expect(
+      await ask('eth_accounts', { origin: A, url: `${A}/page`, tabId: 1, frameId: 0, topUrl: `${A}/page` }),
+    ).toEqual({ result: [] });
+    expect(
+      await ask('eth_accounts', { origin: B, url: `${B}/`, tabId: 2, frameId: 0, topUrl: `${B}/` }),
+    ).toEqual({ result: [ACCOUNT] });
+    // A frame of the page's own origin, or a top page, is not "embedded"; a top page that cannot be named is said so.
+    const own = ask('wallet_requestPermissions', { ...inA, origin: A, url: `${A}/frame` });
+    await expect.poll(async () => (await h.dapp.approvals()).current?.origin).toBe(A);
+    expect((await h.dapp.approvals()).current).not.toHaveProperty('embeddedIn');
+    await h.dapp.decide((await h.dapp.approvals()).current?.id as string, false);
+    expect(await own).toMatchObject({ error: { code: 4001 } });
+    const unnamed = ask('wallet_requestPermissions', {
+      ...inA,
+      origin: A,
+      url: `${A}/frame`,
+      topUrl: 'file:///x',
+    });
+    await expect.poll(async () => (await h.dapp.approvals()).current?.origin).toBe(A);
+    expect((await h.dapp.approvals()).current?.embeddedIn).toBeNull();
+    await h.dapp.decide((await h.dapp.approvals()).current?.id as string, false);
+    expect(await unnamed).toMatchObject({ error: { code: 4001 } });
   });
 
   it('personal_sign waits for the yes, then signs with the connected account', async () => {
@@ -110,6 +151,38 @@ describe('the dapp service', () => {
       expect(h.opened).toBe(opened + 1);
       await h.approveNext();
       expect(await later).toMatchObject({ result: expect.stringMatching(/^0x/) });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('the cool-down survives a worker restart: it is kept in storage.session, not in memory', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      h.restart();
+      await h.connect();
+      for (let i = 0; i < 3; i++) {
+        const asked = h.dapp.request(A, frameA, 'personal_sign', ['0x01', ACCOUNT]);
+        await expect.poll(async () => (await h.dapp.approvals()).current?.detail.kind).toBe('sign');
+        await h.dapp.decide((await h.dapp.approvals()).current?.id as string, false);
+        expect(await asked).toMatchObject({ error: { code: 4001 } });
+      }
+      expect(await dappRefusalsItem.get()).toEqual([{ origin: A, at: expect.any(Array) }]);
+      // The page waits for the browser to stop the worker, then asks again: still no window.
+      vi.setSystemTime(Date.now() + 29_000);
+      h.restart();
+      const opened = h.opened;
+      const spam = await h.dapp.request(A, frameA, 'personal_sign', ['0x01', ACCOUNT]);
+      expect(spam).toMatchObject({ error: { code: 4001, message: expect.stringContaining('wait 30 s') } });
+      expect(h.opened).toBe(opened);
+      // A refusal time in the future (the clock moved back) does not hold the page forever.
+      await dappRefusalsItem.set([{ origin: A, at: [Date.now() + 1e9] }]);
+      h.restart();
+      const later = h.dapp.request(A, frameA, 'personal_sign', ['0x01', ACCOUNT]);
+      await expect.poll(async () => (await h.dapp.approvals()).current?.detail.kind).toBe('sign');
+      expect(h.opened).toBe(opened + 1);
+      await h.dapp.decide((await h.dapp.approvals()).current?.id as string, false);
+      expect(await later).toMatchObject({ error: { code: 4001 } });
     } finally {
       vi.useRealTimers();
     }

@@ -228,6 +228,25 @@ describe('typed data is signed exactly as the window shows it', () => {
     expect(hashTypedData(huge.definition)).toBe(shownDigest(huge));
   });
 
+  it('every domain field signed is shown: name, version, chain id, contract and salt', () => {
+    const salt = `0x${'ab'.repeat(32)}`;
+    const domain = { name: 'Mail', version: '2', chainId: 1, verifyingContract: TOKEN, salt };
+    const decoded = decodeTypedData(mail(domain, {}));
+    expect(decoded.domain).toEqual(domain);
+    expect(hashTypedData(decoded.definition)).toBe(shownDigest(decoded));
+    // Declared by the page too: the same five, in its order, all shown.
+    const declared = [
+      { name: 'name', type: 'string' },
+      { name: 'version', type: 'string' },
+      { name: 'chainId', type: 'uint256' },
+      { name: 'verifyingContract', type: 'address' },
+      { name: 'salt', type: 'bytes32' },
+    ];
+    const withDeclared = decodeTypedData(mail(domain, {}, declared));
+    expect(withDeclared.domain).toEqual(domain);
+    expect(hashTypedData(withDeclared.definition)).toBe(shownDigest(withDeclared));
+  });
+
   it("a dapp's usual payload (chainId as a decimal string, EIP712Domain declared) signs the dapp's own digest", () => {
     const permit = eip2612('1000', '1');
     const decoded = decodeTypedData(

@@ -15,6 +15,19 @@ function senderOrigin(sender: { url?: string; origin?: string }): string {
   return origin;
 }
 
+/**
+ * The top page's origin when a frame of another origin asks (null: a page Swaplane cannot name);
+ * undefined for the top page itself or a frame of its own origin.
+ */
+function embedderOf(
+  sender: { frameId?: number; topUrl?: string },
+  origin: string,
+): string | null | undefined {
+  if (!sender.frameId) return undefined;
+  const top = originOf(sender.topUrl);
+  return top === origin ? undefined : top;
+}
+
 const frameOf = (sender: { tabId?: number; frameId?: number }) =>
   sender.tabId !== undefined ? { tabId: sender.tabId, frameId: sender.frameId ?? 0 } : undefined;
 
@@ -34,8 +47,10 @@ export function dappHandlers(
 > {
   return {
     dappInit: async (_request, sender) => dapp.init(senderOrigin(sender)),
-    dappRequest: async ({ method, params, key }, sender) =>
-      dapp.request(senderOrigin(sender), frameOf(sender), method, params, key),
+    dappRequest: async ({ method, params, key }, sender) => {
+      const origin = senderOrigin(sender);
+      return dapp.request(origin, frameOf(sender), method, params, key, embedderOf(sender, origin));
+    },
     // The frame asking again is the browser's, as is the origin: a page can only resume its own.
     dappResume: async ({ key }, sender) => {
       const frame = frameOf(sender);

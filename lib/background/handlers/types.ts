@@ -11,6 +11,8 @@ export interface SenderInfo {
   origin?: string;
   tabId?: number;
   frameId?: number;
+  /** The URL of the sending tab's top page, as the browser reports it (a frame's embedder). */
+  topUrl?: string;
 }
 
 export type Handlers = {

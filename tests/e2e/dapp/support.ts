@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { type BrowserContext, expect, type Locator, type Page } from '@playwright/test';
+import { type BrowserContext, expect, type Frame, type Locator, type Page } from '@playwright/test';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -67,7 +67,11 @@ export async function nextApprovalWindow(context: BrowserContext, extensionId: s
 export type PageAnswer = { result: unknown } | { error: { code: number; message: string } };
 
 /** A request through the provider the page discovers by EIP-6963 (rdns app.swaplane), as a dapp would. */
-export async function providerRequest(page: Page, method: string, params?: unknown): Promise<PageAnswer> {
+export async function providerRequest(
+  page: Page | Frame,
+  method: string,
+  params?: unknown,
+): Promise<PageAnswer> {
   return page.evaluate(
     async ([method, params]) => {
       type Provider = { request(args: { method: string; params?: unknown }): Promise<unknown> };
@@ -94,7 +98,7 @@ export async function providerRequest(page: Page, method: string, params?: unkno
  * so a test can look at the approval window while the page still waits.
  */
 export async function startRequests(
-  page: Page,
+  page: Page | Frame,
   requests: { name: string; method: string; params?: unknown }[],
 ): Promise<void> {
   await page.evaluate(async (list) => {
@@ -123,7 +127,7 @@ export async function startRequests(
 }
 
 /** The answer of a request started with `startRequests`, or null while it waits. */
-export async function answerOf(page: Page, name: string): Promise<PageAnswer | null> {
+export async function answerOf(page: Page | Frame, name: string): Promise<PageAnswer | null> {
   return page.evaluate(
     (key) =>
       ((window as unknown as { __answers?: Record<string, unknown> }).__answers?.[key] ?? null) as never,
