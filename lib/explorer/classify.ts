@@ -6,7 +6,13 @@
 
 /** Containers whose links are navigation, never token mentions. */
 const NAVIGATION =
-  'nav,footer,[role=navigation],[role=menu],[role=menubar],[role=tablist],[role=tab],.navbar,.dropdown-item,.breadcrumb';
+  'nav,footer,[role=navigation],[role=menu],[role=menubar],[role=tablist],[role=tab],.navbar,.breadcrumb';
+/**
+ * A token list that names each group's standard: Blockscout's server-rendered holdings dropdown
+ * (`[data-token-type="ERC-20"]`, `"ERC-721"`, …). Its items are Bootstrap menu entries
+ * (`.dropdown-item`), which anywhere else are menus.
+ */
+const TYPED_TOKEN_GROUP = '[data-token-type]';
 /** Containers of NFT content: tab panes and lists named so (Etherscan `#nfttransfers`, Blockscout `nft` ids). */
 // (Case variants spelled out: the `i` flag is not supported everywhere these selectors run.)
 const NFT_CONTAINER = ['nft', 'NFT', 'Nft', 'erc721', 'ERC721', 'erc1155', 'ERC1155']
@@ -106,6 +112,9 @@ function badgeSaysNft(link: Element): boolean {
 /** True when the page's structure says the link is navigation or an NFT, not a swappable token. */
 export function refusedByStructure(link: Element): boolean {
   if (link.closest(NAVIGATION) || link.closest(NFT_CONTAINER)) return true;
+  const group = link.closest(TYPED_TOKEN_GROUP);
+  if (group ? NFT_WORDS.test(group.getAttribute('data-token-type') ?? '') : link.closest('.dropdown-item'))
+    return true;
   // The site's own header (menus, search), not a header inside the content.
   const header = link.closest('header');
   if (header && !header.closest('main,article,section')) return true;
