@@ -1,7 +1,22 @@
 // @vitest-environment happy-dom
 // Detection on explorer pages built from the explorers' own source (Blockscout's app and its
 // server-rendered UI): every ERC-20 token link gets a control, and no NFT, menu or other link does.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { NOT_LISTED } from '@/lib/explorer/inject';
+import { type Scanner, startScanner } from '@/lib/explorer/scanner';
+import {
+  card,
+  click,
+  fakeMessenger,
+  hosts,
+  loadPage,
+  nextFrame,
+  settle,
+  swapButton,
+  tokensOf,
+} from '../fixtures/explorer/dom';
+import { BAYC } from '../fixtures/explorer/families';
+import { ETH, SPAM_TOKEN } from '../fixtures/explorer/pages';
 import { score } from '../fixtures/explorer/score';
 import { SOURCE_PAGES, type SourcePage, sourceHtml } from '../fixtures/explorer/source/pages';
 
@@ -23,4 +38,50 @@ describe('explorer pages built from source', () => {
       expect(result.wrongChain.map((record) => record.element.getAttribute('href'))).toEqual([]);
     },
   );
+});
+
+// A token that names itself after USDC: what the control says and does comes from the wallet's list
+// and the background, never from the page's words.
+describe('a scam token labelled "USD Coin" by the page', () => {
+  let scanner: Scanner | undefined;
+  afterEach(() => {
+    scanner?.stop();
+    scanner = undefined;
+  });
+
+  async function open(page: SourcePage, messenger = fakeMessenger()) {
+    loadPage(page.url, `source/${page.file}`);
+    scanner = startScanner({ chainId: page.chainId, messenger, lazy: false });
+    await nextFrame(); // the address-link sweep
+    await settle(); // whitelist answers
+    return messenger;
+  }
+
+  it('Blockscout: its /token/ link gets a button marked not listed, and its card checks the token', async () => {
+    const messenger = await open(SOURCE_PAGES.blockscoutAddress);
+    const [scam, ...more] = hosts().filter((host) => host.dataset.swaplaneToken === SPAM_TOKEN);
+    if (!scam) throw new Error('no control for the scam token');
+    expect(more).toEqual([]);
+    expect(scam.dataset.swaplaneListed).toBe('false');
+    expect(swapButton(scam).title).toContain(NOT_LISTED);
+    // The real USDC, named the same on the page, is the listed one.
+    const usdc = hosts().filter((host) => host.dataset.swaplaneToken === ETH.usdc);
+    expect(usdc.map((host) => host.dataset.swaplaneListed)).toEqual(['true', 'true']);
+    // The NFT groups of the same menu stay bare.
+    expect(tokensOf(hosts())).not.toContain(BAYC);
+    click(swapButton(scam));
+    await settle();
+    expect(messenger.quoteCalls).toEqual([]);
+    expect(messenger.safetyCalls).toEqual([SPAM_TOKEN]);
+    const text = card(scam)?.textContent ?? '';
+    expect(text).toContain(NOT_LISTED);
+    expect(text).not.toMatch(/USD Coin|USDC/);
+  });
+
+  it('Otterscan: its /address/ link, named by the token itself, gets no button at all', async () => {
+    const messenger = await open(SOURCE_PAGES.otterscanTx);
+    expect(new Set(tokensOf(hosts()))).toEqual(new Set([ETH.usdc, ETH.weth]));
+    // Asked about (every /address/ link is), refused by the list.
+    expect(messenger.whitelistCalls.flat()).toContain(SPAM_TOKEN);
+  });
 });
