@@ -86,7 +86,8 @@ function sectionOf(item: Element): 'nft' | 'erc20' | undefined {
 /**
  * Whether a divider names an NFT section above the link or one of its blocks, up to its list item:
  * Etherscan's holdings `<li>` dividers, Blockscout's token menu ("ERC-721 tokens (3)" heading a group
- * of `<a>` items).
+ * of `<a>` items). The nearest divider decides: Blockscout's search suggestions head each category
+ * ("Tokens (ERC-20)") under a strip of tabs naming every category, NFTs included.
  */
 export function inNftSection(link: Element): boolean {
   let block: Element | null = link;
@@ -94,7 +95,8 @@ export function inNftSection(link: Element): boolean {
     // A table's rows are not read as dividers (no explorer heads a section with a row, and a
     // 10,000-row body would be walked whole).
     if (block.localName === 'tr') return false;
-    if (sectionOf(block) === 'nft') return true;
+    const section = sectionOf(block);
+    if (section) return section === 'nft';
     if (block.localName === 'li') return false;
     block = block.parentElement;
   }
