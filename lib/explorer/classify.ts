@@ -4,9 +4,12 @@
 // links to itself). Pure and DOM-light: attribute reads, closest(), and the text of a list's dividers,
 // computed once per list. Imported by the content script: no zod, no viem.
 
-/** Containers whose links are navigation, never token mentions. */
-const NAVIGATION =
-  'nav,footer,[role=navigation],[role=menu],[role=menubar],[role=tablist],[role=tab],.navbar,.breadcrumb';
+/**
+ * Containers whose links are never token mentions: navigation, and an app's placeholders while its data
+ * loads (Blockscout's skeletons, `data-loading="true"`, render stub rows linking a stub token).
+ */
+const NOT_MENTIONS =
+  'nav,footer,[role=navigation],[role=menu],[role=menubar],[role=tablist],[role=tab],.navbar,.breadcrumb,[data-loading=true]';
 /**
  * A token list that names each group's standard: Blockscout's server-rendered holdings dropdown
  * (`[data-token-type="ERC-20"]`, `"ERC-721"`, …). Its items are Bootstrap menu entries
@@ -113,7 +116,7 @@ function badgeSaysNft(link: Element): boolean {
 
 /** True when the page's structure says the link is navigation or an NFT, not a swappable token. */
 export function refusedByStructure(link: Element): boolean {
-  if (link.closest(NAVIGATION) || link.closest(NFT_CONTAINER)) return true;
+  if (link.closest(NOT_MENTIONS) || link.closest(NFT_CONTAINER)) return true;
   const group = link.closest(TYPED_TOKEN_GROUP);
   if (group ? NFT_WORDS.test(group.getAttribute('data-token-type') ?? '') : link.closest('.dropdown-item'))
     return true;

@@ -85,3 +85,41 @@ describe('a scam token labelled "USD Coin" by the page', () => {
     expect(messenger.whitelistCalls.flat()).toContain(SPAM_TOKEN);
   });
 });
+
+// Blockscout's app renders placeholder rows while its data loads: each link a skeleton
+// (`data-loading="true"`, toolkit/chakra/skeleton.tsx) pointing at its stubs' token, "Stub Token
+// (goerli)"; the data then re-points the same elements.
+describe('Blockscout app: placeholder rows while the data loads', () => {
+  const STUB = '0x2b51ae4412f79c3c1cb12aa40ea4eceb4e80511a';
+  let scanner: Scanner | undefined;
+  afterEach(() => {
+    scanner?.stop();
+    scanner = undefined;
+  });
+
+  it('get no control; the rows the data fills in do', async () => {
+    const page = SOURCE_PAGES.blockscoutAddress;
+    loadPage(page.url, `source/${page.file}`);
+    const links = [...document.querySelectorAll('tbody a[href^="/token/"]')];
+    const real = links.map((link) => link.getAttribute('href'));
+    for (const link of links) {
+      link.setAttribute('data-loading', 'true');
+      link.setAttribute('href', `/token/${STUB}`);
+    }
+    const messenger = fakeMessenger();
+    scanner = startScanner({ chainId: page.chainId, messenger, lazy: false });
+    await nextFrame();
+    await settle();
+    expect(tokensOf(hosts())).not.toContain(STUB);
+    expect(messenger.whitelistCalls.flat()).not.toContain(STUB);
+    // The data arrives: one commit re-points each link and drops its loading mark.
+    links.forEach((link, i) => {
+      link.removeAttribute('data-loading');
+      link.setAttribute('href', real[i] ?? '');
+    });
+    await nextFrame();
+    await settle();
+    const table = hosts(document.querySelector('tbody') as Element);
+    expect(tokensOf(table)).toEqual([ETH.usdc, ETH.weth]);
+  });
+});
