@@ -11,9 +11,9 @@
 const NOT_MENTIONS =
   'nav,footer,[role=navigation],[role=menu],[role=menubar],[role=tablist],[role=tab],.navbar,.breadcrumb,[data-loading=true]';
 /**
- * A token list that names each group's standard: Blockscout's server-rendered holdings dropdown
- * (`[data-token-type="ERC-20"]`, `"ERC-721"`, …). Its items are Bootstrap menu entries
- * (`.dropdown-item`), which anywhere else are menus.
+ * Blockscout's server-rendered holdings dropdown: a group per standard (`[data-token-type]`, headed
+ * "ERC-721 (2)", a divider like any other), its items Bootstrap menu entries (`.dropdown-item`), which
+ * anywhere else are menus.
  */
 const TYPED_TOKEN_GROUP = '[data-token-type]';
 /** Containers of NFT content: tab panes and lists named so (Etherscan `#nfttransfers`, Blockscout `nft` ids). */
@@ -33,7 +33,8 @@ const TOKEN_ID = /^\d+$/;
  * `/tokens-nft1155`) and its inventory frame (`/token/generic-tokenholder-inventory?…`, whose "Owner"
  * links are `/token/<collection>?a=<holder>`), Blockscout's NFT tabs. Only NFT collections have an
  * inventory. NFT transfer lists, trades and item pages are not: their payment columns name ERC-20s
- * (WETH, USDC), and their collections show as NFTs by their own links (nft-evidence.ts).
+ * (WETH, USDC), and their collections show as NFTs by their own links (nft-evidence.ts). On such a
+ * page a token link counts only in a list's ERC-20 section (Blockscout's holdings menu beside its NFT tab).
  */
 export function nftPage(url: URL): boolean {
   if (/^\/tokens-nft|inventory/i.test(url.pathname)) return true;
@@ -87,23 +88,21 @@ function sectionOf(item: Element): 'nft' | 'erc20' | undefined {
 }
 
 /**
- * Whether a divider names an NFT section above the link or one of its blocks, up to its list item:
+ * The section the nearest divider above the link or one of its blocks names, up to its list item:
  * Etherscan's holdings `<li>` dividers, Blockscout's token menu ("ERC-721 tokens (3)" heading a group
- * of `<a>` items). The nearest divider decides: Blockscout's search suggestions head each category
- * ("Tokens (ERC-20)") under a strip of tabs naming every category, NFTs included.
+ * of `<a>` items). The nearest decides: Blockscout's search suggestions head each category ("Tokens
+ * (ERC-20)") under a strip of tabs naming every category, NFTs included.
  */
-export function inNftSection(link: Element): boolean {
+export function sectionAbove(link: Element): 'nft' | 'erc20' | undefined {
   let block: Element | null = link;
-  for (let level = 0; level < 4 && block && !block.matches('main,section,article,body'); level++) {
-    // A table's rows are not read as dividers (no explorer heads a section with a row, and a
-    // 10,000-row body would be walked whole).
-    if (block.localName === 'tr') return false;
+  // Not past a table's row: rows are not read as dividers (no explorer heads a section with a row, and
+  // a 10,000-row body would be walked whole).
+  for (let level = 0; level < 4 && block && !block.matches('main,section,article,body,tr'); level++) {
     const section = sectionOf(block);
-    if (section) return section === 'nft';
-    if (block.localName === 'li') return false;
+    if (section || block.localName === 'li') return section;
     block = block.parentElement;
   }
-  return false;
+  return undefined;
 }
 
 /** A link's badge text in a holdings list: the small labels next to the name, not the name itself. */
@@ -117,9 +116,7 @@ function badgeSaysNft(link: Element): boolean {
 /** True when the page's structure says the link is navigation or an NFT, not a swappable token. */
 export function refusedByStructure(link: Element): boolean {
   if (link.closest(NOT_MENTIONS) || link.closest(NFT_CONTAINER)) return true;
-  const group = link.closest(TYPED_TOKEN_GROUP);
-  if (group ? NFT_WORDS.test(group.getAttribute('data-token-type') ?? '') : link.closest('.dropdown-item'))
-    return true;
+  if (link.closest('.dropdown-item') && !link.closest(TYPED_TOKEN_GROUP)) return true;
   // The site's own header (menus, search), not a header inside the content.
   const header = link.closest('header');
   if (header && !header.closest('main,article,section')) return true;
