@@ -2,9 +2,11 @@
 // against the same page with the content script's scanner, same browser, same steps (load, open the
 // holdings dropdown, scroll it and the page through). The scanner is bundled as in bench-explorer.ts
 // with a background stand-in that answers at once, so the figures are its DOM work alone.
-// Run: npx tsx scripts/bench-explorer-real.ts
+// Run: npx tsx scripts/bench-explorer-real.ts; `… source` runs the pages built from the explorers'
+// source instead (tests/fixtures/explorer/source/: Blockscout's app and server-rendered UI, Otterscan).
 import { chromium, type Page } from '@playwright/test';
 import { REAL_PAGES, realHtml } from '../tests/fixtures/explorer/real/pages.ts';
+import { SOURCE_PAGES, sourceHtml } from '../tests/fixtures/explorer/source/pages.ts';
 import { bundle } from './bench-explorer.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -20,6 +22,7 @@ const scannerBundle = () =>
 async function run(
   page: Page,
   url: string,
+  chainId: number,
   bundle: string | undefined,
 ): Promise<{ longest: number; count: number; buttons: number }> {
   await page.goto(url);
@@ -36,7 +39,7 @@ async function run(
   );
   if (bundle) {
     await page.addScriptTag({ content: bundle });
-    await page.evaluate(() => {
+    await page.evaluate((chainId) => {
       const messenger = {
         whitelistedTokens: async (_chain: number, addresses: string[]) => ({
           ok: true,
@@ -44,20 +47,23 @@ async function run(
         }),
         oneClickQuote: async () => ({ ok: false, error: { code: 'X', message: 'x' } }),
         openPopupPrefilled: async () => ({ ok: true, result: false }),
-        explorerChain: async () => ({ ok: true, result: 1 }),
+        explorerChain: async () => ({ ok: true, result: chainId }),
         tokenSafety: async () => ({ ok: false, error: { code: 'X', message: 'x' } }),
       };
       (globalThis as unknown as { __startScanner(o: unknown): unknown }).__startScanner({
-        chainId: 1,
+        chainId,
         messenger,
       });
-    });
+    }, chainId);
   }
   await page.evaluate(async () => {
     const frames = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-    const menu = document.querySelector('#availableBalance') as HTMLElement | null;
-    if (menu) menu.style.display = 'block';
-    for (const item of document.querySelectorAll('#availableBalance li')) {
+    // The holdings dropdown, opened: Etherscan's, Blockscout's server-rendered one.
+    for (const menu of document.querySelectorAll<HTMLElement>('#availableBalance, .token-balance-dropdown'))
+      menu.style.display = 'block';
+    for (const item of document.querySelectorAll(
+      '#availableBalance li, [data-dropdown-token-balance-test]',
+    )) {
       item.scrollIntoView({ block: 'nearest' });
       await frames();
     }
@@ -84,11 +90,13 @@ async function main(): Promise<void> {
   if (process.getuid?.() === 0) args.push('--no-sandbox');
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args });
   try {
-    for (const [name, fixture] of Object.entries(REAL_PAGES)) {
+    const source = process.argv[2] === 'source';
+    const pages = Object.entries(source ? SOURCE_PAGES : REAL_PAGES);
+    for (const [name, fixture] of pages) {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       // tsx (esbuild keepNames) wraps named functions in __name(); give the page a no-op one first.
       await page.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
-      const html = realHtml(fixture.file);
+      const html = source ? sourceHtml(fixture.file) : realHtml(fixture.file);
       await page.route(/^https:\/\//, (route) =>
         route.request().resourceType() === 'document'
           ? route.fulfill({ contentType: 'text/html; charset=utf-8', body: html })
@@ -98,8 +106,8 @@ async function main(): Promise<void> {
       const withScanner: number[] = [];
       let buttons = 0;
       for (let i = 0; i < ROUNDS; i++) {
-        alone.push((await run(page, fixture.url, undefined)).longest);
-        const measured = await run(page, fixture.url, bundle);
+        alone.push((await run(page, fixture.url, fixture.chainId, undefined)).longest);
+        const measured = await run(page, fixture.url, fixture.chainId, bundle);
         withScanner.push(measured.longest);
         buttons = measured.buttons;
       }

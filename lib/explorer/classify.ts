@@ -4,9 +4,18 @@
 // links to itself). Pure and DOM-light: attribute reads, closest(), and the text of a list's dividers,
 // computed once per list. Imported by the content script: no zod, no viem.
 
-/** Containers whose links are navigation, never token mentions. */
-const NAVIGATION =
-  'nav,footer,[role=navigation],[role=menu],[role=menubar],[role=tablist],[role=tab],.navbar,.dropdown-item,.breadcrumb';
+/**
+ * Containers whose links are never token mentions: navigation, and an app's placeholders while its data
+ * loads (Blockscout's skeletons, `data-loading="true"`, render stub rows linking a stub token).
+ */
+const NOT_MENTIONS =
+  'nav,footer,[role=navigation],[role=menu],[role=menubar],[role=tablist],[role=tab],.navbar,.breadcrumb,[data-loading=true]';
+/**
+ * Blockscout's server-rendered holdings dropdown: a group per standard (`[data-token-type]`, headed
+ * "ERC-721 (2)", a divider like any other), its items Bootstrap menu entries (`.dropdown-item`), which
+ * anywhere else are menus.
+ */
+const TYPED_TOKEN_GROUP = '[data-token-type]';
 /** Containers of NFT content: tab panes and lists named so (Etherscan `#nfttransfers`, Blockscout `nft` ids). */
 // (Case variants spelled out: the `i` flag is not supported everywhere these selectors run.)
 const NFT_CONTAINER = ['nft', 'NFT', 'Nft', 'erc721', 'ERC721', 'erc1155', 'ERC1155']
@@ -24,7 +33,8 @@ const TOKEN_ID = /^\d+$/;
  * `/tokens-nft1155`) and its inventory frame (`/token/generic-tokenholder-inventory?…`, whose "Owner"
  * links are `/token/<collection>?a=<holder>`), Blockscout's NFT tabs. Only NFT collections have an
  * inventory. NFT transfer lists, trades and item pages are not: their payment columns name ERC-20s
- * (WETH, USDC), and their collections show as NFTs by their own links (nft-evidence.ts).
+ * (WETH, USDC), and their collections show as NFTs by their own links (nft-evidence.ts). On such a
+ * page a token link counts only in a list's ERC-20 section (Blockscout's holdings menu beside its NFT tab).
  */
 export function nftPage(url: URL): boolean {
   if (/^\/tokens-nft|inventory/i.test(url.pathname)) return true;
@@ -78,21 +88,21 @@ function sectionOf(item: Element): 'nft' | 'erc20' | undefined {
 }
 
 /**
- * Whether a divider names an NFT section above the link or one of its blocks, up to its list item:
+ * The section the nearest divider above the link or one of its blocks names, up to its list item:
  * Etherscan's holdings `<li>` dividers, Blockscout's token menu ("ERC-721 tokens (3)" heading a group
- * of `<a>` items).
+ * of `<a>` items). The nearest decides: Blockscout's search suggestions head each category ("Tokens
+ * (ERC-20)") under a strip of tabs naming every category, NFTs included.
  */
-export function inNftSection(link: Element): boolean {
+export function sectionAbove(link: Element): 'nft' | 'erc20' | undefined {
   let block: Element | null = link;
-  for (let level = 0; level < 4 && block && !block.matches('main,section,article,body'); level++) {
-    // A table's rows are not read as dividers (no explorer heads a section with a row, and a
-    // 10,000-row body would be walked whole).
-    if (block.localName === 'tr') return false;
-    if (sectionOf(block) === 'nft') return true;
-    if (block.localName === 'li') return false;
+  // Not past a table's row: rows are not read as dividers (no explorer heads a section with a row, and
+  // a 10,000-row body would be walked whole).
+  for (let level = 0; level < 4 && block && !block.matches('main,section,article,body,tr'); level++) {
+    const section = sectionOf(block);
+    if (section || block.localName === 'li') return section;
     block = block.parentElement;
   }
-  return false;
+  return undefined;
 }
 
 /** A link's badge text in a holdings list: the small labels next to the name, not the name itself. */
@@ -105,7 +115,8 @@ function badgeSaysNft(link: Element): boolean {
 
 /** True when the page's structure says the link is navigation or an NFT, not a swappable token. */
 export function refusedByStructure(link: Element): boolean {
-  if (link.closest(NAVIGATION) || link.closest(NFT_CONTAINER)) return true;
+  if (link.closest(NOT_MENTIONS) || link.closest(NFT_CONTAINER)) return true;
+  if (link.closest('.dropdown-item') && !link.closest(TYPED_TOKEN_GROUP)) return true;
   // The site's own header (menus, search), not a header inside the content.
   const header = link.closest('header');
   if (header && !header.closest('main,article,section')) return true;

@@ -3,12 +3,12 @@
 // Imported by the content script: no zod, no viem, nothing heavy.
 import { chainForExplorerHost } from '@/lib/chains/hosts';
 import {
-  inNftSection,
   nftCollectionTitle,
   nftItem,
   nftPage,
   refusedByStructure,
   refusedUrl,
+  sectionAbove,
   TOKEN_LINKS,
 } from './classify';
 import { collectNftEvidence, linksUnder, NFT_LINKS } from './nft-evidence';
@@ -90,12 +90,15 @@ export function parseHref(href: string | null, page: PageInfo): LinkTarget | und
  * counts; a link refused as an NFT item or section member adds its address.
  */
 export function readLink(element: Element, page: PageInfo, nfts?: Set<string>): LinkTarget | undefined {
-  if (page.nft) return undefined;
   const hit = parseHref(element.getAttribute('href'), page);
   if (!hit || nfts?.has(hit.address) || refusedByStructure(element)) return undefined;
   // NFT sections and items hold /token/ links; an /address/ link only counts once the background
   // confirms an ERC-20 of its list, so it skips these walks.
-  if (hit.kind === 'token' && (inNftSection(element) || nftItem(element, hit.address))) {
+  const section = hit.kind === 'token' ? sectionAbove(element) : undefined;
+  // A page of NFTs (an NFT tab, an inventory) names a token only in a list's ERC-20 section:
+  // Blockscout's holdings menu, opened beside its NFT tab.
+  if (page.nft && section !== 'erc20') return undefined;
+  if (section === 'nft' || (hit.kind === 'token' && nftItem(element, hit.address))) {
     // What the item or section says holds for the whole page: its other links go too.
     nfts?.add(hit.address);
     return undefined;

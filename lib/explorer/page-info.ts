@@ -7,6 +7,6 @@ export interface PageInfo {
   token?: string;
   /** The page's chain, when known: links naming another chain (`?chainid=`) are refused. */
   chainId?: number;
-  /** The page lists NFTs only (an NFT transfers page or tab): no link on it is a swappable token. */
+  /** The page lists NFTs (an NFT list or tab): a token link counts only in a list's ERC-20 section. */
   nft?: boolean;
 }

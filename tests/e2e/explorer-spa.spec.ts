@@ -1,8 +1,10 @@
 // The built extension on SYNTHETIC single-page explorers (tests/fixtures/explorer/synthetic-spa.ts: no
 // saved Blockscout or Routescan page exists to use): the page's own script replaces its body, renders
 // rows later, changes the route with pushState and opens a token menu; Routescan's pages on snowtrace.io
-// and routescan.io. Lazy placement (IntersectionObserver) and WXT's location watch run for real here.
+// and routescan.io. Also Blockscout's server-rendered UI as its templates render it (source/), its token
+// dropdown put in by script. Lazy placement (IntersectionObserver) and WXT's location watch run for real.
 import type { Page } from '@playwright/test';
+import { sourceHtml } from '../fixtures/explorer/source/pages.ts';
 import {
   blockscoutChrome,
   blockscoutErc20Row,
@@ -87,6 +89,39 @@ test('a Blockscout-like app: ERC-20 rows rendered late and routed to get control
   const nftGroups = [10, 11, 12].map((i) => `main a[href="/token/${nftAt(i)}"]`).join(', ');
   await frames(tab);
   expect(await controls(tab, nftGroups)).toEqual({ with: 0, without: 3 });
+  expect(problems).toEqual([]);
+});
+
+test('Blockscout server-rendered UI: the token dropdown its script loads, hidden until opened: its ERC-20s get controls, its NFT groups and the navbar menu none', async ({
+  context,
+  extensionId,
+}) => {
+  // Built from blockscout/blockscout's templates (tests/fixtures/explorer/README.md): served with the
+  // spinner only, as the server sends it; the dropdown comes in later, as token_balance_dropdown.js
+  // puts it in, inside a Bootstrap menu that shows once opened.
+  const [head, rest] = sourceHtml('blockscout-legacy-address.html').split('<!-- loaded -->');
+  const [loaded, tail] = (rest ?? '').split('<!-- /loaded -->');
+  const url = 'https://gnosis.blockscout.com/address/0x71C7656EC7ab88b098defB751B7401B5f6d8976F';
+  await serveExplorerPages(context, extensionId, {
+    [url]: `${head}<span data-loading>Fetching tokens...</span>${tail}`,
+  });
+  const tab = await context.newPage();
+  const problems = await watchPageProblems(tab);
+  await tab.goto(url);
+  await frames(tab);
+  await tab.evaluate((html) => {
+    (document.querySelector('[data-token-balance-dropdown]') as HTMLElement).innerHTML = html;
+  }, loaded ?? '');
+  await frames(tab);
+  // The user opens the dropdown, and the navbar's Tokens menu.
+  await tab.evaluate(() => {
+    for (const menu of document.querySelectorAll('.dropdown-menu')) menu.classList.add('show');
+  });
+  await expect.poll(() => controls(tab, '[data-token-type="ERC-20"] a')).toEqual({ with: 3, without: 0 });
+  await frames(tab);
+  const bare = '[data-token-type="ERC-721"] a, [data-token-type="ERC-1155"] a, nav a[href^="/token/"]';
+  expect(await controls(tab, bare)).toEqual({ with: 0, without: 4 });
+  await expect(tab.locator(HOST).first()).toHaveAttribute('data-swaplane-chain', '100');
   expect(problems).toEqual([]);
 });
 
