@@ -1,8 +1,9 @@
-// The browser half of `npm test`: the Chromium e2e suite (Playwright) and the Firefox smoke run at the
-// same time. Much of both is waiting (quote expiry, bounded timeouts, Firefox unloading its event page
-// before the auto-lock), so together they take little more than the longer one. Both builds are made
-// first, one after the other (two WXT builds at once would share .wxt/). Chromium's output streams as it
-// comes; Firefox's is printed when it ends. Fails when either fails.
+// The browser half of `npm test`: the Chromium e2e suite (Playwright) and the Firefox build and smoke run
+// at the same time. Much of both is waiting (quote expiry, bounded timeouts, Firefox unloading its event
+// page before the auto-lock), so together they take little more than the longer one. The Chromium build
+// comes first, alone (two WXT builds at once would share .wxt/); the Firefox build then runs beside the
+// Chromium e2e, which only reads .output/chrome-mv3. Chromium's output streams as it comes; Firefox's
+// (build and smoke) is printed when it ends. Fails when either fails.
 import { spawn, spawnSync } from 'node:child_process';
 
 function runOrExit(command: string, args: string[]): void {
@@ -24,13 +25,20 @@ function run(command: string, args: string[], buffered: boolean): Promise<{ code
   });
 }
 
+/** The Firefox build, then (if it built) the smoke on it, output buffered. */
+async function buildAndSmokeFirefox(): Promise<{ code: number; output: string }> {
+  const build = await run('npx', ['wxt', 'build', '-b', 'firefox'], true);
+  if (build.code !== 0) return build;
+  const smoke = await run('npx', ['tsx', 'tests/firefox/smoke.ts'], true);
+  return { code: smoke.code, output: `${build.output}\n${smoke.output}` };
+}
+
 runOrExit('npx', ['wxt', 'build']);
-runOrExit('npx', ['wxt', 'build', '-b', 'firefox']);
 const [chromium, firefox] = await Promise.all([
   run('npx', ['playwright', 'test'], false),
-  run('npx', ['tsx', 'tests/firefox/smoke.ts'], true),
+  buildAndSmokeFirefox(),
 ]);
-console.log(`\n--- Firefox smoke (ran alongside the Chromium e2e) ---\n${firefox.output}`);
+console.log(`\n--- Firefox build and smoke (ran alongside the Chromium e2e) ---\n${firefox.output}`);
 if (chromium.code !== 0) console.error(`Chromium e2e failed (exit ${chromium.code})`);
 if (firefox.code !== 0) console.error(`Firefox smoke failed (exit ${firefox.code})`);
 process.exit(chromium.code !== 0 ? chromium.code : firefox.code);

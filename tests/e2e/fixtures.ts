@@ -5,7 +5,7 @@ import { historyCore } from '@/lib/swap/entry-seal';
 import { deriveTrustKey, fieldMac } from '@/lib/wallet/trust-mac';
 import * as TOKENS from '../support/addresses';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
-import { extensionIdOf, launchWithExtension, serviceWorkerOf } from './launch';
+import { extensionIdOf, type LaunchedChromium, launchWithExtension, serviceWorkerOf } from './launch';
 import {
   expectNewWorker,
   markWorker,
@@ -67,12 +67,33 @@ type Fixtures = {
   freshPopup: FreshPopup;
 };
 
+/**
+ * Runs a test on a launched Chromium; should Chromium exit under it (Playwright then only says "Target
+ * page, context or browser has been closed"), the test carries Chromium's own log of why.
+ */
+async function useChromium(launched: LaunchedChromium, testInfo: TestInfo, run: () => Promise<void>) {
+  let exited = false;
+  launched.context.on('close', () => {
+    exited = true;
+  });
+  try {
+    await run();
+  } finally {
+    if (exited) {
+      await testInfo.attach('chromium-exited.log', {
+        body: launched.chromiumLog(),
+        contentType: 'text/plain',
+      });
+    }
+    await launched.close();
+  }
+}
+
 export const test = base.extend<Fixtures>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
-  context: async ({}, use) => {
+  context: async ({}, use, testInfo) => {
     const launched = await launchWithExtension();
-    await use(launched.context);
-    await launched.close();
+    await useChromium(launched, testInfo, () => use(launched.context));
   },
   serviceWorker: async ({ context }, use) => {
     await use(await serviceWorkerOf(context));
@@ -81,17 +102,15 @@ export const test = base.extend<Fixtures>({
     await use(extensionIdOf(serviceWorker));
   },
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
-  freshPopup: async ({}, use) => {
+  freshPopup: async ({}, use, testInfo) => {
     const fresh = await launchWithExtension();
-    try {
+    await useChromium(fresh, testInfo, async () => {
       const { context } = fresh;
       const extensionId = extensionIdOf(await serviceWorkerOf(context));
       const popup = await context.newPage();
       await popup.goto(`chrome-extension://${extensionId}/popup.html`);
       await use({ context, extensionId, popup });
-    } finally {
-      await fresh.close();
-    }
+    });
   },
 });
 

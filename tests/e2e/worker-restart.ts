@@ -12,23 +12,31 @@ import { type BrowserContext, type CDPSession, expect, type Page, type Worker } 
 import { serviceWorkerOf } from './launch';
 
 /**
- * Each spec that stops the worker through CDP runs its tests with one retry. Chromium has closed the
- * whole browser while its worker was being stopped (CI twice in one day, in two specs, at the stop:
- * `browserContext.newPage: Target page, context or browser has been closed`), never seen in local
- * runs of the same specs. A retry runs in a new browser and is reported as flaky, not hidden; any
+ * Each spec that stops the worker through CDP runs its tests with one retry. Chromium has exited while
+ * its worker was being stopped: CI twice, and reproduced here under load 10-16 with
+ * `--repeat-each 8` of trust-settings and dapp-restart (Target.closeTarget: 1 of 8 dapp-restart
+ * runs lost the browser, then its retry too; ServiceWorker.stopWorker: 1 of 16 trust-settings runs).
+ * The exit is orderly: Chromium's own error log (attached to the test, see fixtures.ts) has no fatal
+ * check or crash, a full e2e run beside it at the same minute kept its browser (no outside kill), and
+ * the pages holding the CDP sessions are web pages in their own processes (chrome://process-internals:
+ * a process locked to http://127.0.0.1, the extension's pages and worker in another). Why Chromium
+ * quits is not known yet. A retry runs in a new browser and is reported as flaky, not hidden; any
  * other failure fails twice.
  */
 export const WORKER_STOP_RETRIES = 1;
 
-type WorkerVersion = { runningStatus: string; scriptURL: string };
+type WorkerVersion = { versionId: string; runningStatus: string; scriptURL: string };
 
-/** Records the extension worker's running statuses that CDP reports on `cdp` from now on. */
-async function watchStatus(cdp: CDPSession, extensionId: string): Promise<string[]> {
-  const seen: string[] = [];
+/** The extension worker's running statuses that CDP reports on `cdp` from now on, in order, by version. */
+async function watchVersions(
+  cdp: CDPSession,
+  extensionId: string,
+): Promise<{ versionId: string; status: string }[]> {
+  const seen: { versionId: string; status: string }[] = [];
   cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }: { versions: WorkerVersion[] }) => {
     for (const version of versions) {
       if (version.scriptURL.startsWith(`chrome-extension://${extensionId}/`))
-        seen.push(version.runningStatus);
+        seen.push({ versionId: version.versionId, status: version.runningStatus });
     }
   });
   await cdp.send('ServiceWorker.enable');
@@ -146,6 +154,10 @@ export async function openHelperTab(context: BrowserContext): Promise<Page> {
 /**
  * Stops the extension's service worker the way Chrome does when it idles out, through a CDP session
  * on `page`, and returns once the worker reports itself stopped. Anything may wake it right after.
+ *
+ * The stop is ServiceWorker.stopWorker on the worker's version: the same StopWorker Chrome runs on an
+ * idle timeout (and DevTools' "Stop"), asked of the version rather than of a DevTools target (it was
+ * Target.closeTarget, which stops it the same way). Chromium has exited under both (see above).
  */
 export async function stopServiceWorker(
   context: BrowserContext,
@@ -153,37 +165,32 @@ export async function stopServiceWorker(
   extensionId: string,
 ): Promise<void> {
   const cdp = await context.newCDPSession(page);
-  const seen = await watchStatus(cdp, extensionId);
-  const { targetInfos } = await cdp.send('Target.getTargets');
-  const worker = targetInfos.find(
-    (target) =>
-      target.type === 'service_worker' && target.url.startsWith(`chrome-extension://${extensionId}/`),
-  );
-  if (!worker) {
-    // Already stopped (idle): nothing to stop.
-    await cdp.detach();
-    return;
+  try {
+    const seen = await watchVersions(cdp, extensionId);
+    // ServiceWorker.enable reports every version it knows, just after it answers.
+    await expect
+      .poll(() => seen.length, { message: 'CDP reported no version of the extension worker' })
+      .toBeGreaterThan(0);
+    const latest = new Map(seen.map(({ versionId, status }) => [versionId, status]));
+    const running = [...latest].filter(([, status]) => status !== 'stopped').map(([versionId]) => versionId);
+    const before = seen.length;
+    for (const versionId of running) await cdp.send('ServiceWorker.stopWorker', { versionId });
+    // Down is: each version's own status (an event) said "stopped" since the stop; something may
+    // start it again right after, so a later status does not undo it.
+    await expect
+      .poll(
+        () =>
+          running.every((versionId) =>
+            seen
+              .slice(before)
+              .some((update) => update.versionId === versionId && update.status === 'stopped'),
+          ),
+        { message: 'the service worker did not stop' },
+      )
+      .toBe(true);
+  } finally {
+    await cdp.detach().catch(() => {}); // the session's page may have gone meanwhile: nothing to undo
   }
-  const before = seen.length;
-  await cdp.send('Target.closeTarget', { targetId: worker.targetId });
-  // Closing is asynchronous: opening an extension page while the old worker is still going down
-  // has closed that page with it. Down is: its own status (an event CDP sends) said "stopped" since
-  // the close, or says so now (a target listed for a worker already stopped), or its target is gone.
-  await expect
-    .poll(
-      async () => {
-        if (seen.slice(before).includes('stopped') || seen.at(-1) === 'stopped') return true;
-        // The session's page may have gone with the worker: ask through a page still open.
-        const now = await askThroughSession(
-          context,
-          async (asking) => (await asking.send('Target.getTargets')).targetInfos,
-        );
-        return now !== undefined && !now.some((target) => target.targetId === worker.targetId);
-      },
-      { message: 'the service worker did not stop' },
-    )
-    .toBe(true);
-  await cdp.detach().catch(() => {}); // the session's page may have gone meanwhile: nothing to undo
 }
 
 /**
