@@ -8,33 +8,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS } from '../../service/rate-limit';
 import { type RunningService, startService } from '../../service/server';
 import { fakeReader } from '../support/fake-chain-reader';
+import { type HttpAnswer, readAnswer } from '../support/http-answer';
 import { ethereumManifest } from '../support/service-manifest';
 
 const EXTENSION = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
 const LIST = '/v1/tokens/ethereum/full';
 
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
 /** A request as sent, the answer as received (no decoding, no connection reuse). */
 function send(base: string, path: string, headers: Record<string, string> = {}, method = 'GET') {
-  return new Promise<Answer>((resolve, reject) => {
-    const req = httpRequest(`${base}${path}`, { method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const seen: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) {
-          // Written by Node for every answer, whichever side made it.
-          if (name === 'date' || name === 'connection' || name === 'keep-alive') continue;
-          seen[name] = Array.isArray(value) ? value.join(', ') : String(value);
-        }
-        resolve({ status: res.statusCode ?? 0, headers: seen, body: Buffer.concat(chunks) });
-      });
-    });
+  return new Promise<HttpAnswer>((resolve, reject) => {
+    const req = httpRequest(`${base}${path}`, { method, headers, agent: false }, (res) =>
+      readAnswer(res).then(resolve, reject),
+    );
     req.on('error', reject);
     req.end();
   });

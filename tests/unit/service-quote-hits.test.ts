@@ -12,6 +12,7 @@ import { DEFAULT_RATE_LIMITS } from '../../service/rate-limit';
 import { type RunningService, startService } from '../../service/server';
 import { USDC, WETH } from '../support/addresses';
 import { type FakeChainState, fakeReader } from '../support/fake-chain-reader';
+import { type HttpAnswer, readAnswer } from '../support/http-answer';
 import { ethereumManifest } from '../support/service-manifest';
 
 const EXTENSION = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
@@ -24,12 +25,6 @@ const BODY = JSON.stringify({
 });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
 interface Sent {
   path?: string;
   method?: string;
@@ -40,25 +35,13 @@ interface Sent {
 
 /** A request as sent, the answer as received (no connection reuse). */
 function send(base: string, { path = '/v1/quote', method = 'POST', headers = {}, body = [BODY] }: Sent) {
-  return new Promise<Answer>((resolve, reject) => {
+  return new Promise<HttpAnswer>((resolve, reject) => {
     const whole = Buffer.concat(body.map((part) => Buffer.from(part)));
     const length = body.length === 1 ? { 'content-length': String(whole.length) } : {};
     const req = httpRequest(
       `${base}${path}`,
       { method, headers: { 'content-type': 'application/json', ...length, ...headers }, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const seen: Record<string, string> = {};
-          for (const [name, value] of Object.entries(res.headers)) {
-            // Written by Node for every answer, whichever side made it.
-            if (name === 'date' || name === 'connection' || name === 'keep-alive') continue;
-            seen[name] = Array.isArray(value) ? value.join(', ') : String(value);
-          }
-          resolve({ status: res.statusCode ?? 0, headers: seen, body: Buffer.concat(chunks) });
-        });
-      },
+      (res) => readAnswer(res).then(resolve, reject),
     );
     req.on('error', reject);
     for (const part of body) req.write(part);
@@ -111,7 +94,7 @@ async function start(policy: Parameters<typeof startService>[0]['policy'] = { ra
 }
 
 /** The answer without its quote id (every answer has its own). */
-function withoutId(answer: Answer): string {
+function withoutId(answer: HttpAnswer): string {
   const text = answer.body.toString();
   const parsed = JSON.parse(text) as { data: { quoteId: string } };
   QuoteResponseSchema.parse(parsed);
